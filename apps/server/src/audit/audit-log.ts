@@ -1,0 +1,34 @@
+/*
+ * Append-only audit log. The hash chain and the ban on UPDATE/DELETE are
+ * enforced by triggers in the database; this module only inserts.
+ */
+import type { Db } from '../db/database.js';
+
+export interface AuditEntry {
+  userId: number | null;
+  teamId: number | null;
+  action: string;
+  entityType: string;
+  entityId: string | number | null;
+  before?: unknown;
+  after?: unknown;
+  requestId?: string | null;
+  ip?: string | null;
+}
+
+export async function recordAudit(db: Db, entry: AuditEntry): Promise<void> {
+  await db
+    .insertInto('audit_log')
+    .values({
+      user_id: entry.userId,
+      team_id: entry.teamId,
+      action: entry.action,
+      entity_type: entry.entityType,
+      entity_id: entry.entityId === null ? null : String(entry.entityId),
+      before: entry.before === undefined ? null : JSON.stringify(entry.before),
+      after: entry.after === undefined ? null : JSON.stringify(entry.after),
+      request_id: entry.requestId ?? null,
+      ip: entry.ip ?? null,
+    })
+    .execute();
+}

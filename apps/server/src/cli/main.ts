@@ -1,0 +1,172 @@
+/*
+ * Admin CLI: `npm run cli -- <command> [flags]`. Each command prints one line
+ * of JSON on success (with the created record's id) and exits non-zero with a
+ * clear message otherwise. It reads the server's configuration and works on
+ * the same database, whether or not the server is running.
+ */
+import { parseArgs } from 'node:util';
+import { roleSchema } from '@trialwear/contract';
+import { ZodError } from 'zod';
+import { loadConfig } from '../config.js';
+import type { Db } from '../db/database.js';
+import { BRANDS, createTeam, findTeamIdByName, HIDDEN_FIELDS } from '../features/teams/service.js';
+import { addMembership, createUser, findUserIdByUsername } from '../features/users/service.js';
+import { AppError } from '../http/errors.js';
+import { openRuntimeDatabase } from '../runtime.js';
+import { seedDemoIfEmpty } from '../seed/demo.js';
+
+class UsageError extends Error {}
+
+const USAGE = `Usage: npm run cli -- <command> [flags]
+  migrate
+  create-team --name NAME [--max-participants N] [--max-trials N] [--retention-days N]
+              [--allowed-brands Fitbit,Omron,Dexcom] [--hidden-fields email,notes|none]
+  create-user --username U --email E --password P --first-name F --last-name L --team NAME
+              --role Sys_Admin|Admin|User|Viewer [--no-sfa]
+  add-membership --username U --team NAME --role ROLE
+  seed-demo`;
+
+const FLAGS = {
+  name: { type: 'string' },
+  'max-participants': { type: 'string' },
+  'max-trials': { type: 'string' },
+  'retention-days': { type: 'string' },
+  'allowed-brands': { type: 'string' },
+  'hidden-fields': { type: 'string' },
+  username: { type: 'string' },
+  email: { type: 'string' },
+  password: { type: 'string' },
+  'first-name': { type: 'string' },
+  'last-name': { type: 'string' },
+  team: { type: 'string' },
+  role: { type: 'string' },
+  'no-sfa': { type: 'boolean' },
+  help: { type: 'boolean' },
+} as const;
+
+type Flags = ReturnType<typeof parseArgs<{ options: typeof FLAGS; allowPositionals: true }>>['values'];
+
+function required(flags: Flags, name: keyof Flags): string {
+  const v = flags[name];
+  if (typeof v !== 'string' || v.trim() === '') throw new UsageError(`--${name} is required`);
+  return v;
+}
+
+function optionalInt(flags: Flags, name: keyof Flags): number | undefined {
+  const v = flags[name];
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string' || !/^\d+$/.test(v)) throw new UsageError(`--${name} must be a whole number`);
+  return Number(v);
+}
+
+function listOf<T extends string>(value: string, allowed: readonly T[], flag: string): T[] {
+  const items = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const item of items) {
+    if (!allowed.includes(item as T))
+      throw new UsageError(`--${flag}: "${item}" is not one of ${allowed.join(', ')}`);
+  }
+  return items as T[];
+}
+
+function parseRole(value: string) {
+  const role = roleSchema.safeParse(value);
+  if (!role.success) throw new UsageError(`--role must be one of Sys_Admin, Admin, User, Viewer`);
+  return role.data;
+}
+
+const commands: Record<string, (db: Db, flags: Flags) => Promise<Record<string, unknown>>> = {
+  migrate: async () => ({ migrated: true }),
+  'create-team': async (db, flags) => {
+    const hidden = flags['hidden-fields'];
+    const id = await createTeam(db, {
+      name: required(flags, 'name'),
+      maxParticipants: optionalInt(flags, 'max-participants'),
+      maxTrials: optionalInt(flags, 'max-trials'),
+      retentionDays: optionalInt(flags, 'retention-days'),
+      allowedBrands:
+        flags['allowed-brands'] === undefined
+          ? undefined
+          : listOf(flags['allowed-brands'], BRANDS, 'allowed-brands'),
+      hiddenFields:
+        hidden === undefined
+          ? undefined
+          : hidden === 'none'
+            ? []
+            : listOf(hidden, HIDDEN_FIELDS, 'hidden-fields'),
+    });
+    return { id };
+  },
+  'create-user': async (db, flags) => {
+    const teamId = await findTeamIdByName(db, required(flags, 'team'));
+    const id = await createUser(db, {
+      username: required(flags, 'username'),
+      email: required(flags, 'email'),
+      password: required(flags, 'password'),
+      firstName: required(flags, 'first-name'),
+      lastName: required(flags, 'last-name'),
+      teamId,
+      role: parseRole(required(flags, 'role')),
+      sfaRequired: !flags['no-sfa'],
+    });
+    return { id };
+  },
+  'add-membership': async (db, flags) => {
+    const userId = await findUserIdByUsername(db, required(flags, 'username'));
+    const teamId = await findTeamIdByName(db, required(flags, 'team'));
+    const role = parseRole(required(flags, 'role'));
+    await addMembership(db, userId, teamId, role);
+    return { id: `${userId}:${teamId}`, userId, teamId, role };
+  },
+  'seed-demo': async (db) => ({ seeded: await seedDemoIfEmpty(db) }),
+};
+
+function describe(err: unknown): string {
+  if (err instanceof ZodError)
+    return err.issues.map((i) => `${i.path.join('.') || 'value'}: ${i.message}`).join('; ');
+  if (err instanceof Error) return err.message;
+  return String(err);
+}
+
+async function run(argv: string[]): Promise<number> {
+  let parsed: { values: Flags; positionals: string[] };
+  try {
+    parsed = parseArgs({ args: argv, options: FLAGS, allowPositionals: true, strict: true });
+  } catch (err) {
+    console.error(`Error: ${describe(err)}\n${USAGE}`);
+    return 2;
+  }
+  const [name, ...rest] = parsed.positionals;
+  if (parsed.values.help || !name) {
+    console.log(USAGE);
+    return name ? 0 : 2;
+  }
+  const command = commands[name];
+  if (!command || rest.length) {
+    console.error(`Error: unknown command "${[name, ...rest].join(' ')}"\n${USAGE}`);
+    return 2;
+  }
+  const config = loadConfig();
+  // Database messages go to stderr so stdout stays one line of JSON.
+  const runtime = await openRuntimeDatabase(config, (m) => console.error(`[trialwear] ${m}`));
+  try {
+    const result = await command(runtime.database.db, parsed.values);
+    console.log(JSON.stringify({ ok: true, command: name, ...result }));
+    return 0;
+  } catch (err) {
+    console.error(`Error: ${describe(err)}`);
+    return err instanceof UsageError ? 2 : 1;
+  } finally {
+    await runtime.stop();
+  }
+}
+
+run(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error(`Error: ${err instanceof AppError || err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,59 @@
+/*
+ * All configuration comes from the environment, parsed once here. Defaults are
+ * safe for a local start: loopback only, embedded PostgreSQL in DATA_DIR, mail
+ * to a file outbox, reCAPTCHA off (with a warning at start).
+ */
+import path from 'node:path';
+import { z } from 'zod';
+
+const boolFromEnv = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v);
+const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
+
+export const configSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('127.0.0.1'),
+  PUBLIC_URL: z.preprocess(emptyToUndefined, z.url().optional()),
+  DATA_DIR: z.string().default('./.data'),
+  DATABASE_URL: z.preprocess(emptyToUndefined, z.string().optional()),
+  EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
+  SMTP_URL: optionalString,
+  MAIL_FROM: z.string().default('TrialWear <no-reply@trialwear.local>'),
+  SUPPORT_EMAIL: z.email().default('support@trialwear.local'),
+  RECAPTCHA_SECRET: optionalString,
+  RECAPTCHA_SITE_KEY: optionalString,
+  RECAPTCHA_MIN_SCORE: z.coerce.number().min(0).max(1).default(0.5),
+  RECAPTCHA_VERIFY_URL: z.url().default('https://www.google.com/recaptcha/api/siteverify'),
+  ENCRYPTION_KEY: optionalString,
+  SESSION_SECRET: optionalString,
+  SEED_DEMO: z.preprocess(emptyToUndefined, boolFromEnv.default(true)),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WEB_DIST: optionalString,
+  WORKERS: z.preprocess(emptyToUndefined, boolFromEnv.default(true)),
+});
+
+export type Config = z.infer<typeof configSchema> & {
+  /** Absolute DATA_DIR. */
+  dataDir: string;
+  /** Absolute URL the portal is reached at, without a trailing slash. */
+  publicUrl: string;
+};
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = configSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
+    throw new Error(`Invalid configuration:\n${lines}`);
+  }
+  const c = parsed.data;
+  const publicHost = c.HOST === '0.0.0.0' || c.HOST === '::' ? 'localhost' : c.HOST;
+  return {
+    ...c,
+    dataDir: path.resolve(c.DATA_DIR),
+    publicUrl: (c.PUBLIC_URL ?? `http://${publicHost}:${c.PORT}`).replace(/\/+$/, ''),
+  };
+}

@@ -1,0 +1,191 @@
+/*
+ * Kysely table types for the SQL in migrations/. Only the columns the code
+ * reads or writes need to be here; keep them in step with the migrations.
+ */
+
+import type { Role } from '@trialwear/contract';
+import type { ColumnType, Generated } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type DateOnly = ColumnType<string, string | undefined, string>;
+
+export interface TeamsTable {
+  id: Generated<number>;
+  team_name: string;
+  is_active: Generated<boolean>;
+  subscription_starts: DateOnly | null;
+  subscription_ends: DateOnly | null;
+  subscription_type: string | null;
+  max_users: number | null;
+  max_trials: number | null;
+  max_participants: number | null;
+  team_admin_email: string | null;
+  team_admin_phone: string | null;
+  organization: string | null;
+  notes: string | null;
+  monthly_rate_per_participant: string | null;
+  retention_days: number | null;
+  storage_location: string | null;
+  hidden_participant_fields: string[] | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface UsersTable {
+  id: Generated<number>;
+  username: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  organization: string | null;
+  password_hash: string;
+  is_active: Generated<boolean>;
+  sfa_required: Generated<boolean>;
+  sfa_enabled: Generated<boolean>;
+  sfa_type: 'totp' | 'email' | null;
+  sfa_secret_enc: string | null;
+  sfa_last_totp_step: string | null;
+  token_version: Generated<number>;
+  failed_attempts: Generated<number>;
+  locked_at: Timestamp | null;
+  last_selected_team_id: number | null;
+  create_time: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface TeamMembershipsTable {
+  user_id: number;
+  team_id: number;
+  role: Role;
+  default_team: Generated<boolean>;
+  created_at: Generated<Date>;
+}
+
+export interface SessionsTable {
+  id: string;
+  user_id: number;
+  team_id: number | null;
+  auth_status: string;
+  token_version: number;
+  created_at: Generated<Date>;
+  refreshed_at: Generated<Date>;
+  expires_at: Timestamp;
+  ip: string | null;
+  user_agent: string | null;
+}
+
+export interface TrialsTable {
+  id: Generated<number>;
+  team_id: number;
+  trial_number: string;
+  trial_name: string;
+  trial_notes: string | null;
+  trial_code: string;
+  owner_user_id: number | null;
+  creation_date: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface TrialUsersTable {
+  trial_id: number;
+  user_id: number;
+  added_at: Generated<Date>;
+}
+
+export interface ParticipantsTable {
+  id: Generated<number>;
+  team_id: number;
+  trial_id: number;
+  email: string;
+  gender: Generated<'None' | 'female' | 'male' | 'other'>;
+  age: number | null;
+  notes: string | null;
+  participant_code_suffix: string | null;
+  participant_code: string | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface GlobalDeviceCatalogTable {
+  id: Generated<number>;
+  manufacturer: 'Fitbit' | 'Omron' | 'Dexcom';
+  device_type: string;
+  device_name: string;
+  context: string | null;
+  description: string | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface TeamAllowedBrandsTable {
+  team_id: number;
+  brand_name: 'Fitbit' | 'Omron' | 'Dexcom';
+  is_active: Generated<boolean>;
+}
+
+export interface TeamSupportedDevicesTable {
+  id: Generated<number>;
+  team_id: number;
+  global_device_catalog_id: number;
+  is_active: Generated<boolean>;
+  notes: string | null;
+}
+
+export interface MetricCatalogTable {
+  id: Generated<number>;
+  metric_key: string;
+  metric_name: string;
+  units: string | null;
+  device_type: string;
+  category: string;
+  description: string | null;
+  available: Generated<boolean>;
+  default_retention_days: Generated<number>;
+}
+
+export interface ContactMessagesTable {
+  id: Generated<number>;
+  first_name: string;
+  last_name: string;
+  email: string;
+  subject: string;
+  message: string;
+  user_id: number | null;
+  ip: string | null;
+  mail_status: Generated<'pending' | 'sent' | 'failed'>;
+  mail_error: string | null;
+  created_at: Generated<Date>;
+}
+
+export interface AuditLogTable {
+  id: Generated<string>;
+  occurred_at: Generated<Date>;
+  user_id: number | null;
+  team_id: number | null;
+  action: string;
+  entity_type: string;
+  entity_id: string | null;
+  before: unknown;
+  after: unknown;
+  request_id: string | null;
+  ip: string | null;
+  // Filled by the audit_log_chain trigger.
+  prev_hash: Generated<string>;
+  hash: Generated<string>;
+}
+
+export interface Database {
+  teams: TeamsTable;
+  users: UsersTable;
+  team_memberships: TeamMembershipsTable;
+  sessions: SessionsTable;
+  trials: TrialsTable;
+  trial_users: TrialUsersTable;
+  participants: ParticipantsTable;
+  global_device_catalog: GlobalDeviceCatalogTable;
+  team_allowed_brands: TeamAllowedBrandsTable;
+  team_supported_devices: TeamSupportedDevicesTable;
+  metric_catalog: MetricCatalogTable;
+  contact_messages: ContactMessagesTable;
+  audit_log: AuditLogTable;
+}

@@ -1,0 +1,78 @@
+import {
+  authResponseSchema,
+  authStatusSchema,
+  loginRequestSchema,
+  sessionUserSchema,
+} from '@trialwear/contract';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../app-context.js';
+import { AppError, notSignedIn } from '../../http/errors.js';
+import { login } from './service.js';
+import { endSession, refreshSession, requireRole } from './session.js';
+
+const okSchema = z.object({ success: z.boolean(), message: z.string() });
+
+export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.post(
+    '/api/auth/login',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign in with username and password; the answer says which second-factor step follows',
+        body: loginRequestSchema,
+        response: { 200: authResponseSchema },
+      },
+    },
+    async (request, reply) => login(ctx, request, reply, request.body),
+  );
+
+  // Session check (spec core §4): 200 for a full session; 403 carrying the
+  // status and the partial user while a second factor is pending; 401 otherwise.
+  const sessionCheck = async (request: FastifyRequest) => {
+    const auth = request.auth;
+    if (!auth) throw notSignedIn();
+    if (auth.status !== 'Authorized') {
+      throw new AppError(403, auth.status, 'Forbidden', { displayToUser: false, user: auth.user });
+    }
+    return { message: auth.status, user: auth.user };
+  };
+  const sessionSchema = {
+    tags: ['auth'],
+    response: { 200: z.object({ message: authStatusSchema, user: sessionUserSchema }) },
+  };
+  r.get('/api/auth/user', { schema: { ...sessionSchema, summary: 'The signed-in user' } }, sessionCheck);
+  r.get(
+    '/api/auth/login/',
+    { schema: { ...sessionSchema, summary: 'The signed-in user with team (hidden-field rule)' } },
+    sessionCheck,
+  );
+
+  r.post(
+    '/api/auth/logout',
+    { schema: { tags: ['auth'], summary: 'End this session', response: { 200: okSchema } } },
+    async (request, reply) => {
+      await endSession(ctx, request, reply);
+      return { success: true, message: 'Logged out' };
+    },
+  );
+
+  r.post(
+    '/api/auth/refreshToken',
+    {
+      preHandler: requireRole('any'),
+      schema: {
+        tags: ['auth'],
+        summary: 'Keep the session alive (the client calls it every 15 minutes)',
+        response: { 200: okSchema },
+      },
+    },
+    async (request) => {
+      await refreshSession(ctx, request.auth!);
+      return { success: true, message: 'Session refreshed' };
+    },
+  );
+}

@@ -1,0 +1,156 @@
+/*
+ * Sessions. The HttpOnly cookie `tw_session` carries a random token; the
+ * database keeps its SHA-256 with the user's token_version at creation, so a
+ * logout, password change or reset (which bump token_version) ends every
+ * session of that user at once. Team and role always come from here, never
+ * from a request body.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { type AuthStatus, type Role, roleAllows, type SessionUser } from '@trialwear/contract';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../app-context.js';
+import { AppError, forbidden, notSignedIn } from '../../http/errors.js';
+import * as repo from './repo.js';
+
+export const SESSION_COOKIE = 'tw_session';
+const IDLE_MS = 60 * 60 * 1000; // the client refreshes every 15 min; an hour without a refresh ends the session
+const ABSOLUTE_MS = 12 * 60 * 60 * 1000;
+
+export interface RequestAuth {
+  sessionId: string;
+  status: AuthStatus;
+  user: SessionUser;
+  teamId: number | null;
+  role: Role | null;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: RequestAuth | null;
+  }
+}
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+export function teamStatus(
+  team: { is_active: boolean; subscription_starts: string | null; subscription_ends: string | null },
+  now: Date,
+): 'Active' | 'Inactive' {
+  const today = now.toISOString().slice(0, 10);
+  if (!team.is_active) return 'Inactive';
+  if (team.subscription_starts && team.subscription_starts > today) return 'Inactive';
+  if (team.subscription_ends && team.subscription_ends < today) return 'Inactive';
+  return 'Active';
+}
+
+/** The user as the API sends it, in the team (and so the role) the session is in. */
+export async function buildSessionUser(
+  ctx: AppContext,
+  user: { id: number; username: string; email: string; first_name: string; last_name: string },
+  teamId: number | null,
+): Promise<{ sessionUser: SessionUser; role: Role | null }> {
+  const membership = teamId === null ? undefined : await repo.findMembership(ctx.db, user.id, teamId);
+  const role = membership?.role ?? null;
+  return {
+    role,
+    sessionUser: {
+      id: user.id,
+      userName: user.username,
+      email: user.email,
+      first_name: user.first_name,
+      last_name: user.last_name,
+      role,
+      team_id: membership?.team_id ?? null,
+      team_name: membership?.team_name ?? null,
+      team_status: membership ? teamStatus(membership, ctx.now()) : null,
+    },
+  };
+}
+
+export async function startSession(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  s: { userId: number; teamId: number | null; status: AuthStatus; tokenVersion: number },
+) {
+  const token = randomBytes(32).toString('base64url');
+  const now = ctx.now();
+  await repo.insertSession(ctx.db, {
+    id: hashToken(token),
+    userId: s.userId,
+    teamId: s.teamId,
+    authStatus: s.status,
+    tokenVersion: s.tokenVersion,
+    expiresAt: new Date(now.getTime() + IDLE_MS),
+    ip: request.ip,
+    userAgent: request.headers['user-agent'] ?? null,
+  });
+  reply.setCookie(SESSION_COOKIE, token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: ctx.config.publicUrl.startsWith('https://'),
+  });
+}
+
+export async function endSession(ctx: AppContext, request: FastifyRequest, reply: FastifyReply) {
+  if (request.auth) await repo.deleteSession(ctx.db, request.auth.sessionId);
+  reply.clearCookie(SESSION_COOKIE, { path: '/' });
+}
+
+/** Slide the idle expiry forward (POST /auth/refreshToken), within the absolute lifetime. */
+export async function refreshSession(ctx: AppContext, auth: RequestAuth) {
+  const session = await repo.findSession(ctx.db, auth.sessionId);
+  if (!session) throw notSignedIn();
+  const now = ctx.now();
+  const absoluteEnd = new Date(session.created_at).getTime() + ABSOLUTE_MS;
+  if (now.getTime() >= absoluteEnd) {
+    await repo.deleteSession(ctx.db, auth.sessionId);
+    throw new AppError(401, 'Your session has expired. Please sign in again.', 'NotSignedIn', {
+      displayToUser: true,
+    });
+  }
+  await repo.extendSession(
+    ctx.db,
+    auth.sessionId,
+    now,
+    new Date(Math.min(now.getTime() + IDLE_MS, absoluteEnd)),
+  );
+}
+
+/** onRequest hook body: resolve request.auth from the cookie (null when absent or no longer valid). */
+export async function resolveAuth(ctx: AppContext, request: FastifyRequest): Promise<RequestAuth | null> {
+  const token = request.cookies[SESSION_COOKIE];
+  if (!token) return null;
+  const sessionId = hashToken(token);
+  const session = await repo.findSession(ctx.db, sessionId);
+  if (!session || new Date(session.expires_at).getTime() <= ctx.now().getTime()) return null;
+  const user = await repo.findUserById(ctx.db, session.user_id);
+  if (!user || !user.is_active || user.token_version !== session.token_version) return null;
+  const { sessionUser, role } = await buildSessionUser(ctx, user, session.team_id);
+  return {
+    sessionId,
+    status: session.auth_status as AuthStatus,
+    user: sessionUser,
+    teamId: sessionUser.team_id,
+    role,
+  };
+}
+
+/**
+ * preHandler factory: the caller must be fully signed in and hold one of
+ * `roles` in the session's team (Sys_Admin passes). Partially signed-in users
+ * (second factor pending) get 403 carrying their status, as the spec's
+ * session check expects.
+ */
+export function requireRole(roles: readonly Role[] | 'any') {
+  return async (request: FastifyRequest) => {
+    const auth = request.auth;
+    if (!auth) throw notSignedIn();
+    if (auth.status !== 'Authorized') {
+      throw new AppError(403, auth.status, 'Forbidden', { displayToUser: false, user: auth.user });
+    }
+    if (roles === 'any') return;
+    if (!roleAllows(auth.role, roles)) throw forbidden();
+  };
+}

@@ -1,0 +1,29 @@
+import { CONTACT_MESSAGES, contactRequestSchema } from '@trialwear/contract';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../app-context.js';
+import { sendContactMessage } from './service.js';
+
+export function registerContactRoutes(app: FastifyInstance, ctx: AppContext) {
+  app.withTypeProvider<ZodTypeProvider>().post(
+    '/api/contactUs',
+    {
+      config: { rateLimit: { max: 5, timeWindow: '1 minute' } },
+      schema: {
+        tags: ['contact'],
+        summary: 'Send a Contact Us message to the support address',
+        body: contactRequestSchema,
+        response: { 200: z.object({ success: z.literal(true), message: z.string(), id: z.number() }) },
+      },
+    },
+    async (request) => {
+      const id = await sendContactMessage(ctx, request.body, {
+        userId: request.auth?.user.id ?? null,
+        ip: request.ip,
+        log: (obj, msg) => request.log.error(obj, msg),
+      });
+      return { success: true as const, message: CONTACT_MESSAGES.sent, id };
+    },
+  );
+}

@@ -1,0 +1,42 @@
+/*
+ * Contact Us: the message is stored first, then mailed to the support
+ * address. If the mail cannot be sent, the row stays with mail_status
+ * 'failed' and the error (nothing is lost) and the sender is told
+ * 'Message could not be sent!'.
+ */
+import { CONTACT_MESSAGES, type ContactRequest } from '@trialwear/contract';
+import type { AppContext } from '../../app-context.js';
+import { AppError } from '../../http/errors.js';
+import * as repo from './repo.js';
+
+export async function sendContactMessage(
+  ctx: AppContext,
+  input: ContactRequest,
+  meta: { userId: number | null; ip: string | null; log: (obj: object, msg: string) => void },
+) {
+  if (!(await ctx.recaptcha.verify(input.recaptchaResponse, meta.ip ?? undefined))) {
+    throw new AppError(400, 'reCAPTCHA verification failed', 'RecaptchaFailed', { displayToUser: true });
+  }
+  const id = await repo.insertContactMessage(ctx.db, { ...input, userId: meta.userId, ip: meta.ip });
+  try {
+    await ctx.mailer.send({
+      to: ctx.config.SUPPORT_EMAIL,
+      replyTo: input.email,
+      subject: `[TrialWear contact #${id}] ${input.subject}`,
+      text: [
+        `From: ${input.firstName} ${input.lastName} <${input.email}>`,
+        `Subject: ${input.subject}`,
+        '',
+        input.message,
+        '',
+        `-- Sent with the TrialWear contact form (${ctx.config.publicUrl}/ContactUsForm/), message #${id}`,
+      ].join('\n'),
+    });
+  } catch (err) {
+    await repo.setMailStatus(ctx.db, id, 'failed', (err as Error).message);
+    meta.log({ err, contactMessageId: id }, 'contact message stored but mail failed');
+    throw new AppError(502, CONTACT_MESSAGES.failed, 'MailError', { displayToUser: true });
+  }
+  await repo.setMailStatus(ctx.db, id, 'sent', null);
+  return id;
+}

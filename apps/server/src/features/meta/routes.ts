@@ -1,0 +1,35 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../app-context.js';
+import { APP_VERSION } from '../../version.js';
+
+export function registerMetaRoutes(app: FastifyInstance, ctx: AppContext) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.get(
+    '/api/appVersion',
+    {
+      schema: {
+        tags: ['meta'],
+        summary: 'The portal version (footer)',
+        response: { 200: z.object({ data: z.string() }) },
+      },
+    },
+    async () => ({ data: APP_VERSION }),
+  );
+  // Ours (not in the spec): what the browser needs before it can sign in or send a form.
+  r.get(
+    '/api/publicConfig',
+    {
+      schema: {
+        tags: ['meta'],
+        summary: 'Public client configuration: version and reCAPTCHA site key (null when reCAPTCHA is off)',
+        response: { 200: z.object({ version: z.string(), recaptchaSiteKey: z.string().nullable() }) },
+      },
+    },
+    async () => ({
+      version: APP_VERSION,
+      recaptchaSiteKey: ctx.recaptcha.enabled ? (ctx.config.RECAPTCHA_SITE_KEY ?? null) : null,
+    }),
+  );
+}

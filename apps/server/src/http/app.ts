@@ -1,0 +1,103 @@
+/*
+ * Builds the Fastify app from an AppContext. The runtime (server entry) and
+ * the integration tests both call this, so tests exercise the real thing.
+ */
+import { randomUUID } from 'node:crypto';
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { AppContext } from '../app-context.js';
+import { registerAuthRoutes } from '../features/auth/routes.js';
+import { resolveAuth } from '../features/auth/session.js';
+import { registerContactRoutes } from '../features/contact/routes.js';
+import { registerHealthRoutes } from '../features/health/routes.js';
+import { registerMetaRoutes } from '../features/meta/routes.js';
+import { APP_VERSION } from '../version.js';
+import { registerCsrf } from './csrf.js';
+import { registerErrorHandling } from './errors.js';
+import { defaultWebDist, registerStaticWeb } from './static-web.js';
+
+export interface BuildAppOptions {
+  /** Serve the built SPA (the server does; API tests don't need it). */
+  serveWeb?: boolean;
+  logger?: boolean;
+}
+
+export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: opts.logger === false ? false : { level: ctx.config.LOG_LEVEL },
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w.-]{1,100}$/.test(given) ? given : randomUUID();
+    },
+    trustProxy: ctx.config.NODE_ENV === 'production' ? 'loopback' : true,
+    bodyLimit: 1024 * 1024,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  await app.register(fastifyCookie);
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        // reCAPTCHA v3 loads from Google when a site key is configured.
+        scriptSrc: ["'self'", 'https://www.google.com/recaptcha/', 'https://www.gstatic.com/recaptcha/'],
+        frameSrc: ["'self'", 'https://www.google.com/recaptcha/'],
+        // Mantine injects CSS variables in style tags.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        objectSrc: ["'none'"],
+        upgradeInsecureRequests: ctx.config.publicUrl.startsWith('https://') ? [] : null,
+      },
+    },
+    strictTransportSecurity: ctx.config.publicUrl.startsWith('https://'),
+  });
+  await app.register(fastifyRateLimit, { global: false });
+  registerErrorHandling(app);
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: {
+        title: 'TrialWear API',
+        version: APP_VERSION,
+        description: 'Every call of the TrialWear specs, under /api.',
+      },
+      components: {
+        securitySchemes: {
+          session: { type: 'apiKey', in: 'cookie', name: 'tw_session' },
+          csrf: { type: 'apiKey', in: 'header', name: 'x-csrf-token' },
+        },
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+
+  app.decorateRequest('auth', null);
+  app.addHook('onRequest', async (request) => {
+    if (request.url.startsWith('/api/')) request.auth = await resolveAuth(ctx, request);
+  });
+  registerCsrf(app, {
+    secret: ctx.secrets.sessionSecret,
+    secureCookies: ctx.config.publicUrl.startsWith('https://'),
+  });
+
+  registerHealthRoutes(app, ctx);
+  registerMetaRoutes(app, ctx);
+  registerAuthRoutes(app, ctx);
+  registerContactRoutes(app, ctx);
+
+  if (opts.serveWeb) await registerStaticWeb(app, ctx.config.WEB_DIST ?? defaultWebDist());
+  return app;
+}

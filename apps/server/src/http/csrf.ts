@@ -1,0 +1,71 @@
+/*
+ * CSRF: double-submit token. GET /api/csrf-token returns a token and sets it in
+ * the readable cookie `tw_csrf`; every write (POST/PUT/PATCH/DELETE) under /api
+ * must send the same value in the `x-csrf-token` header. The token is signed
+ * with the session secret, so a cookie planted by another site is refused; a
+ * cross-site page cannot read our cookie to copy it into the header.
+ */
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { AppError } from './errors.js';
+
+export const CSRF_COOKIE = 'tw_csrf';
+export const CSRF_HEADER = 'x-csrf-token';
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+function sign(secret: string, nonce: string) {
+  return createHmac('sha256', secret).update(`csrf:${nonce}`).digest('base64url');
+}
+
+export function issueCsrfToken(secret: string) {
+  const nonce = randomBytes(18).toString('base64url');
+  return `${nonce}.${sign(secret, nonce)}`;
+}
+
+export function isValidCsrfToken(secret: string, token: string) {
+  const [nonce, mac] = token.split('.');
+  if (!nonce || !mac) return false;
+  const expected = Buffer.from(sign(secret, nonce));
+  const given = Buffer.from(mac);
+  return expected.length === given.length && timingSafeEqual(expected, given);
+}
+
+export function registerCsrf(app: FastifyInstance, opts: { secret: string; secureCookies: boolean }) {
+  app.addHook('onRequest', async (request) => {
+    if (!WRITE_METHODS.has(request.method) || !request.url.startsWith('/api/')) return;
+    const header = request.headers[CSRF_HEADER];
+    const cookie = request.cookies[CSRF_COOKIE];
+    if (
+      typeof header !== 'string' ||
+      !cookie ||
+      header !== cookie ||
+      !isValidCsrfToken(opts.secret, header)
+    ) {
+      throw new AppError(403, 'Invalid or missing CSRF token', 'CsrfError', { displayToUser: false });
+    }
+  });
+
+  app.get(
+    '/api/csrf-token',
+    {
+      schema: {
+        tags: ['security'],
+        summary: 'Issue a CSRF token (also set in the tw_csrf cookie)',
+        response: { 200: z.object({ csrfToken: z.string() }) },
+      },
+    },
+    async (request, reply) => {
+      const existing = request.cookies[CSRF_COOKIE];
+      const csrfToken =
+        existing && isValidCsrfToken(opts.secret, existing) ? existing : issueCsrfToken(opts.secret);
+      reply.setCookie(CSRF_COOKIE, csrfToken, {
+        path: '/',
+        sameSite: 'strict',
+        secure: opts.secureCookies,
+        httpOnly: false,
+      });
+      return { csrfToken };
+    },
+  );
+}

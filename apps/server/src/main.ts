@@ -1,0 +1,64 @@
+/*
+ * Server entry: HTTP API + SPA + in-process workers on one port. SIGINT and
+ * SIGTERM close HTTP (finishing in-flight requests), stop the workers, then
+ * stop the embedded PostgreSQL, so no postgres process is left behind.
+ */
+import { loadConfig } from './config.js';
+import { buildApp } from './http/app.js';
+import { startRuntime } from './runtime.js';
+import { DEMO_PASSWORD, DEMO_USERS, seedDemoIfEmpty } from './seed/demo.js';
+
+async function main() {
+  const config = loadConfig();
+  const log = (m: string) => console.log(`[trialwear] ${m}`);
+  const started = Date.now();
+  const runtime = await startRuntime(config, log);
+  const app = await buildApp(runtime.ctx, { serveWeb: true });
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log(`${signal} received, shutting down`);
+    const force = setTimeout(() => {
+      console.error('[trialwear] shutdown took too long, exiting');
+      process.exit(1);
+    }, 30_000);
+    force.unref();
+    try {
+      await app.close();
+      await runtime.stop();
+      log('stopped cleanly');
+      process.exit(0);
+    } catch (err) {
+      console.error('[trialwear] shutdown failed', err);
+      process.exit(1);
+    }
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  try {
+    if (config.SEED_DEMO) {
+      const seeded = await seedDemoIfEmpty(runtime.ctx.db);
+      if (seeded) log('Seeded the demo team, trials, participants and accounts');
+    }
+    await app.listen({ port: config.PORT, host: config.HOST });
+  } catch (err) {
+    console.error('[trialwear] start failed', err);
+    await app.close().catch(() => {});
+    await runtime.stop();
+    process.exit(1);
+  }
+  if (config.SEED_DEMO) {
+    log(
+      `Demo accounts (password ${DEMO_PASSWORD}): ${DEMO_USERS.map((u) => `${u.username} (${u.role})`).join(', ')}`,
+    );
+  }
+  log(`TrialWear is up in ${((Date.now() - started) / 1000).toFixed(1)} s at ${config.publicUrl}`);
+}
+
+main().catch((err) => {
+  console.error('[trialwear] failed to start:', err instanceof Error ? err.message : err);
+  process.exit(1);
+});

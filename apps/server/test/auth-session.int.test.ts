@@ -1,0 +1,152 @@
+import { LOGIN_MESSAGES } from '@trialwear/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTeam } from '../src/features/teams/service.js';
+import { createUser } from '../src/features/users/service.js';
+import { createTestApp, type TestApp } from './support/test-app.js';
+
+const PASSWORD = 'Secret-pw1!';
+
+describe('sign-in and session basics', () => {
+  let t: TestApp;
+  let teamId: number;
+  beforeAll(async () => {
+    t = await createTestApp();
+    teamId = await createTeam(t.ctx.db, { name: 'Cardiology Lab', hiddenFields: ['notes'] });
+    await createUser(t.ctx.db, {
+      username: 'nora',
+      email: 'nora@lab.example',
+      password: PASSWORD,
+      firstName: 'Nora',
+      lastName: 'North',
+      teamId,
+      role: 'Admin',
+      sfaRequired: false,
+    });
+    await createUser(t.ctx.db, {
+      username: 'sfa-user',
+      email: 'sfa@lab.example',
+      password: PASSWORD,
+      firstName: 'Sef',
+      lastName: 'Ay',
+      teamId,
+      role: 'User',
+    });
+  });
+  afterAll(() => t.close());
+
+  it('GET /api/auth/user without a session → 401 in the error shape', async () => {
+    const res = await t.client().get('/api/auth/user');
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toMatchObject({ reason: 'NotSignedIn', displayToUser: false, user: null });
+  });
+
+  it('login validation messages are exact', async () => {
+    const res = await t.client().post('/api/auth/login', { username: '', password: '' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors).toEqual([
+      { path: 'username', message: LOGIN_MESSAGES.usernameRequired },
+      { path: 'password', message: LOGIN_MESSAGES.passwordRequired },
+    ]);
+  });
+
+  it('wrong password and unknown user get the same displayable 401', async () => {
+    const a = await t.client().post('/api/auth/login', { username: 'nora', password: 'Wrong-pw1!' });
+    const b = await t.client().post('/api/auth/login', { username: 'nobody', password: 'Wrong-pw1!' });
+    for (const res of [a, b]) {
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toMatchObject({ message: LOGIN_MESSAGES.invalidCredentials, displayToUser: true });
+    }
+  });
+
+  it('a user without second factor is Authorized, with team and role from the membership', async () => {
+    const c = t.client();
+    const body = await c.login('NORA', PASSWORD);
+    expect(body.message).toBe('Authorized');
+    expect(body.user).toMatchObject({
+      userName: 'nora',
+      first_name: 'Nora',
+      role: 'Admin',
+      team_id: teamId,
+      team_name: 'Cardiology Lab',
+      team_status: 'Active',
+    });
+    const me = await c.get('/api/auth/user');
+    expect(me.statusCode).toBe(200);
+    expect(me.json().user.role).toBe('Admin');
+    expect((await c.get('/api/auth/login/')).json().user.team_id).toBe(teamId);
+    const cookie = (me.cookies as Array<{ name: string }>).length; // no new cookies on a read
+    expect(cookie).toBe(0);
+  });
+
+  it('the session cookie is HttpOnly and SameSite', async () => {
+    const res = await t.client().post('/api/auth/login', { username: 'nora', password: PASSWORD });
+    const session = (res.cookies as Array<{ name: string; httpOnly?: boolean; sameSite?: string }>).find(
+      (c) => c.name === 'tw_session',
+    );
+    expect(session?.httpOnly).toBe(true);
+    expect(session?.sameSite).toBe('Lax');
+  });
+
+  it('a user whose second factor is pending gets 403 with the status and the partial user', async () => {
+    const c = t.client();
+    const body = await c.login('sfa-user', PASSWORD);
+    expect(body.message).toBe('SFAIsNotSet');
+    const me = await c.get('/api/auth/user');
+    expect(me.statusCode).toBe(403);
+    expect(me.json()).toMatchObject({ message: 'SFAIsNotSet', user: { userName: 'sfa-user' } });
+    // ...and cannot reach calls that need a full session.
+    expect((await c.post('/api/auth/refreshToken')).statusCode).toBe(403);
+  });
+
+  it('logout ends the session', async () => {
+    const c = t.client();
+    await c.login('nora', PASSWORD);
+    expect((await c.post('/api/auth/refreshToken')).statusCode).toBe(200);
+    expect((await c.post('/api/auth/logout')).statusCode).toBe(200);
+    expect((await c.get('/api/auth/user')).statusCode).toBe(401);
+  });
+
+  it('bumping token_version ends every session of that user', async () => {
+    const c1 = t.client();
+    const c2 = t.client();
+    await c1.login('nora', PASSWORD);
+    await c2.login('nora', PASSWORD);
+    await t.ctx.db
+      .updateTable('users')
+      .set((eb) => ({ token_version: eb('token_version', '+', 1) }))
+      .where('username', '=', 'nora')
+      .execute();
+    expect((await c1.get('/api/auth/user')).statusCode).toBe(401);
+    expect((await c2.get('/api/auth/user')).statusCode).toBe(401);
+  });
+});
+
+describe('session expiry', () => {
+  it('an idle session expires after an hour; refresh slides it', async () => {
+    let now = new Date('2026-03-01T09:00:00Z');
+    const t = await createTestApp({ now: () => now });
+    try {
+      const teamId = await createTeam(t.ctx.db, { name: 'Clock Team' });
+      await createUser(t.ctx.db, {
+        username: 'tick',
+        email: 'tick@x.example',
+        password: PASSWORD,
+        firstName: 'Ti',
+        lastName: 'Ck',
+        teamId,
+        role: 'User',
+        sfaRequired: false,
+      });
+      const c = t.client();
+      await c.login('tick', PASSWORD);
+      now = new Date('2026-03-01T09:50:00Z');
+      expect((await c.post('/api/auth/refreshToken')).statusCode).toBe(200);
+      now = new Date('2026-03-01T10:45:00Z'); // 55 min after the refresh
+      expect((await c.get('/api/auth/user')).statusCode).toBe(200);
+      now = new Date('2026-03-01T11:51:00Z'); // more than an hour idle
+      expect((await c.get('/api/auth/user')).statusCode).toBe(401);
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -1,0 +1,208 @@
+/*
+ * The admin CLI as a real child process against a real database: one line of
+ * JSON on success, a clear error and a non-zero exit otherwise.
+ */
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from './support/test-app.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+describe('admin CLI', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  function cli(...args: string[]) {
+    const res = spawnSync(
+      process.execPath,
+      ['--conditions=source', '--import', 'tsx', 'apps/server/src/cli/main.ts', ...args],
+      {
+        cwd: root,
+        encoding: 'utf8',
+        env: {
+          ...process.env,
+          DATABASE_URL: t.ctx.config.DATABASE_URL,
+          DATA_DIR: t.dataDir,
+          LOG_LEVEL: 'silent',
+        },
+      },
+    );
+    return { code: res.status, stdout: res.stdout.trim(), stderr: res.stderr.trim() };
+  }
+
+  it('create-team prints the id; hidden fields unset = both hidden, none = none', async () => {
+    const a = cli(
+      'create-team',
+      '--name',
+      'Neuro Lab',
+      '--max-participants',
+      '40',
+      '--retention-days',
+      '90',
+      '--allowed-brands',
+      'Fitbit,Dexcom',
+    );
+    expect(a.code).toBe(0);
+    expect(a.stdout.split('\n')).toHaveLength(1);
+    const { id } = JSON.parse(a.stdout);
+    const team = await t.ctx.db
+      .selectFrom('teams')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(team).toMatchObject({
+      team_name: 'Neuro Lab',
+      max_participants: 40,
+      retention_days: 90,
+      hidden_participant_fields: null,
+    });
+    const b = JSON.parse(cli('create-team', '--name', 'Open Lab', '--hidden-fields', 'none').stdout);
+    const open = await t.ctx.db
+      .selectFrom('teams')
+      .select('hidden_participant_fields')
+      .where('id', '=', b.id)
+      .executeTakeFirstOrThrow();
+    expect(open.hidden_participant_fields).toEqual([]);
+  });
+
+  it('create-user and add-membership', async () => {
+    const u = cli(
+      'create-user',
+      '--username',
+      'lee',
+      '--email',
+      'lee@lab.example',
+      '--password',
+      'Strong-pw1!',
+      '--first-name',
+      'Lee',
+      '--last-name',
+      'Park',
+      '--team',
+      'Neuro Lab',
+      '--role',
+      'User',
+      '--no-sfa',
+    );
+    expect(u.code).toBe(0);
+    const { id } = JSON.parse(u.stdout);
+    const user = await t.ctx.db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(user.sfa_required).toBe(false);
+    expect(user.password_hash).toMatch(/^\$argon2id\$/);
+    const m = cli('add-membership', '--username', 'lee', '--team', 'Open Lab', '--role', 'Viewer');
+    expect(m.code).toBe(0);
+    const roles = await t.ctx.db
+      .selectFrom('team_memberships')
+      .select('role')
+      .where('user_id', '=', id)
+      .orderBy('team_id')
+      .execute();
+    expect(roles.map((r) => r.role)).toEqual(['User', 'Viewer']);
+  });
+
+  it('refuses bad input with a clear message, non-zero exit, and no change', async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [['create-team'], /--name is required/],
+      [
+        ['create-team', '--name', 'X', '--allowed-brands', 'Garmin'],
+        /"Garmin" is not one of Fitbit, Omron, Dexcom/,
+      ],
+      [
+        ['create-team', '--name', 'X', '--max-participants', 'many'],
+        /--max-participants must be a whole number/,
+      ],
+      [['create-team', '--name', 'neuro lab'], /already exists/],
+      [
+        [
+          'create-user',
+          '--username',
+          'zed',
+          '--email',
+          'zed@x.example',
+          '--password',
+          'short',
+          '--first-name',
+          'Z',
+          '--last-name',
+          'Z',
+          '--team',
+          'Neuro Lab',
+          '--role',
+          'User',
+        ],
+        /Password can not be less than 8 characters/,
+      ],
+      [
+        [
+          'create-user',
+          '--username',
+          'zed',
+          '--email',
+          'zed@x.example',
+          '--password',
+          'Strong-pw1!',
+          '--first-name',
+          'Z',
+          '--last-name',
+          'Z',
+          '--team',
+          'Nope',
+          '--role',
+          'User',
+        ],
+        /No team named "Nope"/,
+      ],
+      [
+        [
+          'create-user',
+          '--username',
+          'zed',
+          '--email',
+          'zed@x.example',
+          '--password',
+          'Strong-pw1!',
+          '--first-name',
+          'Z',
+          '--last-name',
+          'Z',
+          '--team',
+          'Neuro Lab',
+          '--role',
+          'Boss',
+        ],
+        /--role must be one of/,
+      ],
+      [
+        ['add-membership', '--username', 'ghost', '--team', 'Neuro Lab', '--role', 'User'],
+        /No user named "ghost"/,
+      ],
+      [['frobnicate'], /unknown command/],
+      [['create-team', '--bogus'], /Unknown option/],
+    ];
+    const before = await t.ctx.db.selectFrom('teams').select('id').execute();
+    for (const [args, message] of cases) {
+      const r = cli(...args);
+      expect(r.code, args.join(' ')).not.toBe(0);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(message);
+    }
+    expect(await t.ctx.db.selectFrom('teams').select('id').execute()).toHaveLength(before.length);
+    expect(
+      await t.ctx.db.selectFrom('users').select('id').where('username', '=', 'zed').execute(),
+    ).toHaveLength(0);
+  });
+
+  it('seed-demo seeds an empty database once', async () => {
+    // This database already has users, so seed-demo declines.
+    expect(JSON.parse(cli('seed-demo').stdout)).toMatchObject({ ok: true, seeded: false });
+  });
+});

@@ -1,0 +1,80 @@
+/*
+ * Integration tests run on a real PostgreSQL: TEST_DATABASE_URL when set,
+ * else an embedded one in .data/test-pg. We migrate one template database
+ * (pg-boss schema included) once; each test file clones it in milliseconds.
+ */
+import path from 'node:path';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { openDatabase } from '../../src/db/database.js';
+import { startEmbeddedPostgres } from '../../src/db/embedded-postgres.js';
+import { migrate } from '../../src/db/migrate.js';
+import { startQueue } from '../../src/queue/boss.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    adminDatabaseUrl: string;
+    templateDatabase: string;
+  }
+}
+
+const TEMPLATE = 'tw_test_template';
+
+function withDatabase(url: string, database: string) {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+export default async function setup(project: TestProject) {
+  let adminUrl = process.env.TEST_DATABASE_URL;
+  let stop = async () => {};
+  if (!adminUrl) {
+    const embedded = await startEmbeddedPostgres({
+      dataDir: path.resolve('.data/test-pg'),
+      port: Number(process.env.TEST_PG_PORT ?? 54339),
+      log: () => {},
+    });
+    adminUrl = embedded.connectionString('postgres');
+    stop = embedded.stop;
+  }
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  // Leftovers of an interrupted run.
+  const old = await admin.query<{ datname: string }>(
+    "SELECT datname FROM pg_database WHERE datname LIKE 'tw_test_%'",
+  );
+  for (const { datname } of old.rows) {
+    await admin.query(`ALTER DATABASE "${datname}" WITH ALLOW_CONNECTIONS true`);
+    await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+  }
+  await admin.query(`CREATE DATABASE ${TEMPLATE}`);
+
+  const templateUrl = withDatabase(adminUrl, TEMPLATE);
+  const db = openDatabase(templateUrl, 2);
+  await migrate(db.pool);
+  await db.close();
+  const boss = await startQueue(templateUrl, { background: false });
+  await boss.stop({ graceful: false, wait: true });
+  // A template must have no sessions while it is cloned: close the door and clear the room.
+  await admin.query(`ALTER DATABASE ${TEMPLATE} WITH ALLOW_CONNECTIONS false`);
+  await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [TEMPLATE]);
+  await admin.end();
+
+  project.provide('adminDatabaseUrl', adminUrl);
+  project.provide('templateDatabase', TEMPLATE);
+
+  return async () => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    const left = await client.query<{ datname: string }>(
+      "SELECT datname FROM pg_database WHERE datname LIKE 'tw_test_%'",
+    );
+    for (const { datname } of left.rows) {
+      await client.query(`ALTER DATABASE "${datname}" WITH ALLOW_CONNECTIONS true`);
+      await client.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+    }
+    await client.end();
+    await stop();
+  };
+}

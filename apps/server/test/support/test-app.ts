@@ -1,0 +1,182 @@
+/*
+ * A real app on a fresh database cloned from the migrated template. No mocks:
+ * the same buildApp, repos and SQL as production; mail goes to a temp outbox
+ * (or a real SMTP server when the test passes smtpUrl).
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import type PgBoss from 'pg-boss';
+import { inject } from 'vitest';
+import type { AppContext } from '../../src/app-context.js';
+import { loadConfig } from '../../src/config.js';
+import { type DatabaseHandle, openDatabase } from '../../src/db/database.js';
+import { buildApp } from '../../src/http/app.js';
+import { createMailer } from '../../src/mail/mailer.js';
+import { startQueue } from '../../src/queue/boss.js';
+import { createRecaptchaVerifier } from '../../src/security/recaptcha.js';
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  withQueue?: boolean;
+  now?: () => Date;
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  ctx: AppContext;
+  database: DatabaseHandle;
+  dataDir: string;
+  /** A client that keeps cookies and sends the CSRF header on writes, like the SPA. */
+  client: () => TestClient;
+  close: () => Promise<void>;
+}
+
+export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
+  const adminUrl = inject('adminDatabaseUrl');
+  const name = `tw_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    // PostgreSQL refuses two clones of one template at the same moment: take turns.
+    await admin.query('SELECT pg_advisory_lock(734001)');
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('templateDatabase')}`);
+  } finally {
+    await admin.query('SELECT pg_advisory_unlock(734001)').catch(() => {});
+    await admin.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-test-'));
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    DATABASE_URL: url.toString(),
+    LOG_LEVEL: 'silent',
+    ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    SESSION_SECRET: randomBytes(32).toString('base64url'),
+    ...opts.env,
+  });
+  const database = openDatabase(config.DATABASE_URL!, 4);
+  let boss: PgBoss | null = null;
+  if (opts.withQueue) boss = await startQueue(config.DATABASE_URL!, { background: false });
+  const mailer = createMailer({
+    smtpUrl: config.SMTP_URL,
+    from: config.MAIL_FROM,
+    outboxDir: path.join(dataDir, 'outbox'),
+    log: () => {},
+  });
+  const ctx: AppContext = {
+    config,
+    db: database.db,
+    boss,
+    mailer,
+    recaptcha: createRecaptchaVerifier({
+      secret: config.RECAPTCHA_SECRET,
+      minScore: config.RECAPTCHA_MIN_SCORE,
+      verifyUrl: config.RECAPTCHA_VERIFY_URL,
+    }),
+    secrets: {
+      encryptionKey: Buffer.from(config.ENCRYPTION_KEY!, 'base64'),
+      sessionSecret: config.SESSION_SECRET!,
+    },
+    now: opts.now ?? (() => new Date()),
+  };
+  const app = await buildApp(ctx, { logger: false });
+  await app.ready();
+  return {
+    app,
+    ctx,
+    database,
+    dataDir,
+    client: () => new TestClient(app),
+    close: async () => {
+      await app.close();
+      await boss?.stop({ graceful: false, wait: true });
+      mailer.close();
+      await database.close();
+      const a = new pg.Client({ connectionString: adminUrl });
+      await a.connect();
+      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await a.end();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+let clientCount = 0;
+
+export class TestClient {
+  private cookies = new Map<string, string>();
+  /** Each client comes from its own loopback address, so per-IP rate limits apply per client. */
+  readonly ip: string;
+  constructor(private readonly app: FastifyInstance) {
+    clientCount += 1;
+    this.ip = `127.${(clientCount >> 16) & 255}.${(clientCount >> 8) & 255}.${clientCount & 255}`;
+  }
+
+  private cookieHeader() {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+
+  private remember(res: LightMyRequestResponse) {
+    for (const c of res.cookies as Array<{ name: string; value: string; expires?: Date; maxAge?: number }>) {
+      const expired = c.value === '' || (c.expires && c.expires.getTime() < Date.now()) || c.maxAge === 0;
+      if (expired) this.cookies.delete(c.name);
+      else this.cookies.set(c.name, c.value);
+    }
+  }
+
+  async csrfToken(): Promise<string> {
+    const existing = this.cookies.get('tw_csrf');
+    if (existing) return existing;
+    const res = await this.request('GET', '/api/csrf-token');
+    return res.json().csrfToken as string;
+  }
+
+  async request(
+    method: Method,
+    url: string,
+    body?: unknown,
+    opts: { csrf?: boolean; headers?: Record<string, string> } = {},
+  ) {
+    const headers: Record<string, string> = { ...opts.headers };
+    if (method !== 'GET' && opts.csrf !== false) headers['x-csrf-token'] = await this.csrfToken();
+    const cookie = this.cookieHeader();
+    if (cookie) headers.cookie = cookie;
+    const res = await this.app.inject({
+      method,
+      url,
+      headers,
+      remoteAddress: this.ip,
+      ...(body === undefined ? {} : { payload: body as object }),
+    });
+    this.remember(res);
+    return res;
+  }
+
+  get(url: string) {
+    return this.request('GET', url);
+  }
+  post(url: string, body?: unknown, opts?: { csrf?: boolean }) {
+    return this.request('POST', url, body ?? {}, opts);
+  }
+  put(url: string, body?: unknown) {
+    return this.request('PUT', url, body ?? {});
+  }
+  delete(url: string, body?: unknown) {
+    return this.request('DELETE', url, body ?? {});
+  }
+
+  async login(username: string, password: string) {
+    const res = await this.post('/api/auth/login', { username, password, recaptchaResponse: '' });
+    if (res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
+    return res.json();
+  }
+}

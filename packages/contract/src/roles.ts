@@ -1,0 +1,12 @@
+import { z } from 'zod';
+
+/** Staff roles of both specs. A role is held per team (team membership). */
+export const ROLES = ['Sys_Admin', 'Admin', 'User', 'Viewer'] as const;
+export const roleSchema = z.enum(ROLES);
+export type Role = z.infer<typeof roleSchema>;
+
+/** Sys_Admin passes every role check (spec core §4 and §6). */
+export function roleAllows(role: Role | null | undefined, allowed: readonly Role[]): boolean {
+  if (!role) return false;
+  return role === 'Sys_Admin' || allowed.includes(role);
+}

@@ -1,0 +1,112 @@
+/*
+ * The route table of both specs (core §2, admin §2) as data. The web router
+ * registers exactly these paths and guards them with these roles; the server
+ * uses the same role lists for the API calls behind each screen.
+ */
+import type { Role } from './roles.js';
+
+export type RouteAccess = 'public' | readonly Role[];
+
+const ALL_STAFF = ['Sys_Admin', 'Admin', 'User', 'Viewer'] as const satisfies readonly Role[];
+const STAFF_WRITERS = ['Sys_Admin', 'Admin', 'User'] as const satisfies readonly Role[];
+const ADMINS = ['Sys_Admin', 'Admin'] as const satisfies readonly Role[];
+const SYS_ADMIN = ['Sys_Admin'] as const satisfies readonly Role[];
+
+export const PUBLIC_ROUTES = [
+  '/SignupPage',
+  '/LoginPage',
+  '/ParticipantSignupPage',
+  '/ParticipantLoginPage',
+  '/fitbit-callback',
+  '/omron-callback',
+  '/dexcom-callback',
+  '/PAFitbitConsentPage',
+  '/OmronConsentPage',
+  '/ResetPwdReqPage',
+  '/ResetPasswordPage',
+  '/ContactUsForm/',
+  '/SignupValidation',
+] as const;
+
+/** Pages anyone may open, signed in or not (not in the spec's lists, but linked from the footer). */
+export const OPEN_ROUTES = ['/not-authorized', '/privacy-policy', '/terms'] as const;
+
+/** Public pages a signed-in user is sent home from (core §4: "visiting login or sign-up goes home"). */
+export const SIGNED_OUT_ONLY_ROUTES = [
+  '/LoginPage',
+  '/SignupPage',
+  '/SignupValidation',
+  '/ParticipantSignupPage',
+  '/ParticipantLoginPage',
+] as const;
+
+export const STAFF_ROUTES: Record<string, readonly Role[]> = {
+  // Broad list: every staff role (core §2).
+  '/SFASetupPage': ALL_STAFF,
+  '/SFAVerifyPage': ALL_STAFF,
+  '/SFAValidatePage': ALL_STAFF,
+  '/SFASendCodeViaMsgPage': ALL_STAFF,
+  '/': ALL_STAFF,
+  '/UserTeams': ALL_STAFF,
+  '/Trials': ALL_STAFF,
+  '/TrialPage': ALL_STAFF,
+  '/FitbitParticipantDataPage': ALL_STAFF,
+  '/ParticipantsDataPage': ALL_STAFF,
+  '/FitbitParticipantOverview': ALL_STAFF,
+  '/ParticipantsPage': ALL_STAFF,
+  '/AddParticipantPage': ALL_STAFF,
+  '/FitbitParticipantDataForm': ALL_STAFF,
+  '/FitbitParticipant1DayData': ALL_STAFF,
+  '/FitbitParticipantsDataPage': ALL_STAFF,
+  '/OmronParticipantDataPage': ALL_STAFF,
+  '/ParticipantDataPage': ALL_STAFF,
+  '/ParticipantOverview': ALL_STAFF,
+  '/OmronParticipantOverview': ALL_STAFF,
+  '/ChangePwdReqPage': ALL_STAFF,
+  // Not named in the spec's lists but reached from /ParticipantsDataPage (core §2): same audience.
+  '/OmronParticipantsDataPage': ALL_STAFF,
+  // Sys_Admin, Admin, User (core §2; admin §2 for /DataExport).
+  '/Participant': STAFF_WRITERS,
+  '/FitbitParticipantConsent': STAFF_WRITERS,
+  '/DexcomParticipantConsent': STAFF_WRITERS,
+  '/DataExport': STAFF_WRITERS,
+  // Sys_Admin and Admin.
+  '/FitbitManageParticipantToken': ADMINS,
+  '/OmronManageParticipantToken': ADMINS,
+  '/TrialUsers': ADMINS,
+  '/TeamDataRetention': ADMINS,
+  // Sys_Admin only.
+  '/SignUpApprovalPage': SYS_ADMIN,
+  '/ParticipantRaw': SYS_ADMIN,
+  '/FitbitParticipantDataRaw': SYS_ADMIN,
+  '/OmronParticipantDataRaw': SYS_ADMIN,
+  '/DexcomParticipantDataRaw': SYS_ADMIN,
+  '/DbInfoPage': SYS_ADMIN,
+  '/DeviceMetricsManager': SYS_ADMIN,
+};
+
+/** Second-factor pages: reachable by a partially signed-in user (second factor pending). */
+export const SFA_ROUTES = [
+  '/SFASetupPage',
+  '/SFAVerifyPage',
+  '/SFAValidatePage',
+  '/SFASendCodeViaMsgPage',
+] as const;
+
+export function routeAccess(path: string): RouteAccess | undefined {
+  if ((PUBLIC_ROUTES as readonly string[]).includes(path)) return 'public';
+  return STAFF_ROUTES[path];
+}
+
+/** Navbar entries per role (core §2 Navbar). Data Management is Sys_Admin only in the navigation. */
+export const NAV_ITEMS = [
+  { label: 'Dashboard', path: '/', roles: ALL_STAFF },
+  { label: 'Data Export', path: '/DataExport', roles: STAFF_WRITERS },
+  { label: 'Data Management', path: '/TeamDataRetention', roles: SYS_ADMIN },
+] as const;
+
+export const SYS_ADMIN_MENU = [
+  { label: 'Device Metrics', path: '/DeviceMetricsManager' },
+  { label: 'Database Info', path: '/DbInfoPage' },
+  { label: 'Sign-up Approval', path: '/SignUpApprovalPage' },
+] as const;
