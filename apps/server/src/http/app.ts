@@ -14,8 +14,12 @@ import type { AppContext } from '../app-context.js';
 import { registerAuthRoutes } from '../features/auth/routes.js';
 import { resolveAuth } from '../features/auth/session.js';
 import { registerContactRoutes } from '../features/contact/routes.js';
+import { registerDeviceRoutes } from '../features/devices/routes.js';
 import { registerHealthRoutes } from '../features/health/routes.js';
 import { registerMetaRoutes } from '../features/meta/routes.js';
+import { registerParticipantRoutes } from '../features/participants/routes.js';
+import { registerTrialUserRoutes } from '../features/trial-users/routes.js';
+import { registerTrialRoutes } from '../features/trials/routes.js';
 import { APP_VERSION } from '../version.js';
 import { registerCsrf } from './csrf.js';
 import { registerErrorHandling } from './errors.js';
@@ -36,6 +40,8 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     },
     trustProxy: ctx.config.NODE_ENV === 'production' ? 'loopback' : true,
     bodyLimit: 1024 * 1024,
+    // The spec's paths come with and without a trailing slash (/userTrials/, /auth/login/).
+    routerOptions: { ignoreTrailingSlash: true },
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -97,6 +103,10 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   registerMetaRoutes(app, ctx);
   registerAuthRoutes(app, ctx);
   registerContactRoutes(app, ctx);
+  registerTrialRoutes(app, ctx);
+  registerParticipantRoutes(app, ctx);
+  registerTrialUserRoutes(app, ctx);
+  registerDeviceRoutes(app, ctx);
 
   if (opts.serveWeb) await registerStaticWeb(app, ctx.config.WEB_DIST ?? defaultWebDist());
   return app;

@@ -63,7 +63,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
   r.post(
     '/api/auth/refreshToken',
     {
-      preHandler: requireRole('any'),
+      onRequest: requireRole('any'),
       schema: {
         tags: ['auth'],
         summary: 'Keep the session alive (the client calls it every 15 minutes)',

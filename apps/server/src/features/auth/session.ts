@@ -6,7 +6,15 @@
  * from a request body.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { type AuthStatus, type Role, roleAllows, type SessionUser } from '@trialwear/contract';
+import {
+  API_ACCESS,
+  type ApiAccess,
+  type ApiRoute,
+  type AuthStatus,
+  type Role,
+  roleAllows,
+  type SessionUser,
+} from '@trialwear/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context.js';
 import { AppError, forbidden, notSignedIn } from '../../http/errors.js';
@@ -126,7 +134,7 @@ export async function resolveAuth(ctx: AppContext, request: FastifyRequest): Pro
   const session = await repo.findSession(ctx.db, sessionId);
   if (!session || new Date(session.expires_at).getTime() <= ctx.now().getTime()) return null;
   const user = await repo.findUserById(ctx.db, session.user_id);
-  if (!user || !user.is_active || user.token_version !== session.token_version) return null;
+  if (!user?.is_active || user.token_version !== session.token_version) return null;
   const { sessionUser, role } = await buildSessionUser(ctx, user, session.team_id);
   return {
     sessionId,
@@ -138,7 +146,9 @@ export async function resolveAuth(ctx: AppContext, request: FastifyRequest): Pro
 }
 
 /**
- * preHandler factory: the caller must be fully signed in and hold one of
+ * Route guard factory (use as the route's onRequest hook, so that it runs
+ * before body validation: a caller without the right gets 401/403, never a
+ * validation answer): the caller must be fully signed in and hold one of
  * `roles` in the session's team (Sys_Admin passes). Partially signed-in users
  * (second factor pending) get 403 carrying their status, as the spec's
  * session check expects.
@@ -153,4 +163,14 @@ export function requireRole(roles: readonly Role[] | 'any') {
     if (roles === 'any') return;
     if (!roleAllows(auth.role, roles)) throw forbidden();
   };
+}
+
+/** The guard for an API route, from the contract's API_ACCESS table. */
+export function guardFor(route: ApiRoute) {
+  return guardForAccess(API_ACCESS[route]);
+}
+
+function guardForAccess(access: ApiAccess) {
+  if (access === 'public') return async () => {};
+  return requireRole(access);
 }

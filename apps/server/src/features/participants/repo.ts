@@ -1,0 +1,150 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.js';
+
+const COLUMNS = [
+  'p.id',
+  'p.trial_id',
+  'p.email',
+  'p.gender',
+  'p.age',
+  'p.notes',
+  'p.participant_code',
+  'p.participant_code_suffix',
+  'p.created_at',
+] as const;
+
+/** One indexed scan of the trial (participants_trial_idx) plus the authorized device brands per participant. */
+export function listTrialParticipants(db: Db, teamId: number, trialId: number) {
+  return db
+    .selectFrom('participants as p')
+    .select([
+      ...COLUMNS,
+      sql<
+        string[]
+      >`coalesce((SELECT array_agg(DISTINCT d.provider ORDER BY d.provider) FROM participant_devices d
+        WHERE d.participant_id = p.id AND d.authorization_status = 'authorized'), '{}')`.as(
+        'authorized_providers',
+      ),
+    ])
+    .where('p.team_id', '=', teamId)
+    .where('p.trial_id', '=', trialId)
+    .orderBy('p.id')
+    .execute();
+}
+
+export function findParticipant(db: Db, teamId: number, participantId: number) {
+  return db
+    .selectFrom('participants as p')
+    .select([...COLUMNS, 'p.team_id'])
+    .where('p.team_id', '=', teamId)
+    .where('p.id', '=', participantId)
+    .executeTakeFirst();
+}
+
+export type ParticipantRow = NonNullable<Awaited<ReturnType<typeof findParticipant>>>;
+
+export async function countTeamParticipants(db: Db, teamId: number) {
+  const r = await db
+    .selectFrom('participants')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('team_id', '=', teamId)
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+export async function emailTakenInTeam(db: Db, teamId: number, email: string, exceptId?: number) {
+  let q = db
+    .selectFrom('participants')
+    .select('id')
+    .where('team_id', '=', teamId)
+    .where(sql<string>`lower(email)`, '=', email.toLowerCase());
+  if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
+  return !!(await q.executeTakeFirst());
+}
+
+export async function codeTakenInTrial(db: Db, trialId: number, code: string, exceptId?: number) {
+  let q = db
+    .selectFrom('participants')
+    .select('id')
+    .where('trial_id', '=', trialId)
+    .where('participant_code', '=', code);
+  if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
+  return !!(await q.executeTakeFirst());
+}
+
+export async function insertParticipant(
+  db: Db,
+  p: {
+    teamId: number;
+    trialId: number;
+    email: string;
+    gender: 'None' | 'female' | 'male' | 'other';
+    age: number | null;
+    notes: string | null;
+    suffix: string | null;
+    code: string | null;
+  },
+) {
+  const { id } = await db
+    .insertInto('participants')
+    .values({
+      team_id: p.teamId,
+      trial_id: p.trialId,
+      email: p.email,
+      gender: p.gender,
+      age: p.age,
+      notes: p.notes,
+      participant_code_suffix: p.suffix,
+      participant_code: p.code,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
+}
+
+export async function updateParticipant(
+  db: Db,
+  teamId: number,
+  id: number,
+  fields: Partial<{
+    email: string;
+    gender: 'None' | 'female' | 'male' | 'other';
+    age: number | null;
+    notes: string | null;
+  }>,
+) {
+  await db
+    .updateTable('participants')
+    .set({ ...fields, updated_at: new Date() })
+    .where('team_id', '=', teamId)
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function setParticipantCode(
+  db: Db,
+  teamId: number,
+  id: number,
+  suffix: string | null,
+  code: string | null,
+) {
+  await db
+    .updateTable('participants')
+    .set({ participant_code_suffix: suffix, participant_code: code, updated_at: new Date() })
+    .where('team_id', '=', teamId)
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function deleteParticipant(db: Db, teamId: number, id: number) {
+  await db.deleteFrom('participants').where('team_id', '=', teamId).where('id', '=', id).execute();
+}
+
+export async function teamHiddenFieldsSetting(db: Db, teamId: number) {
+  const t = await db
+    .selectFrom('teams')
+    .select(['hidden_participant_fields', 'max_participants'])
+    .where('id', '=', teamId)
+    .executeTakeFirstOrThrow();
+  return t;
+}

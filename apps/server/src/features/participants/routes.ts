@@ -1,0 +1,123 @@
+import {
+  addParticipantSchema,
+  codeChangeSchema,
+  editParticipantSchema,
+  HIDDEN_FIELD_NAMES,
+  participantSchema,
+} from '@trialwear/contract';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../app-context.js';
+import { actorOf } from '../../http/actor.js';
+import { guardFor } from '../auth/session.js';
+import {
+  addParticipant,
+  changeParticipantCode,
+  editParticipant,
+  listParticipants,
+  removeParticipant,
+} from './service.js';
+
+const tags = ['participants'];
+const listedParticipant = participantSchema.extend({ authorized_devices: z.array(z.string()) });
+
+export function registerParticipantRoutes(app: FastifyInstance, ctx: AppContext) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get(
+    '/api/trialParticipants/:trialId',
+    {
+      onRequest: guardFor('GET /api/trialParticipants/:trialId'),
+      schema: {
+        tags,
+        summary: "The trial's participants; email and notes are left out when the team hides them",
+        params: z.object({ trialId: z.coerce.number().int().positive() }),
+        response: {
+          200: z.object({
+            hiddenFields: z.array(z.enum(HIDDEN_FIELD_NAMES)),
+            participants: z.array(listedParticipant),
+          }),
+        },
+      },
+    },
+    async (request) => listParticipants(ctx, actorOf(request), request.params.trialId),
+  );
+
+  r.post(
+    '/api/trialParticipants',
+    {
+      onRequest: guardFor('POST /api/trialParticipants'),
+      schema: {
+        tags,
+        summary: 'Add a participant to a trial; code = trial code, dash, suffix',
+        body: addParticipantSchema,
+        response: {
+          200: z.object({
+            participantId: z.number(),
+            participant_code: z.string().nullable(),
+            participant_code_suffix: z.string().nullable(),
+            participant: participantSchema,
+          }),
+        },
+      },
+    },
+    async (request) => addParticipant(ctx, actorOf(request), request.body),
+  );
+
+  r.put(
+    '/api/participant',
+    {
+      onRequest: guardFor('PUT /api/participant'),
+      schema: {
+        tags,
+        summary: "Edit a participant's gender, age, email and notes (the code changes through PATCH …/code)",
+        body: editParticipantSchema,
+        response: { 200: z.object({ participant: participantSchema }) },
+      },
+    },
+    async (request) => ({ participant: await editParticipant(ctx, actorOf(request), request.body) }),
+  );
+
+  r.patch(
+    '/api/trialParticipants/:trialId/:participantId/code',
+    {
+      onRequest: guardFor('PATCH /api/trialParticipants/:trialId/:participantId/code'),
+      schema: {
+        tags,
+        summary: "Change (suffix) or clear (null) a participant's code",
+        params: z.object({
+          trialId: z.coerce.number().int().positive(),
+          participantId: z.coerce.number().int().positive(),
+        }),
+        body: codeChangeSchema,
+        response: { 200: z.object({ participant_code: z.string().nullable(), changed: z.boolean() }) },
+      },
+    },
+    async (request) =>
+      changeParticipantCode(
+        ctx,
+        actorOf(request),
+        request.params.trialId,
+        request.params.participantId,
+        request.body.suffix,
+      ),
+  );
+
+  r.delete(
+    '/api/participant',
+    {
+      onRequest: guardFor('DELETE /api/participant'),
+      schema: {
+        tags,
+        summary: 'Delete a participant with their device links and readings (Sys_Admin, Admin, User)',
+        body: z.object({ id: z.coerce.number().int().positive() }),
+        response: { 200: z.object({ success: z.literal(true), id: z.number() }) },
+      },
+    },
+    async (request) => {
+      await removeParticipant(ctx, actorOf(request), request.body.id);
+      return { success: true as const, id: request.body.id };
+    },
+  );
+}

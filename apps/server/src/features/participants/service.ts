@@ -1,0 +1,229 @@
+/*
+ * Participants. The team's hidden-fields setting is applied here, on the
+ * server: a hidden email or notes value is never sent to the browser, and a
+ * hidden email is replaced by a placeholder when a participant is added.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  effectiveHiddenFields,
+  type HiddenField,
+  PARTICIPANT_MESSAGES,
+  type Participant,
+  participantEmailSchema,
+} from '@trialwear/contract';
+import type { AppContext } from '../../app-context.js';
+import { recordAudit } from '../../audit/audit-log.js';
+import type { Actor } from '../../http/actor.js';
+import { AppError, notFound } from '../../http/errors.js';
+import { requireVisibleTrial } from '../trials/service.js';
+import * as repo from './repo.js';
+
+type Gender = 'None' | 'female' | 'male' | 'other';
+
+export async function hiddenFieldsOf(ctx: AppContext, teamId: number): Promise<HiddenField[]> {
+  return effectiveHiddenFields(
+    (await repo.teamHiddenFieldsSetting(ctx.db, teamId)).hidden_participant_fields,
+  );
+}
+
+function present(row: Omit<repo.ParticipantRow, 'team_id'>, hidden: HiddenField[]): Participant {
+  return {
+    id: row.id,
+    trialId: row.trial_id,
+    ...(hidden.includes('email') ? {} : { email: row.email }),
+    gender: row.gender,
+    age: row.age,
+    ...(hidden.includes('notes') ? {} : { notes: row.notes ?? '' }),
+    participant_code: row.participant_code,
+    participant_code_suffix: row.participant_code_suffix,
+    created_at: new Date(row.created_at).toISOString(),
+  };
+}
+
+const audit = (
+  ctx: AppContext,
+  actor: Actor,
+  action: string,
+  entityId: number,
+  before?: unknown,
+  after?: unknown,
+) =>
+  recordAudit(ctx.db, {
+    userId: actor.userId,
+    teamId: actor.teamId,
+    action,
+    entityType: 'participant',
+    entityId,
+    before,
+    after,
+    requestId: actor.requestId,
+    ip: actor.ip,
+  });
+
+const validationError = (path: string, message: string) =>
+  new AppError(400, message, 'ValidationError', { displayToUser: true, errors: [{ path, message }] });
+
+/** Unique-index races (two adds at once) end as the same 409s as the checks. */
+function mapUniqueViolation(err: unknown, code: string | null): never {
+  const e = err as { code?: string; constraint?: string };
+  if (e.code === '23505' && e.constraint === 'participants_trial_code_key') {
+    throw new AppError(409, codeTakenMessage(code), 'CodeTaken', { displayToUser: true });
+  }
+  if (e.code === '23505' && e.constraint === 'participants_team_email_key') {
+    throw new AppError(409, PARTICIPANT_MESSAGES.emailTaken, 'EmailTaken', { displayToUser: true });
+  }
+  throw err;
+}
+
+const codeTakenMessage = (code: string | null) =>
+  code ? `Participant code ${code} is already taken in this trial.` : PARTICIPANT_MESSAGES.codeTaken;
+
+export async function listParticipants(ctx: AppContext, actor: Actor, trialId: number) {
+  await requireVisibleTrial(ctx, actor, trialId);
+  const hidden = await hiddenFieldsOf(ctx, actor.teamId);
+  const rows = await repo.listTrialParticipants(ctx.db, actor.teamId, trialId);
+  return {
+    hiddenFields: hidden,
+    participants: rows.map((r) => ({ ...present(r, hidden), authorized_devices: r.authorized_providers })),
+  };
+}
+
+export async function getParticipant(ctx: AppContext, actor: Actor, participantId: number) {
+  const row = await repo.findParticipant(ctx.db, actor.teamId, participantId);
+  if (!row) throw notFound(PARTICIPANT_MESSAGES.notFound);
+  await requireVisibleTrial(ctx, actor, row.trial_id).catch(() => {
+    throw notFound(PARTICIPANT_MESSAGES.notFound);
+  });
+  return row;
+}
+
+export async function addParticipant(
+  ctx: AppContext,
+  actor: Actor,
+  input: {
+    trialId: number;
+    gender: Gender;
+    age: number | null;
+    email: string;
+    notes: string;
+    codeSuffix: string | null;
+  },
+) {
+  const trial = await requireVisibleTrial(ctx, actor, input.trialId);
+  const team = await repo.teamHiddenFieldsSetting(ctx.db, actor.teamId);
+  const hidden = effectiveHiddenFields(team.hidden_participant_fields);
+
+  let email: string;
+  if (hidden.includes('email')) {
+    // The team keeps no participant emails: a unique placeholder on a reserved domain (RFC 2606).
+    email = `participant-${randomUUID()}@hidden.invalid`;
+  } else {
+    const parsed = participantEmailSchema.safeParse(input.email);
+    if (!parsed.success) throw validationError('email', parsed.error.issues[0]!.message);
+    email = parsed.data;
+  }
+  const notes = hidden.includes('notes') ? null : input.notes || null;
+
+  if (
+    team.max_participants !== null &&
+    (await repo.countTeamParticipants(ctx.db, actor.teamId)) >= team.max_participants
+  ) {
+    throw new AppError(403, PARTICIPANT_MESSAGES.limitReached, 'LimitReached', { displayToUser: true });
+  }
+  const code = input.codeSuffix ? `${trial.trial_code}-${input.codeSuffix}` : null;
+  if (code && (await repo.codeTakenInTrial(ctx.db, trial.id, code))) {
+    throw new AppError(409, PARTICIPANT_MESSAGES.codeTaken, 'CodeTaken', { displayToUser: true });
+  }
+  if (await repo.emailTakenInTeam(ctx.db, actor.teamId, email)) {
+    throw new AppError(409, PARTICIPANT_MESSAGES.emailTaken, 'EmailTaken', { displayToUser: true });
+  }
+  const id = await repo
+    .insertParticipant(ctx.db, {
+      teamId: actor.teamId,
+      trialId: trial.id,
+      email,
+      gender: input.gender,
+      age: input.age,
+      notes,
+      suffix: input.codeSuffix,
+      code,
+    })
+    .catch((err) => mapUniqueViolation(err, code));
+  const row = (await repo.findParticipant(ctx.db, actor.teamId, id))!;
+  await audit(ctx, actor, 'participant.create', id, undefined, present(row, []));
+  return {
+    participantId: id,
+    participant_code: code,
+    participant_code_suffix: input.codeSuffix,
+    participant: present(row, hidden),
+  };
+}
+
+export async function editParticipant(
+  ctx: AppContext,
+  actor: Actor,
+  input: { id: number; gender?: Gender; age: number | null; email?: string; notes?: string },
+) {
+  const before = await getParticipant(ctx, actor, input.id);
+  const hidden = await hiddenFieldsOf(ctx, actor.teamId);
+  const fields: Parameters<typeof repo.updateParticipant>[3] = { age: input.age };
+  if (input.gender !== undefined) fields.gender = input.gender;
+  if (input.email !== undefined) {
+    if (hidden.includes('email'))
+      throw validationError('email', 'Email is hidden for this team and cannot be changed.');
+    const parsed = participantEmailSchema.safeParse(input.email);
+    if (!parsed.success) throw validationError('email', parsed.error.issues[0]!.message);
+    if (await repo.emailTakenInTeam(ctx.db, actor.teamId, parsed.data, input.id)) {
+      throw new AppError(409, PARTICIPANT_MESSAGES.emailTaken, 'EmailTaken', { displayToUser: true });
+    }
+    fields.email = parsed.data;
+  }
+  if (input.notes !== undefined) {
+    if (hidden.includes('notes'))
+      throw validationError('notes', 'Notes are hidden for this team and cannot be changed.');
+    fields.notes = input.notes || null;
+  }
+  await repo
+    .updateParticipant(ctx.db, actor.teamId, input.id, fields)
+    .catch((err) => mapUniqueViolation(err, null));
+  const after = (await repo.findParticipant(ctx.db, actor.teamId, input.id))!;
+  await audit(ctx, actor, 'participant.update', input.id, present(before, []), present(after, []));
+  return present(after, hidden);
+}
+
+export async function changeParticipantCode(
+  ctx: AppContext,
+  actor: Actor,
+  trialId: number,
+  participantId: number,
+  suffix: string | null,
+) {
+  const row = await repo.findParticipant(ctx.db, actor.teamId, participantId);
+  if (!row || row.trial_id !== trialId) throw notFound(PARTICIPANT_MESSAGES.codeNotFound);
+  const trial = await requireVisibleTrial(ctx, actor, trialId).catch(() => {
+    throw notFound(PARTICIPANT_MESSAGES.codeNotFound);
+  });
+  const code = suffix === null ? null : `${trial.trial_code}-${suffix}`;
+  if (code === row.participant_code) return { participant_code: code, changed: false };
+  if (code && (await repo.codeTakenInTrial(ctx.db, trialId, code, participantId))) {
+    throw new AppError(409, codeTakenMessage(code), 'CodeTaken', { displayToUser: true });
+  }
+  await repo
+    .setParticipantCode(ctx.db, actor.teamId, participantId, suffix, code)
+    .catch((err) => mapUniqueViolation(err, code));
+  await audit(
+    ctx,
+    actor,
+    code ? 'participant.code.change' : 'participant.code.clear',
+    participantId,
+    { participant_code: row.participant_code },
+    { participant_code: code },
+  );
+  return { participant_code: code, changed: true };
+}
+
+export async function removeParticipant(ctx: AppContext, actor: Actor, participantId: number) {
+  const before = await getParticipant(ctx, actor, participantId);
+  await repo.deleteParticipant(ctx.db, actor.teamId, participantId);
+  await audit(ctx, actor, 'participant.delete', participantId, present(before, []), undefined);
+}

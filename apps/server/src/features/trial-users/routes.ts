@@ -1,0 +1,90 @@
+import { emailSchema } from '@trialwear/contract';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../app-context.js';
+import { actorOf } from '../../http/actor.js';
+import { guardFor } from '../auth/session.js';
+import { addTrialUser, listTeamUsers, listTrialUsers, removeTrialUser } from './service.js';
+
+const tags = ['trial users'];
+const trialIdParams = z.object({ trialId: z.coerce.number().int().positive() });
+
+export function registerTrialUserRoutes(app: FastifyInstance, ctx: AppContext) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get(
+    '/api/teamUsers/:trialId',
+    {
+      onRequest: guardFor('GET /api/teamUsers/:trialId'),
+      schema: {
+        tags,
+        summary: "The team's users (for adding one to the trial)",
+        params: trialIdParams,
+        response: {
+          200: z.array(
+            z.object({
+              id: z.number(),
+              email: z.string(),
+              first_name: z.string(),
+              last_name: z.string(),
+              role: z.string(),
+            }),
+          ),
+        },
+      },
+    },
+    async (request) => listTeamUsers(ctx, actorOf(request), request.params.trialId),
+  );
+
+  r.get(
+    '/api/trialUsers/:trialId',
+    {
+      onRequest: guardFor('GET /api/trialUsers/:trialId'),
+      schema: {
+        tags,
+        summary: "The trial's users; the owner is marked",
+        params: trialIdParams,
+        response: { 200: z.array(z.object({ id: z.number(), email: z.string(), isOwner: z.boolean() })) },
+      },
+    },
+    async (request) => listTrialUsers(ctx, actorOf(request), request.params.trialId),
+  );
+
+  r.post(
+    '/api/trialUsers',
+    {
+      onRequest: guardFor('POST /api/trialUsers'),
+      schema: {
+        tags,
+        summary: 'Add a team user to the trial',
+        body: z.object({ userEmail: emailSchema, trialId: z.coerce.number().int().positive() }),
+        response: { 200: z.object({ data: z.object({ userId: z.number(), userEmail: z.string() }) }) },
+      },
+    },
+    async (request) => ({
+      data: await addTrialUser(ctx, actorOf(request), request.body.trialId, request.body.userEmail),
+    }),
+  );
+
+  r.delete(
+    '/api/trialUsers',
+    {
+      onRequest: guardFor('DELETE /api/trialUsers'),
+      schema: {
+        tags,
+        summary: 'Remove a user from the trial (never the owner)',
+        body: z.object({
+          userId: z.coerce.number().int().positive(),
+          userEmail: z.string().optional(),
+          trialId: z.coerce.number().int().positive(),
+        }),
+        response: { 200: z.object({ success: z.literal(true), data: z.object({ userId: z.number() }) }) },
+      },
+    },
+    async (request) => {
+      await removeTrialUser(ctx, actorOf(request), request.body.trialId, request.body.userId);
+      return { success: true as const, data: { userId: request.body.userId } };
+    },
+  );
+}

@@ -1,0 +1,123 @@
+import { type Role, roleAllows } from '@trialwear/contract';
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.js';
+
+const ALL_TEAM_TRIALS: readonly Role[] = ['Sys_Admin', 'Admin'];
+
+/**
+ * Trials the caller may see in the team (design §5): Sys_Admin and Admin see
+ * all of the team's trials, User and Viewer the ones they are trial users of.
+ */
+export function visibleTrials(db: Db, teamId: number, userId: number, role: Role) {
+  let q = db
+    .selectFrom('trials as t')
+    .leftJoin('users as o', 'o.id', 't.owner_user_id')
+    .select([
+      't.id',
+      't.trial_number',
+      't.trial_name',
+      't.trial_notes',
+      't.trial_code',
+      't.creation_date',
+      't.owner_user_id',
+      'o.email as owner_email',
+      sql<number>`(SELECT count(*) FROM participants p WHERE p.trial_id = t.id)::int`.as('participant_count'),
+    ])
+    .where('t.team_id', '=', teamId);
+  if (!roleAllows(role, ALL_TEAM_TRIALS)) {
+    q = q.where((eb) =>
+      eb.or([
+        eb('t.owner_user_id', '=', userId),
+        eb.exists(
+          eb
+            .selectFrom('trial_users as tu')
+            .select('tu.trial_id')
+            .whereRef('tu.trial_id', '=', 't.id')
+            .where('tu.user_id', '=', userId),
+        ),
+      ]),
+    );
+  }
+  return q;
+}
+
+export type TrialRow = Awaited<ReturnType<ReturnType<typeof visibleTrials>['executeTakeFirstOrThrow']>>;
+
+export function listVisibleTrials(db: Db, teamId: number, userId: number, role: Role) {
+  return visibleTrials(db, teamId, userId, role)
+    .orderBy('t.creation_date', 'desc')
+    .orderBy('t.id', 'desc')
+    .execute();
+}
+
+export function findVisibleTrial(db: Db, teamId: number, userId: number, role: Role, trialId: number) {
+  return visibleTrials(db, teamId, userId, role).where('t.id', '=', trialId).executeTakeFirst();
+}
+
+export async function countTeamTrials(db: Db, teamId: number) {
+  const r = await db
+    .selectFrom('trials')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('team_id', '=', teamId)
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+export function findTrialByNumber(db: Db, teamId: number, trialNumber: string) {
+  return db
+    .selectFrom('trials')
+    .select('id')
+    .where('team_id', '=', teamId)
+    .where(sql<string>`lower(trial_number)`, '=', trialNumber.toLowerCase())
+    .executeTakeFirst();
+}
+
+export async function trialCodeExists(db: Db, teamId: number, code: string) {
+  return !!(await db
+    .selectFrom('trials')
+    .select('id')
+    .where('team_id', '=', teamId)
+    .where('trial_code', '=', code)
+    .executeTakeFirst());
+}
+
+export async function insertTrial(
+  db: Db,
+  t: { teamId: number; number: string; name: string; notes: string; code: string; ownerId: number },
+) {
+  return db.transaction().execute(async (trx) => {
+    const { id } = await trx
+      .insertInto('trials')
+      .values({
+        team_id: t.teamId,
+        trial_number: t.number,
+        trial_name: t.name,
+        trial_notes: t.notes,
+        trial_code: t.code,
+        owner_user_id: t.ownerId,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    // The owner is always a trial user (design §5).
+    await trx.insertInto('trial_users').values({ trial_id: id, user_id: t.ownerId }).execute();
+    return id;
+  });
+}
+
+export async function updateTrial(
+  db: Db,
+  teamId: number,
+  trialId: number,
+  t: { number: string; name: string; notes: string },
+) {
+  await db
+    .updateTable('trials')
+    .set({ trial_number: t.number, trial_name: t.name, trial_notes: t.notes, updated_at: new Date() })
+    .where('id', '=', trialId)
+    .where('team_id', '=', teamId)
+    .execute();
+}
+
+export async function deleteTrial(db: Db, teamId: number, trialId: number) {
+  await db.deleteFrom('trials').where('id', '=', trialId).where('team_id', '=', teamId).execute();
+}

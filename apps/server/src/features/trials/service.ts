@@ -1,0 +1,113 @@
+import { TRIAL_MESSAGES, type Trial, type TrialForm } from '@trialwear/contract';
+import type { AppContext } from '../../app-context.js';
+import { recordAudit } from '../../audit/audit-log.js';
+import type { Actor } from '../../http/actor.js';
+import { AppError, notFound } from '../../http/errors.js';
+import * as repo from './repo.js';
+import { proposeTrialCode, uniqueTrialCode } from './trial-code.js';
+
+export function toTrial(row: repo.TrialRow): Trial {
+  return {
+    trialId: row.id,
+    trial_id: row.id,
+    trialNumber: row.trial_number,
+    trialName: row.trial_name,
+    trialNotes: row.trial_notes ?? '',
+    trialOwnerEmail: row.owner_email,
+    trial_code: row.trial_code,
+    creation_date: new Date(row.creation_date).toISOString(),
+    participantCount: row.participant_count,
+  };
+}
+
+/** The trial if the actor may see it; 404 otherwise (also for other teams' trials). */
+export async function requireVisibleTrial(ctx: AppContext, actor: Actor, trialId: number) {
+  const row = await repo.findVisibleTrial(ctx.db, actor.teamId, actor.userId, actor.role, trialId);
+  if (!row) throw notFound(TRIAL_MESSAGES.notFound);
+  return row;
+}
+
+export async function listTrials(ctx: AppContext, actor: Actor): Promise<Trial[]> {
+  return (await repo.listVisibleTrials(ctx.db, actor.teamId, actor.userId, actor.role)).map(toTrial);
+}
+
+const audit = (
+  ctx: AppContext,
+  actor: Actor,
+  action: string,
+  entityId: number,
+  before?: unknown,
+  after?: unknown,
+) =>
+  recordAudit(ctx.db, {
+    userId: actor.userId,
+    teamId: actor.teamId,
+    action,
+    entityType: 'trial',
+    entityId,
+    before,
+    after,
+    requestId: actor.requestId,
+    ip: actor.ip,
+  });
+
+export async function addTrial(ctx: AppContext, actor: Actor, form: Required<TrialForm>): Promise<Trial> {
+  const team = await ctx.db
+    .selectFrom('teams')
+    .select('max_trials')
+    .where('id', '=', actor.teamId)
+    .executeTakeFirstOrThrow();
+  if (team.max_trials !== null && (await repo.countTeamTrials(ctx.db, actor.teamId)) >= team.max_trials) {
+    throw new AppError(409, TRIAL_MESSAGES.limitReached, 'Conflict', { displayToUser: true });
+  }
+  if (await repo.findTrialByNumber(ctx.db, actor.teamId, form.trialNumber)) {
+    throw new AppError(409, TRIAL_MESSAGES.numberTaken, 'Conflict', { displayToUser: true });
+  }
+  const code = await uniqueTrialCode(proposeTrialCode(form.trialName, form.trialNumber), (c) =>
+    repo.trialCodeExists(ctx.db, actor.teamId, c),
+  );
+  const id = await repo.insertTrial(ctx.db, {
+    teamId: actor.teamId,
+    number: form.trialNumber,
+    name: form.trialName,
+    notes: form.trialNotes,
+    code,
+    ownerId: actor.userId,
+  });
+  const trial = toTrial((await repo.findVisibleTrial(ctx.db, actor.teamId, actor.userId, actor.role, id))!);
+  await audit(ctx, actor, 'trial.create', id, undefined, trial);
+  return trial;
+}
+
+export async function editTrial(
+  ctx: AppContext,
+  actor: Actor,
+  trialId: number,
+  form: Required<TrialForm>,
+): Promise<Trial> {
+  const before = toTrial(await requireVisibleTrial(ctx, actor, trialId));
+  const clash = await repo.findTrialByNumber(ctx.db, actor.teamId, form.trialNumber);
+  if (clash && clash.id !== trialId)
+    throw new AppError(409, TRIAL_MESSAGES.numberTaken, 'Conflict', { displayToUser: true });
+  await repo.updateTrial(ctx.db, actor.teamId, trialId, {
+    number: form.trialNumber,
+    name: form.trialName,
+    notes: form.trialNotes,
+  });
+  const after = toTrial(await requireVisibleTrial(ctx, actor, trialId));
+  await audit(ctx, actor, 'trial.update', trialId, before, after);
+  return after;
+}
+
+/**
+ * Deleting a trial that still has participants is refused: their device links,
+ * tokens and readings would go with them, which must never happen by a
+ * single click. Delete the participants first (each is confirmed and audited).
+ */
+export async function removeTrial(ctx: AppContext, actor: Actor, trialId: number) {
+  const before = toTrial(await requireVisibleTrial(ctx, actor, trialId));
+  if (before.participantCount > 0)
+    throw new AppError(409, TRIAL_MESSAGES.hasParticipants, 'Conflict', { displayToUser: true });
+  await repo.deleteTrial(ctx.db, actor.teamId, trialId);
+  await audit(ctx, actor, 'trial.delete', trialId, before, undefined);
+}

@@ -1,0 +1,26 @@
+import type { Role } from '@trialwear/contract';
+import type { FastifyRequest } from 'fastify';
+import { forbidden, notSignedIn } from './errors.js';
+
+/** Who is acting, in which team and role: always from the session, never from the request body. */
+export interface Actor {
+  userId: number;
+  teamId: number;
+  role: Role;
+  requestId: string;
+  ip: string;
+}
+
+/** Use after requireRole(...): the session is full and has a team and a role. */
+export function actorOf(request: FastifyRequest): Actor {
+  const auth = request.auth;
+  if (!auth) throw notSignedIn();
+  if (auth.teamId === null || auth.role === null) throw forbidden('User role is missing.');
+  return {
+    userId: auth.user.id,
+    teamId: auth.teamId,
+    role: auth.role,
+    requestId: request.id,
+    ip: request.ip,
+  };
+}

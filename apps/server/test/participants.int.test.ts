@@ -1,0 +1,279 @@
+import { PARTICIPANT_MESSAGES } from '@trialwear/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TeamFixture, teamWithRoles } from './support/fixtures.js';
+import { createTestApp, type TestApp } from './support/test-app.js';
+
+describe('participants', () => {
+  let t: TestApp;
+  let open: TeamFixture; // shows email and notes
+  let closed: TeamFixture; // hidden fields unknown → both hidden
+  let trialId: number;
+  let closedTrialId: number;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    open = await teamWithRoles(t, 'Open Team', { hiddenFields: [], maxParticipants: 4 });
+    closed = await teamWithRoles(t, 'Closed Team');
+    trialId = (
+      await open.as.Admin.post('/api/userTrials', { trialNumber: '7', trialName: 'Heart Rate' })
+    ).json().trialId;
+    closedTrialId = (
+      await closed.as.Admin.post('/api/userTrials', { trialNumber: '1', trialName: 'Blind' })
+    ).json().trialId;
+  });
+  afterAll(() => t.close());
+
+  const add = (f: TeamFixture, body: Record<string, unknown>, role: keyof TeamFixture['as'] = 'User') =>
+    f.as[role].post('/api/trialParticipants', { trialId, ...body });
+
+  it('field rules give the exact messages and store nothing', async () => {
+    const cases: Array<[Record<string, unknown>, string, string]> = [
+      [{ email: '' }, 'email', PARTICIPANT_MESSAGES.emailRequired],
+      [{ email: 'nope' }, 'email', PARTICIPANT_MESSAGES.emailInvalid],
+      [{ email: 'a@x.example', age: '0' }, 'age', PARTICIPANT_MESSAGES.ageAboveZero],
+      [{ email: 'a@x.example', age: '1234' }, 'age', PARTICIPANT_MESSAGES.ageMaxDigits],
+      [{ email: 'a@x.example', age: '4a' }, 'age', PARTICIPANT_MESSAGES.ageDigits],
+      [{ email: 'a@x.example', age: -3 }, 'age', PARTICIPANT_MESSAGES.ageDigits],
+      [{ email: 'a@x.example', notes: 'n'.repeat(301) }, 'notes', PARTICIPANT_MESSAGES.notesTooLong],
+      [{ email: 'a@x.example', codeSuffix: 'AB' }, 'codeSuffix', PARTICIPANT_MESSAGES.suffixRule],
+      [{ email: 'a@x.example', codeSuffix: '1234567890123' }, 'codeSuffix', PARTICIPANT_MESSAGES.suffixRule],
+      [{ email: 'a@x.example', codeSuffix: '12-3' }, 'codeSuffix', PARTICIPANT_MESSAGES.suffixRule],
+    ];
+    for (const [body, path, message] of cases) {
+      const res = await add(open, body, 'Admin');
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json().errors).toContainEqual({ path, message });
+    }
+    expect((await open.as.User.get(`/api/trialParticipants/${trialId}`)).statusCode).toBe(404); // User is not on the trial yet
+    expect((await open.as.Admin.get(`/api/trialParticipants/${trialId}`)).json().participants).toEqual([]);
+  });
+
+  it('adds with a code = trial code, dash, suffix; codes are unique in the trial', async () => {
+    const res = await add(
+      open,
+      {
+        email: 'Ann@X.example',
+        gender: 'female',
+        age: '42',
+        notes: 'ok',
+        codeSuffix: '001_a'.replace('a', ''),
+      },
+      'Admin',
+    );
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body).toMatchObject({ participant_code: 'HR7-001_', participant_code_suffix: '001_' });
+    expect(body.participant).toMatchObject({
+      email: 'Ann@X.example',
+      gender: 'female',
+      age: 42,
+      notes: 'ok',
+    });
+    const dup = await add(open, { email: 'other@x.example', codeSuffix: '001_' }, 'Admin');
+    expect(dup.statusCode).toBe(409);
+    expect(dup.json()).toMatchObject({
+      message: PARTICIPANT_MESSAGES.codeTaken,
+      reason: 'CodeTaken',
+      displayToUser: true,
+    });
+    const sameEmail = await add(open, { email: 'ann@x.EXAMPLE' }, 'Admin');
+    expect(sameEmail.statusCode).toBe(409);
+    expect(sameEmail.json()).toMatchObject({
+      message: PARTICIPANT_MESSAGES.emailTaken,
+      reason: 'EmailTaken',
+    });
+    // A participant without code is fine.
+    const noCode = await add(open, { email: 'bo@x.example', codeSuffix: '' }, 'Admin');
+    expect(noCode.json()).toMatchObject({ participant_code: null, participant_code_suffix: null });
+  });
+
+  it('code edits: unchanged, changed, taken, cleared', async () => {
+    const list = (await open.as.Admin.get(`/api/trialParticipants/${trialId}`)).json().participants;
+    const [ann, bo] = list;
+    const url = (id: number) => `/api/trialParticipants/${trialId}/${id}/code`;
+    expect((await open.as.Admin.request('PATCH', url(ann.id), { suffix: '001_' })).json()).toEqual({
+      participant_code: 'HR7-001_',
+      changed: false,
+    });
+    const taken = await open.as.Admin.request('PATCH', url(bo.id), { suffix: '001_' });
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json().message).toBe('Participant code HR7-001_ is already taken in this trial.');
+    expect((await open.as.Admin.request('PATCH', url(bo.id), { suffix: '77' })).json()).toEqual({
+      participant_code: 'HR7-77',
+      changed: true,
+    });
+    expect((await open.as.Admin.request('PATCH', url(ann.id), { suffix: null })).json()).toEqual({
+      participant_code: null,
+      changed: true,
+    });
+    const after = (await open.as.Admin.get(`/api/trialParticipants/${trialId}`)).json().participants;
+    expect(after.find((p: { id: number }) => p.id === ann.id).participant_code).toBeNull();
+    // The cleared code is free again.
+    expect((await open.as.Admin.request('PATCH', url(bo.id), { suffix: '001_' })).statusCode).toBe(200);
+    const bad = await open.as.Admin.request('PATCH', url(bo.id), { suffix: 'X' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().errors[0].message).toBe(PARTICIPANT_MESSAGES.suffixRule);
+    const wrongTrial = await open.as.Admin.request(
+      'PATCH',
+      `/api/trialParticipants/${closedTrialId}/${bo.id}/code`,
+      { suffix: '5' },
+    );
+    expect(wrongTrial.statusCode).toBe(404);
+    expect(wrongTrial.json().message).toBe(PARTICIPANT_MESSAGES.codeNotFound);
+  });
+
+  it('respects the team participant limit', async () => {
+    await add(open, { email: 'c@x.example' }, 'Admin');
+    await add(open, { email: 'd@x.example' }, 'Admin');
+    const res = await add(open, { email: 'e@x.example' }, 'Admin');
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toMatchObject({
+      message: PARTICIPANT_MESSAGES.limitReached,
+      reason: 'LimitReached',
+      displayToUser: true,
+    });
+    const n = (await open.as.Admin.get(`/api/trialParticipants/${trialId}`)).json().participants.length;
+    expect(n).toBe(4);
+  });
+
+  it('hidden fields are never sent; a placeholder email is generated and notes stay empty', async () => {
+    const res = await closed.as.Admin.post('/api/trialParticipants', {
+      trialId: closedTrialId,
+      email: 'real@person.example',
+      notes: 'should not be kept',
+      age: 30,
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().participant).not.toHaveProperty('email');
+    expect(res.json().participant).not.toHaveProperty('notes');
+    const stored = await t.ctx.db
+      .selectFrom('participants')
+      .selectAll()
+      .where('id', '=', res.json().participantId)
+      .executeTakeFirstOrThrow();
+    expect(stored.email).toMatch(/^participant-[0-9a-f-]+@hidden\.invalid$/);
+    expect(stored.notes).toBeNull();
+    const list = await closed.as.Admin.get(`/api/trialParticipants/${closedTrialId}`);
+    expect(list.body).not.toContain('hidden.invalid');
+    expect(list.json().hiddenFields).toEqual(['email', 'notes']);
+    expect(list.json().participants[0]).not.toHaveProperty('email');
+    const edit = await closed.as.Admin.put('/api/participant', {
+      id: res.json().participantId,
+      email: 'x@y.example',
+    });
+    expect(edit.statusCode).toBe(400);
+  });
+
+  it('edits and deletes with audit; Viewer cannot; other teams get 404', async () => {
+    const [first] = (await open.as.Admin.get(`/api/trialParticipants/${trialId}`)).json().participants;
+    const edited = await open.as.Admin.put('/api/participant', {
+      id: first.id,
+      gender: 'other',
+      age: '55',
+      notes: 'changed',
+    });
+    expect(edited.statusCode).toBe(200);
+    expect(edited.json().participant).toMatchObject({ gender: 'other', age: 55, notes: 'changed' });
+
+    expect((await open.as.Viewer.put('/api/participant', { id: first.id, age: 3 })).statusCode).toBe(403);
+    expect((await open.as.Viewer.delete('/api/participant', { id: first.id })).statusCode).toBe(403);
+    expect(
+      (await open.as.Viewer.post('/api/trialParticipants', { trialId, email: 'v@x.example' })).statusCode,
+    ).toBe(403);
+    for (const res of [
+      await closed.as.Sys_Admin.put('/api/participant', { id: first.id, age: 3 }),
+      await closed.as.Sys_Admin.delete('/api/participant', { id: first.id }),
+    ]) {
+      expect(res.statusCode).toBe(404);
+      expect(res.json().message).toBe(PARTICIPANT_MESSAGES.notFound);
+    }
+    const del = await open.as.Admin.delete('/api/participant', { id: first.id });
+    expect(del.statusCode).toBe(200);
+    const ids = (await open.as.Admin.get(`/api/trialParticipants/${trialId}`))
+      .json()
+      .participants.map((p: { id: number }) => p.id);
+    expect(ids).not.toContain(first.id);
+    const actions = (
+      await t.ctx.db
+        .selectFrom('audit_log')
+        .select('action')
+        .where('entity_type', '=', 'participant')
+        .execute()
+    ).map((r) => r.action);
+    expect(actions).toEqual(
+      expect.arrayContaining([
+        'participant.create',
+        'participant.update',
+        'participant.code.change',
+        'participant.code.clear',
+        'participant.delete',
+      ]),
+    );
+  });
+});
+
+describe('trial users', () => {
+  let t: TestApp;
+  let a: TeamFixture;
+  let b: TeamFixture;
+  let trialId: number;
+  beforeAll(async () => {
+    t = await createTestApp();
+    a = await teamWithRoles(t, 'TU A');
+    b = await teamWithRoles(t, 'TU B');
+    trialId = (await a.as.Admin.post('/api/userTrials', { trialNumber: '1', trialName: 'One' })).json()
+      .trialId;
+  });
+  afterAll(() => t.close());
+
+  it('lists team users, adds and removes a trial user; owner stays', async () => {
+    const team = (await a.as.Admin.get(`/api/teamUsers/${trialId}`)).json();
+    expect(team).toHaveLength(4);
+    const viewer = team.find((u: { role: string }) => u.role === 'Viewer');
+    const added = await a.as.Admin.post('/api/trialUsers', {
+      userEmail: viewer.email.toUpperCase(),
+      trialId,
+    });
+    expect(added.json()).toEqual({ data: { userId: viewer.id, userEmail: viewer.email } });
+    const again = await a.as.Admin.post('/api/trialUsers', { userEmail: viewer.email, trialId });
+    expect(again.statusCode).toBe(409);
+    const users = (await a.as.Admin.get(`/api/trialUsers/${trialId}`)).json();
+    expect(users.map((u: { id: number; isOwner: boolean }) => [u.id, u.isOwner])).toEqual([
+      [a.userIds.Admin, true],
+      [viewer.id, false],
+    ]);
+    const owner = await a.as.Admin.delete('/api/trialUsers', { userId: a.userIds.Admin, trialId });
+    expect(owner.statusCode).toBe(409);
+    expect(
+      (await a.as.Admin.delete('/api/trialUsers', { userId: viewer.id, userEmail: viewer.email, trialId }))
+        .statusCode,
+    ).toBe(200);
+    expect((await a.as.Admin.get(`/api/trialUsers/${trialId}`)).json()).toHaveLength(1);
+  });
+
+  it('email rules; users of other teams cannot be added; User/Viewer are refused', async () => {
+    const bad = await a.as.Admin.post('/api/trialUsers', { userEmail: '', trialId });
+    expect(bad.json().errors[0].message).toBe('Email is required');
+    const invalid = await a.as.Admin.post('/api/trialUsers', { userEmail: 'x@', trialId });
+    expect(invalid.json().errors[0].message).toBe('Email is invalid');
+    const outsider = (await b.as.Admin.get('/api/auth/user')).json().user.email;
+    const res = await a.as.Admin.post('/api/trialUsers', { userEmail: outsider, trialId });
+    expect(res.statusCode).toBe(404);
+    for (const role of ['User', 'Viewer'] as const) {
+      expect((await a.as[role].get(`/api/trialUsers/${trialId}`)).statusCode).toBe(403);
+      expect((await a.as[role].post('/api/trialUsers', { userEmail: outsider, trialId })).statusCode).toBe(
+        403,
+      );
+    }
+    expect((await b.as.Sys_Admin.get(`/api/trialUsers/${trialId}`)).statusCode).toBe(404);
+  });
+
+  it('team device configuration: own team readable, other teams 404 except for Sys_Admin', async () => {
+    const brands = (await a.as.Viewer.get(`/api/teamAllowedDevices/${a.teamId}`)).json();
+    expect(brands).toEqual([{ brand_name: 'Dexcom' }, { brand_name: 'Fitbit' }, { brand_name: 'Omron' }]);
+    const devices = (await a.as.User.get(`/api/teamSupportedDevices/${a.teamId}`)).json();
+    expect(devices.map((d: { device_name: string }) => d.device_name)).toContain('Fitbit Sense');
+    expect((await a.as.Admin.get(`/api/teamAllowedDevices/${b.teamId}`)).statusCode).toBe(404);
+    expect((await a.as.Sys_Admin.get(`/api/teamSupportedDevices/${b.teamId}`)).statusCode).toBe(200);
+  });
+});

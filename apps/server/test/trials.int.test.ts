@@ -1,0 +1,165 @@
+import { TRIAL_MESSAGES } from '@trialwear/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TeamFixture, teamWithRoles } from './support/fixtures.js';
+import { createTestApp, type TestApp } from './support/test-app.js';
+
+describe('trials', () => {
+  let t: TestApp;
+  let a: TeamFixture;
+  let b: TeamFixture;
+  beforeAll(async () => {
+    t = await createTestApp();
+    a = await teamWithRoles(t, 'Trials A', { maxTrials: 3, hiddenFields: [] });
+    b = await teamWithRoles(t, 'Trials B');
+  });
+  afterAll(() => t.close());
+
+  it('validation messages are exact and nothing is stored', async () => {
+    const res = await a.as.Admin.post('/api/userTrials', {
+      trialNumber: ' ',
+      trialName: '',
+      trialNotes: 'x'.repeat(301),
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors).toEqual([
+      { path: 'trialNumber', message: TRIAL_MESSAGES.numberRequired },
+      { path: 'trialName', message: TRIAL_MESSAGES.nameRequired },
+      { path: 'trialNotes', message: TRIAL_MESSAGES.notesTooLong },
+    ]);
+    expect((await a.as.Admin.get('/api/userTrials/')).json()).toEqual([]);
+  });
+
+  it('Admin adds a trial: code generated, owner recorded and a trial user, audit written', async () => {
+    const res = await a.as.Admin.post('/api/userTrials', {
+      trialNumber: '001',
+      trialName: 'Sleep and Activity Study',
+      trialNotes: 'n',
+    });
+    expect(res.statusCode).toBe(200);
+    const { trialId, trial } = res.json();
+    expect(trial).toMatchObject({
+      trialId,
+      trialNumber: '001',
+      trialName: 'Sleep and Activity Study',
+      trial_code: 'SAS001',
+      participantCount: 0,
+    });
+    expect(trial.trialOwnerEmail).toMatch(/^admin/);
+    const users = (await a.as.Admin.get(`/api/trialUsers/${trialId}`)).json();
+    expect(users).toEqual([{ id: a.userIds.Admin, email: trial.trialOwnerEmail, isOwner: true }]);
+    const audit = await t.ctx.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('action', '=', 'trial.create')
+      .execute();
+    expect(audit).toHaveLength(1);
+    expect(audit[0]).toMatchObject({
+      user_id: a.userIds.Admin,
+      team_id: a.teamId,
+      entity_id: String(trialId),
+    });
+    expect((await a.as.Admin.get(`/api/trialParticipants/${trialId}/trialCode`)).json()).toEqual({
+      data: { trial_code: 'SAS001' },
+    });
+  });
+
+  it('trial numbers are unique in a team; codes stay unique', async () => {
+    const dup = await a.as.Admin.post('/api/userTrials', { trialNumber: '001', trialName: 'Other' });
+    expect(dup.statusCode).toBe(409);
+    expect(dup.json().message).toBe(TRIAL_MESSAGES.numberTaken);
+    // The same number in another team is fine.
+    expect(
+      (
+        await b.as.Admin.post('/api/userTrials', {
+          trialNumber: '001',
+          trialName: 'Sleep and Activity Study',
+        })
+      ).statusCode,
+    ).toBe(200);
+    const second = await a.as.Admin.post('/api/userTrials', {
+      trialNumber: '0-01',
+      trialName: 'Sleep and Activity Study',
+    });
+    expect(second.json().trial.trial_code).toBe('SAS0012');
+  });
+
+  it('respects the team max_trials', async () => {
+    expect(
+      (await a.as.Sys_Admin.post('/api/userTrials', { trialNumber: '003', trialName: 'Third' })).statusCode,
+    ).toBe(200);
+    const res = await a.as.Admin.post('/api/userTrials', { trialNumber: '004', trialName: 'Fourth' });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toMatchObject({ message: TRIAL_MESSAGES.limitReached, displayToUser: true });
+  });
+
+  it('visibility: Admin sees all of the team; User and Viewer only their trials', async () => {
+    const adminView = (await a.as.Admin.get('/api/userTrials/')).json();
+    expect(adminView).toHaveLength(3);
+    expect((await a.as.User.get('/api/userTrials/')).json()).toEqual([]);
+    const target = adminView[0];
+    const userEmail = (await a.as.User.get('/api/auth/user')).json().user.email;
+    expect(
+      (await a.as.Admin.post('/api/trialUsers', { userEmail, trialId: target.trialId })).statusCode,
+    ).toBe(200);
+    const userView = (await a.as.User.get('/api/userTrials')).json();
+    expect(userView.map((x: { trialId: number }) => x.trialId)).toEqual([target.trialId]);
+    expect((await a.as.Viewer.get('/api/userTrials/')).json()).toEqual([]);
+  });
+
+  it('roles: User edits, cannot add or delete; Viewer can do none', async () => {
+    const [trial] = (await a.as.User.get('/api/userTrials/')).json();
+    const edit = await a.as.User.put('/api/userTrials', {
+      trialId: trial.trialId,
+      trialNumber: trial.trialNumber,
+      trialName: 'Renamed',
+      trialNotes: '',
+    });
+    expect(edit.statusCode).toBe(200);
+    expect(edit.json().trial.trialName).toBe('Renamed');
+    expect((await a.as.User.post('/api/userTrials', { trialNumber: '9', trialName: 'x' })).statusCode).toBe(
+      403,
+    );
+    expect((await a.as.User.delete('/api/userTrials', { trialId: trial.trialId })).statusCode).toBe(403);
+    for (const res of [
+      await a.as.Viewer.post('/api/userTrials', { trialNumber: '9', trialName: 'x' }),
+      await a.as.Viewer.put('/api/userTrials', { trialId: trial.trialId, trialNumber: '9', trialName: 'x' }),
+      await a.as.Viewer.delete('/api/userTrials', { trialId: trial.trialId }),
+    ]) {
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toMatchObject({ message: 'Unauthorized', reason: 'Forbidden' });
+    }
+  });
+
+  it("another team's trial is never readable or writable (404)", async () => {
+    const [foreign] = (await b.as.Admin.get('/api/userTrials/')).json();
+    for (const res of [
+      await a.as.Sys_Admin.put('/api/userTrials', {
+        trialId: foreign.trialId,
+        trialNumber: 'x',
+        trialName: 'x',
+      }),
+      await a.as.Sys_Admin.delete('/api/userTrials', { trialId: foreign.trialId }),
+      await a.as.Sys_Admin.get(`/api/trialParticipants/${foreign.trialId}`),
+      await a.as.Sys_Admin.get(`/api/trialParticipants/${foreign.trialId}/trialCode`),
+      await a.as.Admin.get(`/api/trialUsers/${foreign.trialId}`),
+    ]) {
+      expect(res.statusCode).toBe(404);
+      expect(res.json().message).toBe(TRIAL_MESSAGES.notFound);
+    }
+    const still = (await b.as.Admin.get('/api/userTrials/')).json()[0];
+    expect(still.trialName).toBe(foreign.trialName);
+  });
+
+  it('a trial with participants cannot be deleted; an empty one can', async () => {
+    const [withPeople, , empty] = (await a.as.Admin.get('/api/userTrials/')).json();
+    await a.as.Admin.post('/api/trialParticipants', { trialId: withPeople.trialId, email: 'p1@x.example' });
+    const refused = await a.as.Admin.delete('/api/userTrials', { trialId: withPeople.trialId });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toBe(TRIAL_MESSAGES.hasParticipants);
+    const ok = await a.as.Admin.delete('/api/userTrials', { trialId: empty.trialId });
+    expect(ok.statusCode).toBe(200);
+    const ids = (await a.as.Admin.get('/api/userTrials/')).json().map((x: { trialId: number }) => x.trialId);
+    expect(ids).not.toContain(empty.trialId);
+    expect(ids).toContain(withPeople.trialId);
+  });
+});

@@ -1,0 +1,116 @@
+/*
+ * Starts the real portal the way `npm start` does (built server + built SPA,
+ * embedded PostgreSQL in a fresh temp DATA_DIR, demo seed, mail to the
+ * outbox), waits for /api/health, and on teardown sends SIGTERM and checks
+ * that the server and its PostgreSQL are gone.
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TestProject } from 'vitest/node';
+import { startSmtpSink } from './smtp-sink.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    baseUrl: string;
+    dataDir: string;
+    /** Where the test SMTP server drops every message it accepts (one .eml file each). */
+    inboxDir: string;
+  }
+}
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+async function waitForHealth(url: string, child: ChildProcess, log: () => string) {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited early:\n${log()}`);
+    try {
+      const res = await fetch(`${url}/api/health`);
+      if (res.ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`server did not become healthy:\n${log()}`);
+}
+
+function postgresRunningOn(dataDir: string) {
+  const ps = spawnSync('ps', ['-eo', 'args'], { encoding: 'utf8' });
+  return ps.stdout.split('\n').some((l) => l.includes('postgres') && l.includes(dataDir));
+}
+
+export default async function setup(project: TestProject) {
+  const build = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+  if (build.status !== 0) throw new Error('build failed');
+
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-e2e-'));
+  const inboxDir = path.join(dataDir, 'smtp-inbox');
+  const smtp = await startSmtpSink(inboxDir);
+  const port = await freePort();
+  const pgPort = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  let output = '';
+  const child = spawn(process.execPath, ['apps/server/dist/main.js'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      EMBEDDED_PG_PORT: String(pgPort),
+      SEED_DEMO: 'true',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: '',
+      SMTP_URL: smtp.url,
+      SUPPORT_EMAIL: 'support@trialwear.test',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (c) => {
+    output += c;
+  });
+  child.stderr?.on('data', (c) => {
+    output += c;
+  });
+  await waitForHealth(baseUrl, child, () => output);
+  project.provide('baseUrl', baseUrl);
+  project.provide('dataDir', dataDir);
+  project.provide('inboxDir', inboxDir);
+
+  return async () => {
+    child.kill('SIGTERM');
+    const exited = await new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), 30_000);
+      child.once('exit', () => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+    if (!exited) {
+      child.kill('SIGKILL');
+      throw new Error(`server did not stop on SIGTERM:\n${output.slice(-3000)}`);
+    }
+    if (child.exitCode !== 0)
+      throw new Error(`server exited with ${child.exitCode} on SIGTERM:\n${output.slice(-3000)}`);
+    if (postgresRunningOn(dataDir)) throw new Error('a postgres process was left behind after SIGTERM');
+    if (!output.includes('stopped cleanly'))
+      throw new Error(`no clean stop in the log:\n${output.slice(-3000)}`);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+}

@@ -1,0 +1,114 @@
+import { z } from 'zod';
+import { LIMITS } from './constants.js';
+
+/** Participants (core §3, §5, §8) with the exact messages. */
+export const GENDERS = ['None', 'female', 'male', 'other'] as const;
+
+export const PARTICIPANT_MESSAGES = {
+  emailRequired: 'Email is required',
+  emailInvalid: 'Email is invalid',
+  ageAboveZero: 'Value must be greater than zero',
+  ageMaxDigits: 'Age cannot be more than 3 digits',
+  ageDigits: 'Age must be only digits',
+  notesTooLong: `Notes can not be more than ${LIMITS.notesMax} characters`,
+  suffixRule: 'Allowed: digits 0-9 and underscore _ (max 12)',
+  codeTaken: 'Participant code is already taken in this trial.',
+  emailTaken: 'A participant with this email address already exists. Please use a different email address.',
+  limitReached:
+    'Cannot add participant: Your team has reached the maximum number of allowed participants for this trial.',
+  network: 'Network error: Please check your internet connection and try again.',
+  server: 'Server error: Please try again later. If the problem persists, contact support.',
+  validation: 'Please ensure all required fields are filled in correctly.',
+  other:
+    'Unable to add participant. Please verify all information is correct and try again. Contact support if the issue continues.',
+  noId: 'Error: Adding new participant failed. NO ID!',
+  trialCodeLoad: 'Could not load trial code prefix',
+  trialCodeError: 'Error loading trial code',
+  editFailed: 'Error: editing participant failed!',
+  updatedButCodeFailed: 'Participant updated but code change failed.',
+  codeNotFound: 'Code change failed: participant or trial not found.',
+  codeInvalid: 'Code change failed: invalid suffix.',
+  deleteFailed: 'Error: deleting participant failed!',
+  notFound: "Something went wrong! We could not find participant's info.",
+  emptyTrial: 'No participants found for this trial',
+} as const;
+
+/** Server reasons shown as labels (core §8). */
+export const REASON_LABELS: Record<string, string> = {
+  ValidationError: 'Validation Error',
+  DBError: 'Database Error',
+};
+
+/** Suffix: digits and underscore, 1-12, forced to uppercase (a no-op for this charset, kept for the rule's sake). */
+export const codeSuffixSchema = z
+  .string()
+  .transform((s) => s.trim().toUpperCase())
+  .pipe(z.string().regex(new RegExp(`^[0-9_]{1,${LIMITS.codeSuffixMax}}$`), PARTICIPANT_MESSAGES.suffixRule));
+
+/** Age as typed in the form: optional; digits only; at most 3 digits; above zero. */
+export const ageInputSchema = z
+  .string()
+  .trim()
+  .refine((s) => s === '' || /^\d+$/.test(s), { message: PARTICIPANT_MESSAGES.ageDigits, abort: true })
+  .refine((s) => s.length <= LIMITS.ageMaxDigits, { message: PARTICIPANT_MESSAGES.ageMaxDigits, abort: true })
+  .refine((s) => s === '' || Number(s) > 0, { message: PARTICIPANT_MESSAGES.ageAboveZero });
+
+export const participantEmailSchema = z
+  .string()
+  .trim()
+  .min(1, { message: PARTICIPANT_MESSAGES.emailRequired, abort: true })
+  .pipe(z.email(PARTICIPANT_MESSAGES.emailInvalid));
+
+const notesSchema = z.string().max(LIMITS.notesMax, PARTICIPANT_MESSAGES.notesTooLong);
+const ageSchema = z
+  .union([z.number(), z.string(), z.null()])
+  .optional()
+  .transform((v) => (v === null || v === undefined ? '' : String(v)))
+  .pipe(ageInputSchema)
+  .transform((s) => (s === '' ? null : Number(s)));
+
+/** POST /api/trialParticipants. Email is required only when the team shows email (checked on the server). */
+export const addParticipantSchema = z.object({
+  trialId: z.coerce.number().int().positive(),
+  gender: z.enum(GENDERS).default('None'),
+  age: ageSchema,
+  email: z.string().trim().optional().default(''),
+  notes: notesSchema.optional().default(''),
+  codeSuffix: z
+    .union([codeSuffixSchema, z.literal(''), z.null()])
+    .optional()
+    .transform((v) => (v ? v : null)),
+});
+
+/** PUT /api/participant: the editable fields (the code changes through PATCH …/code). */
+export const editParticipantSchema = z.object({
+  id: z.coerce.number().int().positive(),
+  gender: z.enum(GENDERS).optional(),
+  age: ageSchema,
+  email: z.string().trim().optional(),
+  notes: notesSchema.optional(),
+});
+
+/** PATCH /api/trialParticipants/{trialId}/{participantId}/code: null clears the code. */
+export const codeChangeSchema = z.object({ suffix: z.union([codeSuffixSchema, z.null()]) });
+
+export const participantSchema = z.object({
+  id: z.number(),
+  trialId: z.number(),
+  email: z.string().optional(),
+  gender: z.enum(GENDERS),
+  age: z.number().nullable(),
+  notes: z.string().optional(),
+  participant_code: z.string().nullable(),
+  participant_code_suffix: z.string().nullable(),
+  created_at: z.string(),
+});
+export type Participant = z.infer<typeof participantSchema>;
+
+/** Hidden participant fields of a team; null/unknown means both hidden (core §3). */
+export const HIDDEN_FIELD_NAMES = ['email', 'notes'] as const;
+export type HiddenField = (typeof HIDDEN_FIELD_NAMES)[number];
+export function effectiveHiddenFields(setting: readonly string[] | null | undefined): HiddenField[] {
+  if (setting == null) return ['email', 'notes'];
+  return HIDDEN_FIELD_NAMES.filter((f) => setting.includes(f));
+}
