@@ -106,6 +106,20 @@ export interface ParticipantsTable {
   updated_at: Generated<Date>;
 }
 
+export interface ParticipantDevicesTable {
+  id: Generated<number>;
+  participant_id: number;
+  global_device_catalog_id: number | null;
+  provider: 'fitbit' | 'google_health' | 'omron' | 'dexcom';
+  authorization_status: Generated<'pending' | 'authorized' | 'revoked' | 'error'>;
+  authorization_date: Timestamp | null;
+  provider_user_id: string | null;
+  provider_timezone: string | null;
+  notes: string | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
 export interface GlobalDeviceCatalogTable {
   id: Generated<number>;
   manufacturer: 'Fitbit' | 'Omron' | 'Dexcom';
@@ -182,6 +196,7 @@ export interface Database {
   trials: TrialsTable;
   trial_users: TrialUsersTable;
   participants: ParticipantsTable;
+  participant_devices: ParticipantDevicesTable;
   global_device_catalog: GlobalDeviceCatalogTable;
   team_allowed_brands: TeamAllowedBrandsTable;
   team_supported_devices: TeamSupportedDevicesTable;

@@ -10,26 +10,40 @@ const COLUMNS = [
   'p.notes',
   'p.participant_code',
   'p.participant_code_suffix',
-  'p.created_at',
+  // ISO text from PostgreSQL: parsing 5,000 timestamptz values into Dates in node was a third of the list's time.
+  sql<string>`to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`.as('created_at'),
 ] as const;
 
-/** One indexed scan of the trial (participants_trial_idx) plus the authorized device brands per participant. */
+/** One indexed scan of the trial (participants_trial_idx). */
 export function listTrialParticipants(db: Db, teamId: number, trialId: number) {
   return db
     .selectFrom('participants as p')
-    .select([
-      ...COLUMNS,
-      sql<
-        string[]
-      >`coalesce((SELECT array_agg(DISTINCT d.provider ORDER BY d.provider) FROM participant_devices d
-        WHERE d.participant_id = p.id AND d.authorization_status = 'authorized'), '{}')`.as(
-        'authorized_providers',
-      ),
-    ])
+    .select(COLUMNS)
     .where('p.team_id', '=', teamId)
     .where('p.trial_id', '=', trialId)
     .orderBy('p.id')
     .execute();
+}
+
+/**
+ * Authorized device providers per participant of a trial. A separate query:
+ * few participants have devices, and a correlated subquery per row doubled
+ * the list's time at 5,000 participants.
+ */
+export async function authorizedProvidersByParticipant(db: Db, teamId: number, trialId: number) {
+  const rows = await db
+    .selectFrom('participant_devices as d')
+    .innerJoin('participants as p', 'p.id', 'd.participant_id')
+    .select([
+      'd.participant_id',
+      sql<string[]>`array_agg(DISTINCT d.provider ORDER BY d.provider)`.as('providers'),
+    ])
+    .where('p.team_id', '=', teamId)
+    .where('p.trial_id', '=', trialId)
+    .where('d.authorization_status', '=', 'authorized')
+    .groupBy('d.participant_id')
+    .execute();
+  return new Map(rows.map((r) => [r.participant_id, r.providers]));
 }
 
 export function findParticipant(db: Db, teamId: number, participantId: number) {

@@ -36,7 +36,7 @@ function present(row: Omit<repo.ParticipantRow, 'team_id'>, hidden: HiddenField[
     ...(hidden.includes('notes') ? {} : { notes: row.notes ?? '' }),
     participant_code: row.participant_code,
     participant_code_suffix: row.participant_code_suffix,
-    created_at: new Date(row.created_at).toISOString(),
+    created_at: row.created_at,
   };
 }
 
@@ -81,10 +81,13 @@ const codeTakenMessage = (code: string | null) =>
 export async function listParticipants(ctx: AppContext, actor: Actor, trialId: number) {
   await requireVisibleTrial(ctx, actor, trialId);
   const hidden = await hiddenFieldsOf(ctx, actor.teamId);
-  const rows = await repo.listTrialParticipants(ctx.db, actor.teamId, trialId);
+  const [rows, devices] = await Promise.all([
+    repo.listTrialParticipants(ctx.db, actor.teamId, trialId),
+    repo.authorizedProvidersByParticipant(ctx.db, actor.teamId, trialId),
+  ]);
   return {
     hiddenFields: hidden,
-    participants: rows.map((r) => ({ ...present(r, hidden), authorized_devices: r.authorized_providers })),
+    participants: rows.map((r) => ({ ...present(r, hidden), authorized_devices: devices.get(r.id) ?? [] })),
   };
 }
 
