@@ -47,6 +47,9 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    // API answers carry health data and identities: never cache them (ASVS 8.2.1).
+    if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control'))
+      reply.header('cache-control', 'no-store');
   });
 
   await app.register(fastifyCookie);
@@ -91,6 +94,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 
   app.decorateRequest('auth', null);
+  app.decorateRequest('authExpired', false);
   app.addHook('onRequest', async (request) => {
     if (request.url.startsWith('/api/')) request.auth = await resolveAuth(ctx, request);
   });

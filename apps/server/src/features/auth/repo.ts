@@ -50,6 +50,7 @@ export interface NewSession {
   teamId: number | null;
   authStatus: string;
   tokenVersion: number;
+  createdAt: Date;
   expiresAt: Date;
   ip: string | null;
   userAgent: string | null;
@@ -64,6 +65,8 @@ export async function insertSession(db: Db, s: NewSession) {
       team_id: s.teamId,
       auth_status: s.authStatus,
       token_version: s.tokenVersion,
+      created_at: s.createdAt,
+      refreshed_at: s.createdAt,
       expires_at: s.expiresAt,
       ip: s.ip,
       user_agent: s.userAgent,

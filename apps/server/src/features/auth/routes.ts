@@ -8,7 +8,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
-import { AppError, notSignedIn } from '../../http/errors.js';
 import { login } from './service.js';
 import { endSession, refreshSession, requireRole } from './session.js';
 
@@ -33,13 +32,10 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
   // Session check (spec core §4): 200 for a full session; 403 carrying the
   // status and the partial user while a second factor is pending; 401 otherwise.
   const sessionCheck = async (request: FastifyRequest) => {
-    const auth = request.auth;
-    if (!auth) throw notSignedIn();
-    if (auth.status !== 'Authorized') {
-      throw new AppError(403, auth.status, 'Forbidden', { displayToUser: false, user: auth.user });
-    }
-    return { message: auth.status, user: auth.user };
+    await requireRole('any')(request);
+    return { message: 'Authorized' as const, user: request.auth!.user };
   };
+
   const sessionSchema = {
     tags: ['auth'],
     response: { 200: z.object({ message: authStatusSchema, user: sessionUserSchema }) },
