@@ -21,6 +21,7 @@ describe('route guards', () => {
       expect(path(page.url())).toBe('/LoginPage');
     }
     await shows(page.getByRole('link', { name: 'Login' }));
+    await shows(page.getByLabel('Username'));
     await screenshot(page, 'login-page');
     await page.goto('/ContactUsForm/');
     expect(path(page.url())).toBe('/ContactUsForm/');
@@ -36,12 +37,14 @@ describe('route guards', () => {
     await shows(page.getByRole('link', { name: 'Dashboard' }));
     expect(await page.getByRole('link', { name: 'Data Export' }).count()).toBe(0);
     expect(await page.getByRole('link', { name: 'Data Management' }).count()).toBe(0);
+    await shows(page.getByRole('heading', { name: 'Welcome, Vic' }));
     await screenshot(page, 'viewer-home');
 
     for (const route of ['/DataExport', '/Participant', '/TrialUsers', '/DbInfoPage']) {
       await page.goto(route);
       await page.waitForURL('**/not-authorized');
     }
+    await shows(page.getByRole('heading', { name: 'Not authorized' }));
     await screenshot(page, 'not-authorized');
     await page.getByRole('button', { name: 'Go home' }).click();
     await page.waitForURL((u) => u.pathname === '/');
@@ -80,6 +83,10 @@ describe('route guards', () => {
       expect(path(page.url())).toBe(route);
       expect(await page.getByText(ACCESS_MESSAGES.noRole).count()).toBe(0);
     }
+    await page.goto('/DbInfoPage');
+    await shows(page.getByText('This page is not available yet.'));
+    await page.getByRole('button', { name: /Sys Admin/ }).click();
+    await shows(page.getByRole('menuitem', { name: 'Database Info' }));
     await screenshot(page, 'sysadmin-dbinfo');
     await context.close();
   });

@@ -50,16 +50,22 @@ async function waitForHealth(url: string, child: ChildProcess, log: () => string
   throw new Error(`server did not become healthy:\n${log()}`);
 }
 
-function postgresRunningOn(dataDir: string) {
+function postgresRunningOn(port: number) {
   const ps = spawnSync('ps', ['-eo', 'args'], { encoding: 'utf8' });
-  return ps.stdout.split('\n').some((l) => l.includes('postgres') && l.includes(dataDir));
+  return ps.stdout.split('\n').some((l) => l.includes('postgres') && l.includes(`-p ${port}`));
 }
 
 export default async function setup(project: TestProject) {
-  const build = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+  // NODE_ENV is "test" inside Vitest: build and run as production, like npm start.
+  const build = spawnSync('npm', ['run', 'build'], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   if (build.status !== 0) throw new Error('build failed');
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-e2e-'));
+  fs.chmodSync(dataDir, 0o755); // the embedded cluster's unprivileged user must reach it when we run as root
   const inboxDir = path.join(dataDir, 'smtp-inbox');
   const smtp = await startSmtpSink(inboxDir);
   const port = await freePort();
@@ -70,6 +76,7 @@ export default async function setup(project: TestProject) {
     cwd: root,
     env: {
       ...process.env,
+      NODE_ENV: 'production',
       PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
@@ -94,23 +101,29 @@ export default async function setup(project: TestProject) {
   project.provide('inboxDir', inboxDir);
 
   return async () => {
-    child.kill('SIGTERM');
-    const exited = await new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => resolve(false), 30_000);
-      child.once('exit', () => {
-        clearTimeout(timer);
-        resolve(true);
+    try {
+      child.kill('SIGTERM');
+      const exited = await new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(false), 30_000);
+        child.once('exit', () => {
+          clearTimeout(timer);
+          resolve(true);
+        });
       });
-    });
-    if (!exited) {
-      child.kill('SIGKILL');
-      throw new Error(`server did not stop on SIGTERM:\n${output.slice(-3000)}`);
+      if (!exited) {
+        child.kill('SIGKILL');
+        throw new Error(`server did not stop on SIGTERM:\n${output.slice(-3000)}`);
+      }
+      if (child.exitCode !== 0)
+        throw new Error(`server exited with ${child.exitCode} on SIGTERM:\n${output.slice(-3000)}`);
+      if (postgresRunningOn(pgPort)) throw new Error('a postgres process was left behind after SIGTERM');
+      if (!output.includes('stopped cleanly'))
+        throw new Error(`no clean stop in the log:\n${output.slice(-3000)}`);
+    } finally {
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+      await smtp.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
     }
-    if (child.exitCode !== 0)
-      throw new Error(`server exited with ${child.exitCode} on SIGTERM:\n${output.slice(-3000)}`);
-    if (postgresRunningOn(dataDir)) throw new Error('a postgres process was left behind after SIGTERM');
-    if (!output.includes('stopped cleanly'))
-      throw new Error(`no clean stop in the log:\n${output.slice(-3000)}`);
-    fs.rmSync(dataDir, { recursive: true, force: true });
   };
 }

@@ -15,6 +15,7 @@ export async function startSmtpSink(inboxDir: string) {
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    closeTimeout: 1000, // don't wait 30 s for idle client connections at teardown
     onData(stream, _session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));

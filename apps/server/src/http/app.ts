@@ -22,7 +22,7 @@ import { registerTrialUserRoutes } from '../features/trial-users/routes.js';
 import { registerTrialRoutes } from '../features/trials/routes.js';
 import { APP_VERSION } from '../version.js';
 import { registerCsrf } from './csrf.js';
-import { registerErrorHandling } from './errors.js';
+import { registerErrorHandling, sendNotFound } from './errors.js';
 import { defaultWebDist, registerStaticWeb } from './static-web.js';
 
 export interface BuildAppOptions {
@@ -112,6 +112,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   registerTrialUserRoutes(app, ctx);
   registerDeviceRoutes(app, ctx);
 
-  if (opts.serveWeb) await registerStaticWeb(app, ctx.config.WEB_DIST ?? defaultWebDist());
+  const servesWeb = opts.serveWeb && (await registerStaticWeb(app, ctx.config.WEB_DIST ?? defaultWebDist()));
+  if (!servesWeb) app.setNotFoundHandler(sendNotFound);
   return app;
 }

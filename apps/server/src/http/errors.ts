@@ -75,7 +75,8 @@ export function registerErrorHandling(app: FastifyInstance) {
     else request.log.info({ reason: appError.reason, status: appError.statusCode }, appError.message);
     return sendError(request, reply, appError);
   });
-  app.setNotFoundHandler((request, reply) =>
-    sendError(request, reply, new AppError(404, 'Not found', 'NotFound', { displayToUser: false })),
-  );
+}
+
+export function sendNotFound(request: FastifyRequest, reply: FastifyReply) {
+  return sendError(request, reply, new AppError(404, 'Not found', 'NotFound', { displayToUser: false }));
 }

@@ -8,17 +8,18 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
-import { AppError, sendError } from './errors.js';
+import { sendNotFound } from './errors.js';
 
 export function defaultWebDist() {
   return fileURLToPath(new URL('../../../web/dist/', import.meta.url));
 }
 
-export async function registerStaticWeb(app: FastifyInstance, webDist: string) {
+/** Returns false (and serves nothing) when there is no built web app. */
+export async function registerStaticWeb(app: FastifyInstance, webDist: string): Promise<boolean> {
   const indexFile = path.join(webDist, 'index.html');
   if (!fs.existsSync(indexFile)) {
     app.log.warn(`No built web app at ${webDist}; only the API is served (run npm run build:web)`);
-    return;
+    return false;
   }
   await app.register(fastifyStatic, {
     root: webDist,
@@ -33,7 +34,7 @@ export async function registerStaticWeb(app: FastifyInstance, webDist: string) {
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0] ?? '/';
     if (request.method !== 'GET' || url.startsWith('/api/') || url === '/api' || url.startsWith('/sim/')) {
-      return sendError(request, reply, new AppError(404, 'Not found', 'NotFound'));
+      return sendNotFound(request, reply);
     }
     const file = path.join(webDist, path.normalize(url));
     if (file.startsWith(webDist) && fs.existsSync(file) && fs.statSync(file).isFile()) {
@@ -42,4 +43,5 @@ export async function registerStaticWeb(app: FastifyInstance, webDist: string) {
     reply.header('cache-control', 'no-cache');
     return reply.sendFile('index.html');
   });
+  return true;
 }

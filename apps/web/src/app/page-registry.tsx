@@ -1,0 +1,80 @@
+/*
+ * Which component each route renders. Every path of the contract's route
+ * table is here; pages that later issues build show NotAvailableYet with the
+ * page's name. Each page is its own lazily loaded chunk.
+ */
+import { type ComponentType, lazy, type ReactNode } from 'react';
+import { NotAvailableYet } from '../components/not-available-yet';
+
+const LoginPage = lazy(() => import('../features/auth/pages/login-page'));
+const ContactUsPage = lazy(() => import('../features/contact/pages/contact-us-page'));
+const DashboardPage = lazy(() => import('../features/shell/pages/dashboard-page'));
+const NotAuthorizedPage = lazy(() => import('../features/shell/pages/not-authorized-page'));
+const PrivacyPolicyPage = lazy(() => import('../features/shell/pages/privacy-policy-page'));
+const TermsPage = lazy(() => import('../features/shell/pages/terms-page'));
+
+const BUILT: Record<string, ComponentType> = {
+  '/LoginPage': LoginPage,
+  '/ContactUsForm/': ContactUsPage,
+  '/': DashboardPage,
+  '/not-authorized': NotAuthorizedPage,
+  '/privacy-policy': PrivacyPolicyPage,
+  '/terms': TermsPage,
+};
+
+/** Human names of the pages still to be built (shown on their placeholder). */
+const TITLES: Record<string, string> = {
+  '/SignupPage': 'Sign up',
+  '/ParticipantSignupPage': 'Participant sign-up',
+  '/ParticipantLoginPage': 'Participant login',
+  '/fitbit-callback': 'Fitbit authorization',
+  '/omron-callback': 'Omron authorization',
+  '/dexcom-callback': 'Dexcom authorization',
+  '/PAFitbitConsentPage': 'Device data consent',
+  '/OmronConsentPage': 'Omron data consent',
+  '/ResetPwdReqPage': 'Reset password request',
+  '/ResetPasswordPage': 'Reset password',
+  '/SignupValidation': 'Sign-up validation',
+  '/SFASetupPage': 'Second factor setup',
+  '/SFAVerifyPage': 'Verify second factor',
+  '/SFAValidatePage': 'Second factor',
+  '/SFASendCodeViaMsgPage': 'Second factor by email',
+  '/UserTeams': 'Teams',
+  '/Trials': 'Trials',
+  '/TrialPage': 'Trial',
+  '/FitbitParticipantDataPage': 'Fitbit participant data',
+  '/ParticipantsDataPage': 'Participants data',
+  '/FitbitParticipantOverview': 'Fitbit participant overview',
+  '/ParticipantsPage': 'Participants',
+  '/AddParticipantPage': 'Add participant',
+  '/FitbitParticipantDataForm': 'Fitbit data query',
+  '/FitbitParticipant1DayData': 'Fitbit one-day data',
+  '/FitbitParticipantsDataPage': 'Fitbit data for several participants',
+  '/OmronParticipantDataPage': 'Omron participant data',
+  '/OmronParticipantsDataPage': 'Omron data for several participants',
+  '/ParticipantDataPage': 'Participant data',
+  '/ParticipantOverview': 'Participant overview',
+  '/OmronParticipantOverview': 'Omron participant overview',
+  '/ChangePwdReqPage': 'Change password',
+  '/Participant': 'Manage participant',
+  '/FitbitParticipantConsent': 'Fitbit consent',
+  '/DexcomParticipantConsent': 'Dexcom consent',
+  '/DataExport': 'Data Export',
+  '/FitbitManageParticipantToken': 'Fitbit token management',
+  '/OmronManageParticipantToken': 'Omron token management',
+  '/TrialUsers': 'Manage Users for this trial',
+  '/TeamDataRetention': 'Data Storage & Retention Settings',
+  '/SignUpApprovalPage': 'Sign-up approval',
+  '/ParticipantRaw': 'Participant raw data',
+  '/FitbitParticipantDataRaw': 'Fitbit raw data',
+  '/OmronParticipantDataRaw': 'Omron raw data',
+  '/DexcomParticipantDataRaw': 'Dexcom raw data',
+  '/DbInfoPage': 'Sys Director Info Page',
+  '/DeviceMetricsManager': 'Device Metrics Manager',
+};
+
+export function pageFor(path: string): ReactNode {
+  const Built = BUILT[path];
+  if (Built) return <Built />;
+  return <NotAvailableYet title={TITLES[path] ?? path} />;
+}

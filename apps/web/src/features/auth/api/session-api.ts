@@ -1,0 +1,37 @@
+import type { AuthResponse, AuthStatus, SessionUser } from '@trialwear/contract';
+import { AUTH_STATUSES } from '@trialwear/contract';
+import { ApiRequestError, api } from '../../../lib/api-client';
+
+export type SessionState =
+  | { kind: 'loading' }
+  | { kind: 'signedOut' }
+  | { kind: 'partial'; status: Exclude<AuthStatus, 'Authorized'>; user: SessionUser }
+  | { kind: 'authorized'; user: SessionUser };
+
+export function stateFromAuth(res: AuthResponse): SessionState {
+  return res.message === 'Authorized'
+    ? { kind: 'authorized', user: res.user }
+    : { kind: 'partial', status: res.message, user: res.user };
+}
+
+/**
+ * Session check (core §4): 200 → the user; a 403 carrying one of the status
+ * messages keeps the partial user with that status; anything else signs out.
+ */
+export async function fetchSession(): Promise<SessionState> {
+  try {
+    return stateFromAuth(await api.get<AuthResponse>('/auth/user'));
+  } catch (err) {
+    if (err instanceof ApiRequestError && err.status === 403 && err.body?.user) {
+      const status = AUTH_STATUSES.find((s) => s === err.body?.message);
+      if (status && status !== 'Authorized')
+        return { kind: 'partial', status, user: err.body.user as SessionUser };
+    }
+    return { kind: 'signedOut' };
+  }
+}
+
+export const login = (username: string, password: string, recaptchaResponse: string) =>
+  api.post<AuthResponse>('/auth/login', { username, password, recaptchaResponse });
+export const logout = () => api.post<{ success: boolean }>('/auth/logout');
+export const refreshSession = () => api.post<{ success: boolean }>('/auth/refreshToken');

@@ -1,0 +1,89 @@
+/*
+ * The one way the SPA talks to the API: cookies included, the CSRF header on
+ * every write, and errors turned into ApiRequestError carrying the server's
+ * error shape. Only messages flagged displayToUser are ever shown as is.
+ */
+import { type ApiError, apiErrorSchema, GENERIC_ERRORS } from '@trialwear/contract';
+
+const CSRF_COOKIE = 'tw_csrf';
+const CSRF_HEADER = 'x-csrf-token';
+
+export class ApiRequestError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: ApiError | null,
+  ) {
+    super(body?.message ?? `Request failed (${status})`);
+  }
+}
+
+/** The request never reached the server (offline, DNS, server down). */
+export class NetworkError extends Error {}
+
+function readCookie(name: string): string | undefined {
+  return document.cookie
+    .split('; ')
+    .find((c) => c.startsWith(`${name}=`))
+    ?.slice(name.length + 1);
+}
+
+let csrfRequest: Promise<string> | undefined;
+async function csrfToken(): Promise<string> {
+  const fromCookie = readCookie(CSRF_COOKIE);
+  if (fromCookie) return decodeURIComponent(fromCookie);
+  csrfRequest ??= fetch('/api/csrf-token', { credentials: 'include' })
+    .then((r) => r.json() as Promise<{ csrfToken: string }>)
+    .then((b) => b.csrfToken)
+    .finally(() => {
+      csrfRequest = undefined;
+    });
+  return csrfRequest;
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export async function apiRequest<T>(method: Method, path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (method !== 'GET') headers[CSRF_HEADER] = await csrfToken();
+  let res: Response;
+  try {
+    res = await fetch(`/api${path}`, {
+      method,
+      headers,
+      credentials: 'include',
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (err) {
+    throw new NetworkError((err as Error).message);
+  }
+  const text = await res.text();
+  const json = text ? safeJson(text) : null;
+  if (!res.ok) {
+    const parsed = apiErrorSchema.safeParse(json);
+    throw new ApiRequestError(res.status, parsed.success ? parsed.data : null);
+  }
+  return json as T;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+export const api = {
+  get: <T>(path: string) => apiRequest<T>('GET', path),
+  post: <T>(path: string, body: unknown = {}) => apiRequest<T>('POST', path, body),
+  put: <T>(path: string, body: unknown = {}) => apiRequest<T>('PUT', path, body),
+  patch: <T>(path: string, body: unknown = {}) => apiRequest<T>('PATCH', path, body),
+  delete: <T>(path: string, body: unknown = {}) => apiRequest<T>('DELETE', path, body),
+};
+
+/** The server's message when it is meant for people; otherwise the given fallback. */
+export function displayableMessage(err: unknown, fallback: string = GENERIC_ERRORS.anError): string {
+  if (err instanceof ApiRequestError && err.body?.displayToUser) return err.body.message;
+  return fallback;
+}
