@@ -3,6 +3,7 @@
  * else an embedded one in .data/test-pg. We migrate one template database
  * (pg-boss schema included) once; each test file clones it in milliseconds.
  */
+import net from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
@@ -20,6 +21,17 @@ declare module 'vitest' {
 
 const TEMPLATE = 'tw_test_template';
 
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
 function withDatabase(url: string, database: string) {
   const u = new URL(url);
   u.pathname = `/${database}`;
@@ -32,7 +44,8 @@ export default async function setup(project: TestProject) {
   if (!adminUrl) {
     const embedded = await startEmbeddedPostgres({
       dataDir: path.resolve('.data/test-pg'),
-      port: Number(process.env.TEST_PG_PORT ?? 54339),
+      // A free port each run, so two checkouts (or a CI run beside a dev run) never collide.
+      port: Number(process.env.TEST_PG_PORT ?? (await freePort())),
       log: () => {},
     });
     adminUrl = embedded.connectionString('postgres');
