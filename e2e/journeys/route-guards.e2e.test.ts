@@ -37,7 +37,7 @@ describe('route guards', () => {
     await shows(page.getByRole('link', { name: 'Dashboard' }));
     expect(await page.getByRole('link', { name: 'Data Export' }).count()).toBe(0);
     expect(await page.getByRole('link', { name: 'Data Management' }).count()).toBe(0);
-    await shows(page.getByRole('heading', { name: 'Welcome, Vic' }));
+    await shows(page.getByRole('heading', { name: 'Dashboard' }));
     await screenshot(page, 'viewer-home');
 
     for (const route of ['/DataExport', '/Participant', '/TrialUsers', '/DbInfoPage']) {

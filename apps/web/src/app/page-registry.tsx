@@ -8,12 +8,23 @@ import { NotAvailableYet } from '../components/not-available-yet';
 
 const LoginPage = lazy(() => import('../features/auth/pages/login-page'));
 const ContactUsPage = lazy(() => import('../features/contact/pages/contact-us-page'));
-const DashboardPage = lazy(() => import('../features/shell/pages/dashboard-page'));
+const DashboardPage = lazy(() => import('../features/trials/pages/dashboard-page'));
 const NotAuthorizedPage = lazy(() => import('../features/shell/pages/not-authorized-page'));
 const PrivacyPolicyPage = lazy(() => import('../features/shell/pages/privacy-policy-page'));
 const TermsPage = lazy(() => import('../features/shell/pages/terms-page'));
 
+const TrialPage = lazy(() => import('../features/participants/pages/trial-page'));
+const AddParticipantPage = lazy(() => import('../features/participants/pages/add-participant-page'));
+const ManageParticipantPage = lazy(() => import('../features/participants/pages/manage-participant-page'));
+const ParticipantsDataPage = lazy(() => import('../features/participants/pages/participants-data-page'));
+const TrialUsersPage = lazy(() => import('../features/trial-users/pages/trial-users-page'));
+
 const BUILT: Record<string, ComponentType> = {
+  '/TrialPage': TrialPage,
+  '/AddParticipantPage': AddParticipantPage,
+  '/Participant': ManageParticipantPage,
+  '/ParticipantsDataPage': ParticipantsDataPage,
+  '/TrialUsers': TrialUsersPage,
   '/LoginPage': LoginPage,
   '/ContactUsForm/': ContactUsPage,
   '/': DashboardPage,

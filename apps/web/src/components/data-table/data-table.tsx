@@ -1,0 +1,306 @@
+/*
+ * The one table of the app (trial page, admin and database-info tables):
+ * global filter (debounced), sorting, paging, optional multi-row selection
+ * with a maximum, user-hideable columns, CSV/XLSX export of what it shows.
+ * State is remembered per `stateKey` (see table-state.ts).
+ */
+import {
+  Alert,
+  Button,
+  Checkbox,
+  Group,
+  Menu,
+  Pagination,
+  Select,
+  Table,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import {
+  type ColumnDef,
+  flexRender,
+  getCoreRowModel,
+  getFilteredRowModel,
+  getPaginationRowModel,
+  getSortedRowModel,
+  type RowSelectionState,
+  type SortingState,
+  useReactTable,
+  type VisibilityState,
+} from '@tanstack/react-table';
+import { TABLE } from '@trialwear/contract';
+import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
+import { type ExportColumn, exportRows } from './export-table';
+import { loadHiddenColumns, loadTableState, saveHiddenColumns, saveTableState } from './table-state';
+
+export interface DataTableProps<T> {
+  data: T[];
+  columns: ColumnDef<T, unknown>[];
+  getRowId: (row: T) => string;
+  /** Remembers filter, page, size and sort for the session under this key. */
+  stateKey: string;
+  emptyText: string;
+  pageSize?: number;
+  globalFilter?: boolean;
+  /** Multi-row selection; omit for none. */
+  selection?: { max?: number; onChange: (rows: T[]) => void };
+  /** Column ids the user may hide (remembered in localStorage). */
+  hideableColumns?: Array<{ id: string; label: string }>;
+  exportAs?: { fileBase: string; columns: ExportColumn[] };
+  toolbar?: ReactNode;
+  label: string;
+}
+
+export function DataTable<T>(props: DataTableProps<T>) {
+  const { data, stateKey, selection } = props;
+  const maxSelection = selection?.max ?? TABLE.sharedSelectionMax;
+  const initial = useMemo(
+    () => loadTableState(stateKey, props.pageSize ?? TABLE.defaultPageSize),
+    [stateKey, props.pageSize],
+  );
+  const [filterInput, setFilterInput] = useState(initial.globalFilter);
+  const [globalFilter] = useDebouncedValue(filterInput, TABLE.globalSearchDebounceMs);
+  const [sorting, setSorting] = useState<SortingState>(initial.sorting);
+  const [pagination, setPagination] = useState({ pageIndex: initial.pageIndex, pageSize: initial.pageSize });
+  const [rowSelection, setRowSelection] = useState<RowSelectionState>({});
+  const [selectionNote, setSelectionNote] = useState<string | null>(null);
+  const [columnVisibility, setColumnVisibility] = useState<VisibilityState>(() =>
+    Object.fromEntries(loadHiddenColumns(stateKey).map((id) => [id, false])),
+  );
+
+  useEffect(() => {
+    saveTableState(stateKey, {
+      globalFilter,
+      sorting,
+      pageIndex: pagination.pageIndex,
+      pageSize: pagination.pageSize,
+    });
+  }, [stateKey, globalFilter, sorting, pagination]);
+
+  const columns = useMemo<ColumnDef<T, unknown>[]>(() => {
+    if (!selection) return props.columns;
+    const select: ColumnDef<T, unknown> = {
+      id: '_select',
+      header: () => null,
+      enableSorting: false,
+      cell: ({ row }) => (
+        <Checkbox
+          aria-label={`Select row ${row.id}`}
+          checked={row.getIsSelected()}
+          onChange={row.getToggleSelectedHandler()}
+        />
+      ),
+    };
+    return [select, ...props.columns];
+  }, [props.columns, selection]);
+
+  const table = useReactTable({
+    data,
+    columns,
+    getRowId: props.getRowId,
+    state: { globalFilter, sorting, pagination, rowSelection, columnVisibility },
+    onSortingChange: setSorting,
+    onPaginationChange: setPagination,
+    onColumnVisibilityChange: setColumnVisibility,
+    onRowSelectionChange: (updater) => {
+      const next = typeof updater === 'function' ? updater(rowSelection) : updater;
+      const count = Object.values(next).filter(Boolean).length;
+      if (count > maxSelection) {
+        setSelectionNote(`You can select at most ${maxSelection} rows.`);
+        return;
+      }
+      setSelectionNote(null);
+      setRowSelection(next);
+    },
+    enableMultiRowSelection: true,
+    sortDescFirst: false, // first click sorts ascending, for numbers too
+    autoResetPageIndex: false,
+    getCoreRowModel: getCoreRowModel(),
+    getFilteredRowModel: getFilteredRowModel(),
+    getSortedRowModel: getSortedRowModel(),
+    getPaginationRowModel: getPaginationRowModel(),
+  });
+
+  // Tell the parent which rows are selected (in data order) whenever the selection changes.
+  // Deliberately not keyed on `data` or the callbacks: a parent passing a fresh array or
+  // function on each render must not loop.
+  const latest = useRef({ data, onChange: selection?.onChange, getRowId: props.getRowId });
+  latest.current = { data, onChange: selection?.onChange, getRowId: props.getRowId };
+  useEffect(() => {
+    const { data: rows, onChange, getRowId } = latest.current;
+    onChange?.(rows.filter((row) => rowSelection[getRowId(row)]));
+  }, [rowSelection]);
+
+  // A filter that leaves fewer pages than the saved page goes back to the first page.
+  const pageCount = table.getPageCount();
+  useEffect(() => {
+    if (pagination.pageIndex > 0 && pagination.pageIndex >= pageCount)
+      setPagination((p) => ({ ...p, pageIndex: 0 }));
+  }, [pageCount, pagination.pageIndex]);
+
+  const toggleColumn = (id: string, visible: boolean) => {
+    const next = { ...columnVisibility, [id]: visible };
+    setColumnVisibility(next);
+    saveHiddenColumns(
+      stateKey,
+      Object.entries(next)
+        .filter(([, v]) => !v)
+        .map(([k]) => k),
+    );
+  };
+
+  const rows = table.getRowModel().rows;
+  const filteredCount = table.getFilteredRowModel().rows.length;
+
+  return (
+    <div>
+      <Group justify="space-between" mb="sm" wrap="wrap" gap="sm">
+        <Group gap="sm">
+          {props.globalFilter !== false && (
+            <TextInput
+              aria-label="Search"
+              placeholder="Search…"
+              value={filterInput}
+              onChange={(e) => setFilterInput(e.currentTarget.value)}
+              maxLength={999}
+              w={260}
+            />
+          )}
+          {props.toolbar}
+        </Group>
+        <Group gap="xs">
+          {props.hideableColumns && (
+            <Menu closeOnItemClick={false} shadow="md">
+              <Menu.Target>
+                <Button variant="default" size="xs">
+                  Columns
+                </Button>
+              </Menu.Target>
+              <Menu.Dropdown>
+                {props.hideableColumns.map((c) => (
+                  <Menu.Item key={c.id}>
+                    <Checkbox
+                      label={c.label}
+                      checked={table.getColumn(c.id)?.getIsVisible() ?? true}
+                      onChange={(e) => toggleColumn(c.id, e.currentTarget.checked)}
+                    />
+                  </Menu.Item>
+                ))}
+              </Menu.Dropdown>
+            </Menu>
+          )}
+          {props.exportAs && (
+            <Menu shadow="md">
+              <Menu.Target>
+                <Button variant="default" size="xs">
+                  Export
+                </Button>
+              </Menu.Target>
+              <Menu.Dropdown>
+                {(['csv', 'xlsx'] as const).map((format) => (
+                  <Menu.Item
+                    key={format}
+                    onClick={() =>
+                      exportRows(
+                        format,
+                        props.exportAs!.fileBase,
+                        props.exportAs!.columns,
+                        table.getSortedRowModel().rows.map((r) => r.original),
+                      )
+                    }
+                  >
+                    Export as {format.toUpperCase()}
+                  </Menu.Item>
+                ))}
+              </Menu.Dropdown>
+            </Menu>
+          )}
+        </Group>
+      </Group>
+      {selectionNote && (
+        <Alert color="yellow" mb="sm" withCloseButton onClose={() => setSelectionNote(null)}>
+          {selectionNote}
+        </Alert>
+      )}
+      <Table.ScrollContainer minWidth={600}>
+        <Table striped highlightOnHover withTableBorder aria-label={props.label}>
+          <Table.Thead>
+            {table.getHeaderGroups().map((hg) => (
+              <Table.Tr key={hg.id}>
+                {hg.headers.map((h) => {
+                  const sorted = h.column.getIsSorted();
+                  return (
+                    <Table.Th
+                      key={h.id}
+                      aria-sort={
+                        sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined
+                      }
+                    >
+                      {h.column.getCanSort() ? (
+                        <button
+                          type="button"
+                          onClick={h.column.getToggleSortingHandler()}
+                          className="tw-sort"
+                        >
+                          {flexRender(h.column.columnDef.header, h.getContext())}
+                          <span aria-hidden>{sorted === 'asc' ? ' ▲' : sorted === 'desc' ? ' ▼' : ''}</span>
+                        </button>
+                      ) : (
+                        flexRender(h.column.columnDef.header, h.getContext())
+                      )}
+                    </Table.Th>
+                  );
+                })}
+              </Table.Tr>
+            ))}
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.length === 0 ? (
+              <Table.Tr>
+                <Table.Td colSpan={table.getVisibleLeafColumns().length}>
+                  <Text c="dimmed" ta="center" py="md">
+                    {props.emptyText}
+                  </Text>
+                </Table.Td>
+              </Table.Tr>
+            ) : (
+              rows.map((row) => (
+                <Table.Tr key={row.id} data-selected={row.getIsSelected() || undefined}>
+                  {row.getVisibleCells().map((cell) => (
+                    <Table.Td key={cell.id}>
+                      {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                    </Table.Td>
+                  ))}
+                </Table.Tr>
+              ))
+            )}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      <Group justify="space-between" mt="sm" wrap="wrap">
+        <Text size="sm" c="dimmed">
+          {filteredCount} {filteredCount === 1 ? 'row' : 'rows'}
+          {selection ? ` · ${Object.keys(rowSelection).length} selected (max ${maxSelection})` : ''}
+        </Text>
+        <Group gap="sm">
+          <Select
+            aria-label="Rows per page"
+            size="xs"
+            w={90}
+            data={TABLE.pageSizes.map(String)}
+            value={String(pagination.pageSize)}
+            onChange={(v) => v && setPagination({ pageIndex: 0, pageSize: Number(v) })}
+            allowDeselect={false}
+          />
+          <Pagination
+            size="sm"
+            total={Math.max(pageCount, 1)}
+            value={pagination.pageIndex + 1}
+            onChange={(p) => setPagination((s) => ({ ...s, pageIndex: p - 1 }))}
+          />
+        </Group>
+      </Group>
+    </div>
+  );
+}

@@ -1,0 +1,92 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Alert, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { type HiddenField, PARTICIPANT_MESSAGES, TRIAL_MESSAGES } from '@trialwear/contract';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useNavigate } from 'react-router';
+import { PhiBanner } from '../../../components/phi-banner';
+import { useCurrentTrial } from '../../trials/current-trial';
+import { useParticipantMutations, useTrialCode, useTrialParticipants } from '../api/participants-api';
+import {
+  ParticipantFields,
+  type ParticipantFormValues,
+  participantFormSchema,
+} from '../components/participant-fields';
+import { addParticipantError } from '../participant-errors';
+
+// Until the team's setting is known, both fields count as hidden (core §3).
+const BOTH_HIDDEN: HiddenField[] = ['email', 'notes'];
+
+export default function AddParticipantPage() {
+  const trial = useCurrentTrial();
+  if (!trial) return <Alert color="red">{TRIAL_MESSAGES.notFound}</Alert>;
+  return (
+    <AddParticipantForm trialId={trial.trialId} title={`Trial #${trial.trialNumber} - ${trial.trialName}`} />
+  );
+}
+
+function AddParticipantForm({ trialId, title }: { trialId: number; title: string }) {
+  const navigate = useNavigate();
+  const list = useTrialParticipants(trialId);
+  const code = useTrialCode(trialId);
+  const { add } = useParticipantMutations(trialId);
+  const hidden = list.data?.hiddenFields ?? BOTH_HIDDEN;
+  const [error, setError] = useState<string | null>(null);
+  const [added, setAdded] = useState<string | null>(null);
+  const form = useForm<ParticipantFormValues>({
+    resolver: zodResolver(participantFormSchema(hidden)),
+    defaultValues: { gender: 'None', age: '', email: '', notes: '', codeSuffix: '' },
+    mode: 'onChange',
+  });
+  const onSubmit = form.handleSubmit(async (values) => {
+    setError(null);
+    setAdded(null);
+    try {
+      const res = await add.mutateAsync({ ...values, trialId });
+      if (!res.participantId) {
+        setError(PARTICIPANT_MESSAGES.noId);
+        return;
+      }
+      setAdded(`Participant ${res.participant_code ?? `#${res.participantId}`} added.`);
+      form.reset();
+    } catch (err) {
+      setError(addParticipantError(err));
+    }
+  });
+
+  return (
+    <Stack maw={640}>
+      <div>
+        <Title order={2}>Add Participant</Title>
+        <Text c="dimmed">{title}</Text>
+      </div>
+      <PhiBanner />
+      {code.error && <Alert color="red">{PARTICIPANT_MESSAGES.trialCodeError}</Alert>}
+      {error && (
+        <Alert color="red" role="alert" withCloseButton onClose={() => setError(null)}>
+          {error}
+        </Alert>
+      )}
+      {added && (
+        <Alert color="teal" role="status">
+          {added}
+        </Alert>
+      )}
+      <Card withBorder>
+        <form onSubmit={onSubmit} noValidate>
+          <Stack>
+            <ParticipantFields form={form} hidden={hidden} codePrefix={code.data} />
+            <Group justify="flex-end">
+              <Button variant="default" onClick={() => navigate('/TrialPage')}>
+                Back to trial
+              </Button>
+              <Button type="submit" loading={add.isPending} disabled={!form.formState.isValid || !list.data}>
+                Add Participant
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </Card>
+    </Stack>
+  );
+}

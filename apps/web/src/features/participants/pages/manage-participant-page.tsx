@@ -1,0 +1,118 @@
+import { Alert, Button, Card, Group, Modal, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { PARTICIPANT_MESSAGES, type Trial } from '@trialwear/contract';
+import { useState } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { api, displayableMessage } from '../../../lib/api-client';
+import { useSession } from '../../auth/session-context';
+import { type ListedParticipant, useParticipantMutations } from '../api/participants-api';
+
+const SECTIONS = [
+  { brand: 'Fitbit', title: 'Fitness tracker' },
+  { brand: 'Omron', title: 'Scale and blood pressure' },
+  { brand: 'Dexcom', title: 'Glucose monitor' },
+] as const;
+
+/** /Participant: identity and delete; the device authorization panel is built by the device issue. */
+export default function ManageParticipantPage() {
+  const state = useLocation().state as { participant?: ListedParticipant; trial?: Trial } | null;
+  if (!state?.participant || !state.trial) return <Alert color="red">{PARTICIPANT_MESSAGES.notFound}</Alert>;
+  return <ManageParticipant participant={state.participant} trial={state.trial} />;
+}
+
+function ManageParticipant({ participant, trial }: { participant: ListedParticipant; trial: Trial }) {
+  const navigate = useNavigate();
+  const { session } = useSession();
+  const teamId = session.kind === 'authorized' ? session.user.team_id : null;
+  const { remove } = useParticipantMutations(trial.trialId);
+  const [confirming, setConfirming] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const brands = useQuery({
+    queryKey: ['teamAllowedDevices', teamId],
+    queryFn: () => api.get<Array<{ brand_name: string }>>(`/teamAllowedDevices/${teamId}`),
+    enabled: teamId !== null,
+  });
+  const allowed = new Set((brands.data ?? []).map((b) => b.brand_name));
+  const sections = SECTIONS.filter((s) => allowed.has(s.brand));
+
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <Title order={2}>Manage Participant</Title>
+        <Button variant="default" onClick={() => navigate('/TrialPage', { state: { trial } })}>
+          Trial: #{trial.trialNumber} - {trial.trialName}
+        </Button>
+      </Group>
+      {error && (
+        <Alert color="red" withCloseButton onClose={() => setError(null)}>
+          {error}
+        </Alert>
+      )}
+      <Card withBorder>
+        <Group justify="space-between">
+          <Stack gap={2}>
+            <Text>
+              Participant ID: <b>{participant.id}</b>
+            </Text>
+            <Text>
+              Code: <b>{participant.participant_code ?? '—'}</b>
+            </Text>
+            {participant.email !== undefined && (
+              <Text>
+                Email: <b>{participant.email}</b>
+              </Text>
+            )}
+          </Stack>
+          <Button color="red" variant="light" onClick={() => setConfirming(true)}>
+            Delete Participant
+          </Button>
+        </Group>
+      </Card>
+      <Title order={3}>Devices Management</Title>
+      {brands.isSuccess && sections.length === 0 && (
+        <Alert color="gray">No allowed devices available for this team</Alert>
+      )}
+      <SimpleGrid cols={{ base: 1, md: 3 }}>
+        {sections.map((s) => (
+          <Card withBorder key={s.brand}>
+            <Text fw={600}>{s.title}</Text>
+            <Text size="sm" c="dimmed">
+              {s.brand}
+            </Text>
+            <Text size="sm" mt="sm">
+              Device authorization is not available yet.
+            </Text>
+          </Card>
+        ))}
+      </SimpleGrid>
+      <Modal opened={confirming} onClose={() => setConfirming(false)} title="Delete participant?" centered>
+        <Stack>
+          <Text>
+            Delete participant <b>{participant.participant_code ?? `#${participant.id}`}</b> with their device
+            links and stored readings? This cannot be undone.
+          </Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setConfirming(false)}>
+              Cancel
+            </Button>
+            <Button
+              color="red"
+              loading={remove.isPending}
+              onClick={() =>
+                remove.mutateAsync(participant.id).then(
+                  () => navigate('/TrialPage', { state: { trial } }),
+                  (err) => {
+                    setConfirming(false);
+                    setError(displayableMessage(err, PARTICIPANT_MESSAGES.deleteFailed));
+                  },
+                )
+              }
+            >
+              Delete
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Stack>
+  );
+}

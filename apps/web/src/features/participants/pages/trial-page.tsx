@@ -1,0 +1,197 @@
+import { Alert, Anchor, Badge, Button, Group, Stack, Text, Title } from '@mantine/core';
+import type { ColumnDef } from '@tanstack/react-table';
+import {
+  type HiddenField,
+  PARTICIPANT_MESSAGES,
+  TABLE,
+  TRIAL_MESSAGES,
+  type Trial,
+} from '@trialwear/contract';
+import { useCallback, useMemo, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { DataTable } from '../../../components/data-table/data-table';
+import type { ExportColumn } from '../../../components/data-table/export-table';
+import { displayableMessage } from '../../../lib/api-client';
+import { canManageParticipants, canManageTrialUsers } from '../../../lib/permissions';
+import { useSession } from '../../auth/session-context';
+import { useCurrentTrial } from '../../trials/current-trial';
+import { type ListedParticipant, useTrialCode, useTrialParticipants } from '../api/participants-api';
+import { EditParticipantModal } from '../components/edit-participant-modal';
+
+const PROVIDER_LABEL: Record<string, string> = {
+  fitbit: 'Fitbit',
+  google_health: 'Fitbit',
+  omron: 'Omron',
+  dexcom: 'Dexcom',
+};
+
+// Until the team's setting is known, both fields count as hidden (core §3).
+const BOTH_HIDDEN: HiddenField[] = ['email', 'notes'];
+const NO_ROWS: ListedParticipant[] = [];
+
+export default function TrialPage() {
+  const trial = useCurrentTrial();
+  if (!trial) return <Alert color="red">{TRIAL_MESSAGES.notFound}</Alert>;
+  return <TrialParticipants trial={trial} />;
+}
+
+function TrialParticipants({ trial }: { trial: Trial }) {
+  const { session } = useSession();
+  const role = session.kind === 'authorized' ? session.user.role : null;
+  const navigate = useNavigate();
+  const list = useTrialParticipants(trial.trialId);
+  const code = useTrialCode(trial.trialId);
+  const hidden = list.data?.hiddenFields ?? BOTH_HIDDEN;
+  const [selected, setSelected] = useState<ListedParticipant[]>([]);
+  const [editing, setEditing] = useState<ListedParticipant | null>(null);
+  const writer = canManageParticipants(role);
+
+  const columns = useMemo<ColumnDef<ListedParticipant, unknown>[]>(() => {
+    const cols: ColumnDef<ListedParticipant, unknown>[] = [
+      { id: 'id', header: 'Id', accessorKey: 'id' },
+      { id: 'participant_code', header: 'Participant Code', accessorFn: (p) => p.participant_code ?? '' },
+    ];
+    if (!hidden.includes('email'))
+      cols.push({ id: 'email', header: 'Email', accessorFn: (p) => p.email ?? '' });
+    cols.push(
+      { id: 'gender', header: 'Gender', accessorKey: 'gender' },
+      { id: 'age', header: 'Age', accessorFn: (p) => p.age ?? '', sortUndefined: 'last' },
+    );
+    if (!hidden.includes('notes'))
+      cols.push({ id: 'notes', header: 'Notes', accessorFn: (p) => p.notes ?? '', enableSorting: false });
+    cols.push({
+      id: 'authorized_devices',
+      header: 'Authorized Devices',
+      accessorFn: (p) => p.authorized_devices.map((d) => PROVIDER_LABEL[d] ?? d).join(', '),
+      cell: ({ row }) => (
+        <Group gap={4}>
+          {row.original.authorized_devices.length === 0 ? (
+            <Text size="sm" c="dimmed">
+              None
+            </Text>
+          ) : (
+            row.original.authorized_devices.map((d) => (
+              <Badge key={d} size="sm" variant="light">
+                {PROVIDER_LABEL[d] ?? d}
+              </Badge>
+            ))
+          )}
+        </Group>
+      ),
+    });
+    if (writer) {
+      cols.push({
+        id: 'actions',
+        header: 'Actions',
+        enableSorting: false,
+        enableGlobalFilter: false,
+        cell: ({ row }) => (
+          <Group gap={4} wrap="nowrap">
+            <Button size="compact-xs" variant="light" onClick={() => setEditing(row.original)}>
+              Edit Participant
+            </Button>
+            <Button
+              size="compact-xs"
+              variant="subtle"
+              onClick={() => navigate('/Participant', { state: { participant: row.original, trial } })}
+            >
+              Manage Participant
+            </Button>
+          </Group>
+        ),
+      });
+    }
+    return cols;
+  }, [hidden, writer, navigate, trial]);
+
+  const exportColumns = useMemo<ExportColumn[]>(() => {
+    const get = (row: unknown) => row as ListedParticipant;
+    return [
+      { header: 'Id', value: (r) => get(r).id },
+      { header: 'Participant Code', value: (r) => get(r).participant_code },
+      ...(hidden.includes('email') ? [] : [{ header: 'Email', value: (r: unknown) => get(r).email }]),
+      { header: 'Gender', value: (r) => get(r).gender },
+      { header: 'Age', value: (r) => get(r).age },
+      ...(hidden.includes('notes') ? [] : [{ header: 'Notes', value: (r: unknown) => get(r).notes }]),
+      { header: 'Authorized Devices', value: (r) => get(r).authorized_devices.join(', ') },
+    ];
+  }, [hidden]);
+
+  const hideable = useMemo(
+    () => [
+      { id: 'gender', label: 'Gender' },
+      { id: 'age', label: 'Age' },
+      ...(hidden.includes('notes') ? [] : [{ id: 'notes', label: 'Notes' }]),
+    ],
+    [hidden],
+  );
+
+  const onSelection = useCallback((rows: ListedParticipant[]) => setSelected(rows), []);
+  const viewSelected = () => {
+    if (selected.length === 1)
+      navigate('/ParticipantOverview', { state: { participant: selected[0], trial } });
+    else
+      navigate('/ParticipantsDataPage', {
+        state: { participants: selected.map((p) => ({ id: p.id, email: p.email ?? '' })), trial },
+      });
+  };
+
+  return (
+    <Stack>
+      <Group justify="space-between" align="flex-end">
+        <div>
+          <Title order={2}>
+            Trial #{trial.trialNumber} - {trial.trialName}
+          </Title>
+          {code.data && (
+            <Text size="sm" c="dimmed">
+              Participant codes start with {code.data}-
+            </Text>
+          )}
+        </div>
+        <Group>
+          {canManageTrialUsers(role) && (
+            <Anchor
+              component="button"
+              type="button"
+              onClick={() => navigate('/TrialUsers', { state: { trial } })}
+            >
+              Manage Users for this trial
+            </Anchor>
+          )}
+          {writer && (
+            <Button onClick={() => navigate('/AddParticipantPage', { state: { trial } })}>
+              Add Participant
+            </Button>
+          )}
+        </Group>
+      </Group>
+      {list.error && <Alert color="red">{displayableMessage(list.error, TRIAL_MESSAGES.notFound)}</Alert>}
+      <DataTable
+        label="Participants"
+        data={list.data?.participants ?? NO_ROWS}
+        columns={columns}
+        getRowId={(p) => String(p.id)}
+        stateKey={`participants.${trial.trialId}`}
+        emptyText={list.isLoading ? 'Loading…' : PARTICIPANT_MESSAGES.emptyTrial}
+        selection={{ max: TABLE.participantSelectionMax, onChange: onSelection }}
+        hideableColumns={hideable}
+        exportAs={{ fileBase: `trial_${trial.trialNumber}_participants`, columns: exportColumns }}
+        toolbar={
+          <Button variant="light" disabled={selected.length === 0} onClick={viewSelected}>
+            {selected.length > 1 ? `View data of ${selected.length} participants` : 'View participant data'}
+          </Button>
+        }
+      />
+      {editing && (
+        <EditParticipantModal
+          participant={editing}
+          trialId={trial.trialId}
+          codePrefix={code.data}
+          hidden={hidden}
+          onClose={() => setEditing(null)}
+        />
+      )}
+    </Stack>
+  );
+}
