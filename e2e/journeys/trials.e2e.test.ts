@@ -7,7 +7,10 @@ import { gone, shows } from '../support/wait.js';
 const participantsTable = (page: Page) => page.getByRole('table', { name: 'Participants' });
 const rowsOf = (page: Page) => participantsTable(page).locator('tbody tr');
 
-async function addParticipant(page: Page, p: { email: string; age?: string; gender?: string; code?: string; notes?: string }) {
+async function addParticipant(
+  page: Page,
+  p: { email: string; age?: string; gender?: string; code?: string; notes?: string },
+) {
   await page.getByRole('button', { name: 'Add Participant' }).click();
   await page.waitForURL('**/AddParticipantPage');
   await page.getByLabel('Email').fill(p.email);
@@ -59,7 +62,13 @@ describe('trials and participants', () => {
     await shows(page.getByText(PARTICIPANT_MESSAGES.suffixRule).nth(1));
     expect(await page.getByRole('button', { name: 'Add Participant' }).isDisabled()).toBe(true);
     await page.getByRole('button', { name: 'Back to trial' }).click();
-    await addParticipant(page, { email: 'zoe@journey.example', age: '34', gender: 'Female', code: '0007', notes: 'first' });
+    await addParticipant(page, {
+      email: 'zoe@journey.example',
+      age: '34',
+      gender: 'Female',
+      code: '0007',
+      notes: 'first',
+    });
     await addParticipant(page, { email: 'adam@journey.example', age: '61', gender: 'Male' });
     await addParticipant(page, { email: 'max@journey.example', age: '45' });
     expect(await rowsOf(page).count()).toBe(3);
@@ -109,7 +118,10 @@ describe('trials and participants', () => {
     await shows(participantsTable(page).getByText('JCSE2E1-0042'));
 
     // Delete a participant.
-    await rowsOf(page).filter({ hasText: 'max@journey.example' }).getByRole('button', { name: 'Manage Participant' }).click();
+    await rowsOf(page)
+      .filter({ hasText: 'max@journey.example' })
+      .getByRole('button', { name: 'Manage Participant' })
+      .click();
     await page.waitForURL('**/Participant');
     await shows(page.getByText('Devices Management'));
     await screenshot(page, 'manage-participant');
@@ -132,7 +144,11 @@ describe('trials and participants', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Add User' }).click();
     await shows(page.getByRole('table', { name: 'Users' }).getByText('viewer@demo.trialwear.local'));
     await screenshot(page, 'trial-users');
-    await page.getByRole('table', { name: 'Users' }).locator('tr', { hasText: 'viewer@demo' }).getByRole('button', { name: 'Delete' }).click();
+    await page
+      .getByRole('table', { name: 'Users' })
+      .locator('tr', { hasText: 'viewer@demo' })
+      .getByRole('button', { name: 'Delete' })
+      .click();
     await shows(page.getByRole('dialog', { name: 'Delete User?' }));
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
     await gone(page.getByRole('table', { name: 'Users' }).getByText('viewer@demo.trialwear.local'));
