@@ -32,6 +32,7 @@ export const ERROR_REASONS = [
   'CodeTaken',
   'EmailTaken',
   'LimitReached',
+  'ACCOUNT_LOCKED',
   'RateLimited',
   'RecaptchaFailed',
   'MailError',

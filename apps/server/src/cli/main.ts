@@ -9,6 +9,7 @@ import { roleSchema } from '@trialwear/contract';
 import { ZodError } from 'zod';
 import { loadConfig } from '../config.js';
 import type { Db } from '../db/database.js';
+import { unlockUser } from '../features/auth/lockout.js';
 import { BRANDS, createTeam, findTeamIdByName, HIDDEN_FIELDS } from '../features/teams/service.js';
 import { addMembership, createUser, findUserIdByUsername } from '../features/users/service.js';
 import { AppError } from '../http/errors.js';
@@ -24,6 +25,7 @@ const USAGE = `Usage: npm run cli -- <command> [flags]
   create-user --username U --email E --password P --first-name F --last-name L --team NAME
               --role Sys_Admin|Admin|User|Viewer [--no-sfa]
   add-membership --username U --team NAME --role ROLE
+  unlock-user --username U
   seed-demo`;
 
 const FLAGS = {
@@ -119,6 +121,11 @@ const commands: Record<string, (db: Db, flags: Flags) => Promise<Record<string, 
     const role = parseRole(required(flags, 'role'));
     await addMembership(db, userId, teamId, role);
     return { id: `${userId}:${teamId}`, userId, teamId, role };
+  },
+  'unlock-user': async (db, flags) => {
+    const id = await findUserIdByUsername(db, required(flags, 'username'));
+    await unlockUser({ db }, id);
+    return { id, unlocked: true };
   },
   'seed-demo': async (db) => ({ seeded: await seedDemoIfEmpty(db) }),
 };

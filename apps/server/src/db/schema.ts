@@ -74,6 +74,51 @@ export interface SessionsTable {
   user_agent: string | null;
 }
 
+export interface RememberedDevicesTable {
+  id: string;
+  user_id: number;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+export interface EmailSfaCodesTable {
+  id: Generated<number>;
+  user_id: number;
+  code_hash: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
+export interface PasswordResetTokensTable {
+  token_hash: string;
+  user_id: number;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
+export interface SignupInvitationsTable {
+  token_hash: string;
+  email: string;
+  role: 'Admin' | 'User' | 'Viewer';
+  team_id: number;
+  approved_by: number | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+  used_by: number | null;
+}
+
+export interface ParticipantAccountsTable {
+  id: Generated<number>;
+  username: string;
+  email: string;
+  password_hash: string;
+  participant_id: number | null;
+  created_at: Generated<Date>;
+}
+
 export interface TrialsTable {
   id: Generated<number>;
   team_id: number;
@@ -193,6 +238,11 @@ export interface Database {
   users: UsersTable;
   team_memberships: TeamMembershipsTable;
   sessions: SessionsTable;
+  remembered_devices: RememberedDevicesTable;
+  email_sfa_codes: EmailSfaCodesTable;
+  password_reset_tokens: PasswordResetTokensTable;
+  signup_invitations: SignupInvitationsTable;
+  participant_accounts: ParticipantAccountsTable;
   trials: TrialsTable;
   trial_users: TrialUsersTable;
   participants: ParticipantsTable;

@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
+import { createKeyLimiter } from '../../http/key-limiter.js';
 import { login } from './service.js';
 import { endSession, refreshSession, requireRole } from './session.js';
 
@@ -15,10 +16,13 @@ const okSchema = z.object({ success: z.boolean(), message: z.string() });
 
 export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  // Per account: 10 sign-in attempts a minute for one username, whatever the IP.
+  const perAccount = createKeyLimiter(10, 60_000);
 
   r.post(
     '/api/auth/login',
     {
+      config: { rateLimit: { max: 30, timeWindow: '1 minute' } }, // per IP
       schema: {
         tags: ['auth'],
         summary: 'Sign in with username and password; the answer says which second-factor step follows',
@@ -26,7 +30,10 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
         response: { 200: authResponseSchema },
       },
     },
-    async (request, reply) => login(ctx, request, reply, request.body),
+    async (request, reply) => {
+      perAccount(request.body.username.toLowerCase());
+      return login(ctx, request, reply, request.body);
+    },
   );
 
   // Session check (spec core §4): 200 for a full session; 403 carrying the

@@ -188,3 +188,26 @@ function guardForAccess(access: ApiAccess) {
   if (access === 'public') return async () => {};
   return requireRole(access);
 }
+
+/** For the second-factor calls: any session, partial or full. */
+export async function requireAnySession(request: FastifyRequest) {
+  if (!request.auth) throw request.authExpired ? sessionExpired() : notSignedIn();
+}
+
+export async function setSessionStatus(ctx: AppContext, sessionId: string, status: AuthStatus) {
+  await ctx.db.updateTable('sessions').set({ auth_status: status }).where('id', '=', sessionId).execute();
+}
+
+export async function setSessionTeam(ctx: AppContext, sessionId: string, teamId: number) {
+  await ctx.db.updateTable('sessions').set({ team_id: teamId }).where('id', '=', sessionId).execute();
+}
+
+/** Ends every session of a user (logout everywhere, password change/reset, lockout). */
+export async function endAllSessions(ctx: AppContext, userId: number) {
+  await ctx.db
+    .updateTable('users')
+    .set((eb) => ({ token_version: eb('token_version', '+', 1), updated_at: ctx.now() }))
+    .where('id', '=', userId)
+    .execute();
+  await ctx.db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+}

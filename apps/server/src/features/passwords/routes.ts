@@ -1,0 +1,72 @@
+import { changePasswordSchema, forgotPasswordSchema, resetPasswordSchema } from '@trialwear/contract';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../app-context.js';
+import { createKeyLimiter } from '../../http/key-limiter.js';
+import { requireRole } from '../auth/session.js';
+import { changePassword, requestReset, resetPassword, validateResetToken } from './service.js';
+
+const tags = ['passwords'];
+const ok = z.object({ success: z.boolean(), message: z.string() });
+
+export function registerPasswordRoutes(app: FastifyInstance, ctx: AppContext) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const perAddress = createKeyLimiter(3, 15 * 60_000);
+  r.post(
+    '/api/auth/forgotPassword',
+    {
+      config: { rateLimit: { max: 5, timeWindow: '15 minutes' } },
+      schema: {
+        tags,
+        summary: 'Email a reset link (the same answer for unknown addresses)',
+        body: forgotPasswordSchema,
+        response: { 200: ok },
+      },
+    },
+    async (request) => {
+      perAddress(request.body.email.toLowerCase());
+      return requestReset(ctx, request, request.body.email, request.body.recaptchaResponse);
+    },
+  );
+  r.post(
+    '/api/auth/resetPasswordValidation',
+    {
+      config: { rateLimit: { max: 20, timeWindow: '15 minutes' } },
+      schema: {
+        tags,
+        summary: 'Check a reset token',
+        body: z.object({ token: z.string().min(1) }),
+        response: { 200: z.object({ userId: z.number() }) },
+      },
+    },
+    async (request) => validateResetToken(ctx, request.body.token),
+  );
+  r.post(
+    '/api/auth/resetPassword',
+    {
+      config: { rateLimit: { max: 10, timeWindow: '15 minutes' } },
+      schema: {
+        tags,
+        summary: 'Set a new password with a reset token (single use); ends every session',
+        body: resetPasswordSchema,
+        response: { 200: ok },
+      },
+    },
+    async (request) => resetPassword(ctx, request, request.body.token, request.body.newPassword),
+  );
+  r.post(
+    '/api/auth/changePwdReq',
+    {
+      onRequest: requireRole('any'),
+      schema: {
+        tags,
+        summary: 'Change the password (current one required); ends every session',
+        body: changePasswordSchema,
+        response: { 200: ok },
+      },
+    },
+    async (request, reply) =>
+      changePassword(ctx, request, reply, request.body.currentPassword, request.body.newPassword),
+  );
+}

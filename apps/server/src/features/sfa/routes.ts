@@ -1,0 +1,104 @@
+import {
+  authStatusSchema,
+  sessionUserSchema,
+  validateTotpSchema,
+  verifyTotpSchema,
+} from '@trialwear/contract';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../app-context.js';
+import { requireAnySession } from '../auth/session.js';
+import {
+  resetSecondFactor,
+  sendEmailCode,
+  setupAuthenticator,
+  validateSecondFactor,
+  verifyAuthenticator,
+} from './service.js';
+
+const tags = ['second factor'];
+// Per-IP limit on top of the per-account lock (5 wrong codes).
+const limited = { rateLimit: { max: 20, timeWindow: '1 minute' } };
+
+export function registerSfaRoutes(app: FastifyInstance, ctx: AppContext) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const ok = z.object({ success: z.boolean(), message: z.string() });
+
+  r.get(
+    '/api/auth/secondFactorSetup',
+    {
+      onRequest: requireAnySession,
+      config: limited,
+      schema: {
+        tags,
+        summary: 'New authenticator secret: QR image (data URL) and base32 key',
+        response: { 200: z.object({ qrImage: z.string(), key: z.string() }) },
+      },
+    },
+    async (request) => setupAuthenticator(ctx, request),
+  );
+  r.post(
+    '/api/auth/verifyTOTP',
+    {
+      onRequest: requireAnySession,
+      config: limited,
+      schema: {
+        tags,
+        summary: 'First code from the new authenticator; on success the session ends',
+        body: verifyTotpSchema,
+        response: { 200: ok },
+      },
+    },
+    async (request, reply) => verifyAuthenticator(ctx, request, reply, request.body.sfaToken),
+  );
+  r.post(
+    '/api/auth/validateTOTP',
+    {
+      onRequest: requireAnySession,
+      config: limited,
+      schema: {
+        tags,
+        summary:
+          'Second factor at sign-in (authenticator or emailed code); skipSFA remembers the device 48 h',
+        body: validateTotpSchema,
+        response: { 200: z.object({ message: authStatusSchema, user: sessionUserSchema }) },
+      },
+    },
+    async (request, reply) =>
+      validateSecondFactor(ctx, request, reply, request.body.sfaToken, request.body.skipSFA),
+  );
+  r.post(
+    '/api/auth/generateSendEmailTOTP',
+    {
+      onRequest: requireAnySession,
+      config: { rateLimit: { max: 5, timeWindow: '10 minutes' } },
+      schema: { tags, summary: 'Email a 6-digit sign-in code (10-minute expiry)', response: { 200: ok } },
+    },
+    async (request) => sendEmailCode(ctx, request),
+  );
+  r.post(
+    '/api/auth/resetSFA',
+    {
+      onRequest: requireAnySession,
+      schema: {
+        tags,
+        summary: 'Remove the authenticator (back to SFAIsNotSet)',
+        response: { 200: z.object({ message: authStatusSchema }) },
+      },
+    },
+    async (request) => resetSecondFactor(ctx, request),
+  );
+  r.get(
+    '/api/auth//isSfaAlreadyValidated',
+    {
+      onRequest: requireAnySession,
+      schema: {
+        tags,
+        summary: 'Whether this session has passed the second factor',
+        response: { 200: z.object({ success: z.boolean() }) },
+      },
+    },
+    async (request) => ({ success: request.auth!.status === 'Authorized' }),
+  );
+}

@@ -1,0 +1,87 @@
+import { approveSignupSchema, participantSignupSchema, signupRequestSchema } from '@trialwear/contract';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../app-context.js';
+import { AppError } from '../../http/errors.js';
+import { requireRole } from '../auth/session.js';
+import { approveSignup, participantSignUp, signUp, validateInvitation } from './service.js';
+
+const tags = ['sign-up'];
+const ok = z.object({ success: z.boolean(), message: z.string() });
+
+export function registerSignupRoutes(app: FastifyInstance, ctx: AppContext) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.post(
+    '/api/userSignUpPermission/approveSignUp',
+    {
+      onRequest: requireRole(['Sys_Admin']),
+      schema: {
+        tags,
+        summary: 'Approve a sign-up: email a single-use link granting a role in a team (Sys_Admin)',
+        body: approveSignupSchema,
+        response: { 200: ok },
+      },
+    },
+    async (request) => approveSignup(ctx, request, request.body),
+  );
+  r.post(
+    '/api/userSignUpPermission/signupRequestValidation',
+    {
+      config: { rateLimit: { max: 20, timeWindow: '15 minutes' } },
+      schema: {
+        tags,
+        summary: 'What a sign-up link grants',
+        body: z.object({ token: z.string().min(1, 'Error: key is missing!') }),
+        response: {
+          200: z.object({ email: z.string(), role: z.string(), teamId: z.number(), teamName: z.string() }),
+        },
+      },
+    },
+    async (request) => validateInvitation(ctx, request.body.token),
+  );
+  r.post(
+    '/api/users/signup',
+    {
+      config: { rateLimit: { max: 10, timeWindow: '15 minutes' } },
+      schema: {
+        tags,
+        summary: 'Create the account of an approved sign-up (email, team and role come from the link)',
+        body: signupRequestSchema,
+        response: { 200: ok.extend({ data: z.object({ redirectTo: z.string() }) }) },
+      },
+    },
+    async (request) => signUp(ctx, request, request.body),
+  );
+  r.post(
+    '/api/Participants/signup',
+    {
+      config: { rateLimit: { max: 10, timeWindow: '15 minutes' } },
+      schema: {
+        tags,
+        summary: 'Participant self sign-up',
+        body: participantSignupSchema,
+        response: { 200: ok.extend({ id: z.number() }) },
+      },
+    },
+    async (request) => participantSignUp(ctx, request.body),
+  );
+  r.post(
+    '/api/recaptchaVer3Verify',
+    {
+      config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
+      schema: {
+        tags,
+        summary: 'Verify a reCAPTCHA v3 token',
+        body: z.object({ recaptchaResponse: z.string() }),
+        response: { 200: z.object({ success: z.boolean() }) },
+      },
+    },
+    async (request) => {
+      const success = await ctx.recaptcha.verify(request.body.recaptchaResponse, request.ip);
+      if (!success)
+        throw new AppError(400, 'reCAPTCHA verification failed', 'RecaptchaFailed', { displayToUser: true });
+      return { success };
+    },
+  );
+}
