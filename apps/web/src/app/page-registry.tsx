@@ -19,7 +19,32 @@ const ManageParticipantPage = lazy(() => import('../features/participants/pages/
 const ParticipantsDataPage = lazy(() => import('../features/participants/pages/participants-data-page'));
 const TrialUsersPage = lazy(() => import('../features/trial-users/pages/trial-users-page'));
 
+const SfaSetupPage = lazy(() => import('../features/sfa/pages/sfa-setup-page'));
+const SfaVerifyPage = lazy(() => import('../features/sfa/pages/sfa-verify-page'));
+const SfaValidatePage = lazy(() => import('../features/sfa/pages/sfa-validate-page'));
+const SfaSendCodePage = lazy(() => import('../features/sfa/pages/sfa-send-code-page'));
+const ResetRequestPage = lazy(() => import('../features/passwords/pages/reset-request-page'));
+const ResetPasswordPage = lazy(() => import('../features/passwords/pages/reset-password-page'));
+const ChangePasswordPage = lazy(() => import('../features/passwords/pages/change-password-page'));
+const SignupValidationPage = lazy(() => import('../features/signup/pages/signup-validation-page'));
+const SignupPage = lazy(() => import('../features/signup/pages/signup-page'));
+const SignupApprovalPage = lazy(() => import('../features/signup/pages/signup-approval-page'));
+const ParticipantSignupPage = lazy(() => import('../features/signup/pages/participant-signup-page'));
+const ParticipantLoginPage = lazy(() => import('../features/signup/pages/participant-login-page'));
+
 const BUILT: Record<string, ComponentType> = {
+  '/SFASetupPage': SfaSetupPage,
+  '/SFAVerifyPage': SfaVerifyPage,
+  '/SFAValidatePage': SfaValidatePage,
+  '/SFASendCodeViaMsgPage': SfaSendCodePage,
+  '/ResetPwdReqPage': ResetRequestPage,
+  '/ResetPasswordPage': ResetPasswordPage,
+  '/ChangePwdReqPage': ChangePasswordPage,
+  '/SignupValidation': SignupValidationPage,
+  '/SignupPage': SignupPage,
+  '/SignUpApprovalPage': SignupApprovalPage,
+  '/ParticipantSignupPage': ParticipantSignupPage,
+  '/ParticipantLoginPage': ParticipantLoginPage,
   '/TrialPage': TrialPage,
   '/AddParticipantPage': AddParticipantPage,
   '/Participant': ManageParticipantPage,

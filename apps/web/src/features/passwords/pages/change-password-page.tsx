@@ -1,0 +1,62 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Alert, Button, PasswordInput, Stack } from '@mantine/core';
+import { changePasswordSchema, PASSWORD_FLOW_MESSAGES } from '@trialwear/contract';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useNavigate } from 'react-router';
+import { api, displayableMessage } from '../../../lib/api-client';
+import { useSession } from '../../auth/session-context';
+import { SfaCard } from '../../sfa/components/sfa-card';
+
+type Form = { currentPassword: string; newPassword: string; newConfirmPassword: string };
+
+export default function ChangePasswordPage() {
+  const { logout } = useSession();
+  const navigate = useNavigate();
+  const [error, setError] = useState<string | null>(null);
+  const { register, handleSubmit, formState } = useForm<Form>({
+    resolver: zodResolver(changePasswordSchema),
+    defaultValues: { currentPassword: '', newPassword: '', newConfirmPassword: '' },
+  });
+  const onSubmit = handleSubmit(async (values) => {
+    setError(null);
+    try {
+      await api.post('/auth/changePwdReq', values);
+      // Every session ended on the server: sign in again with the new password (core §4).
+      await logout(`${PASSWORD_FLOW_MESSAGES.newPasswordSet} Please log in again.`);
+      navigate('/LoginPage', { replace: true });
+    } catch (err) {
+      setError(displayableMessage(err, PASSWORD_FLOW_MESSAGES.changeFailed));
+    }
+  });
+  return (
+    <SfaCard title="Change Password" intro="After the change you sign in again everywhere.">
+      <form onSubmit={onSubmit} noValidate>
+        <Stack>
+          {error && <Alert color="red">{error}</Alert>}
+          <PasswordInput
+            label="Current Password"
+            autoComplete="current-password"
+            error={formState.errors.currentPassword?.message}
+            {...register('currentPassword')}
+          />
+          <PasswordInput
+            label="New Password"
+            autoComplete="new-password"
+            error={formState.errors.newPassword?.message}
+            {...register('newPassword')}
+          />
+          <PasswordInput
+            label="Confirm New Password"
+            autoComplete="new-password"
+            error={formState.errors.newConfirmPassword?.message}
+            {...register('newConfirmPassword')}
+          />
+          <Button type="submit" loading={formState.isSubmitting}>
+            Change password
+          </Button>
+        </Stack>
+      </form>
+    </SfaCard>
+  );
+}

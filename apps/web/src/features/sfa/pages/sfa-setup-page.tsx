@@ -1,0 +1,61 @@
+import { Alert, Code, Image, Loader, Stack, Text } from '@mantine/core';
+import { isValidSetupKey, isValidSetupQr, SFA_MESSAGES } from '@trialwear/contract';
+import { useEffect, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { displayableMessage } from '../../../lib/api-client';
+import { useSession } from '../../auth/session-context';
+import { getSetup, verifyTotp } from '../api/sfa-api';
+import { CodeForm } from '../components/code-form';
+import { SfaCard } from '../components/sfa-card';
+
+/** Set up the authenticator: scan the QR (or type the key), then prove it with a first code. */
+export default function SfaSetupPage() {
+  const { logout } = useSession();
+  const navigate = useNavigate();
+  const [setup, setSetup] = useState<{ qrImage: string; key: string } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    getSetup().then(
+      (s) => {
+        // Show nothing the server sent that is not what we expect (core §5).
+        if (!isValidSetupQr(s.qrImage)) setError(SFA_MESSAGES.invalidQr);
+        else if (!isValidSetupKey(s.key)) setError(SFA_MESSAGES.invalidKey);
+        else setSetup(s);
+      },
+      (err) => setError(displayableMessage(err, SFA_MESSAGES.validateFailed)),
+    );
+  }, []);
+
+  return (
+    <SfaCard
+      title="Set up your authenticator"
+      intro="Scan the QR code with an authenticator app (Google Authenticator, Microsoft Authenticator, 1Password…), then enter the 6-digit code it shows."
+    >
+      {error && <Alert color="red">{error}</Alert>}
+      {!setup && !error && <Loader size="sm" />}
+      {setup && (
+        <Stack gap="xs" align="center">
+          <Image src={setup.qrImage} alt="Authenticator QR code" w={200} h={200} />
+          <Text size="sm">Or enter this key:</Text>
+          <Code data-testid="sfa-key" fz="sm">
+            {setup.key}
+          </Code>
+        </Stack>
+      )}
+      {setup && (
+        <CodeForm
+          submitLabel="Verify"
+          withRemember={false}
+          fallbackError={SFA_MESSAGES.validateFailed}
+          onCode={async (code) => {
+            await verifyTotp(code);
+            // Verified at setup: sign in again with the new second factor (core §4).
+            await logout('Your authenticator is set up. Please log in again.');
+            navigate('/LoginPage', { replace: true });
+          }}
+        />
+      )}
+    </SfaCard>
+  );
+}

@@ -1,0 +1,33 @@
+import { Alert, Loader } from '@mantine/core';
+import { SIGNUP_MESSAGES } from '@trialwear/contract';
+import { useEffect, useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { api, displayableMessage } from '../../../lib/api-client';
+import { SfaCard } from '../../sfa/components/sfa-card';
+
+export interface Invitation {
+  email: string;
+  role: string;
+  teamId: number;
+  teamName: string;
+  token: string;
+}
+
+/** The emailed sign-up link lands here: check the token, then go to the sign-up form. */
+export default function SignupValidationPage() {
+  const token = useSearchParams()[0].get('token') ?? '';
+  const navigate = useNavigate();
+  const [error, setError] = useState<string | null>(token ? null : SIGNUP_MESSAGES.keyMissing);
+  useEffect(() => {
+    if (!token) return;
+    api.post<Omit<Invitation, 'token'>>('/userSignUpPermission/signupRequestValidation', { token }).then(
+      (invite) => navigate('/SignupPage', { replace: true, state: { invitation: { ...invite, token } } }),
+      (err) => setError(displayableMessage(err, SIGNUP_MESSAGES.failed)),
+    );
+  }, [token, navigate]);
+  return (
+    <SfaCard title="Sign up" intro="Checking your sign-up link…">
+      {error ? <Alert color="red">{error}</Alert> : <Loader size="sm" />}
+    </SfaCard>
+  );
+}
