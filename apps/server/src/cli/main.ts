@@ -26,6 +26,7 @@ const USAGE = `Usage: npm run cli -- <command> [flags]
               --role Sys_Admin|Admin|User|Viewer [--no-sfa]
   add-membership --username U --team NAME --role ROLE
   unlock-user --username U
+  require-sfa --username U [--off]
   seed-demo`;
 
 const FLAGS = {
@@ -43,6 +44,7 @@ const FLAGS = {
   team: { type: 'string' },
   role: { type: 'string' },
   'no-sfa': { type: 'boolean' },
+  off: { type: 'boolean' },
   help: { type: 'boolean' },
 } as const;
 
@@ -126,6 +128,12 @@ const commands: Record<string, (db: Db, flags: Flags) => Promise<Record<string, 
     const id = await findUserIdByUsername(db, required(flags, 'username'));
     await unlockUser({ db }, id);
     return { id, unlocked: true };
+  },
+  'require-sfa': async (db, flags) => {
+    const id = await findUserIdByUsername(db, required(flags, 'username'));
+    const sfaRequired = !flags.off;
+    await db.updateTable('users').set({ sfa_required: sfaRequired }).where('id', '=', id).execute();
+    return { id, sfaRequired };
   },
   'seed-demo': async (db) => ({ seeded: await seedDemoIfEmpty(db) }),
 };
