@@ -25,6 +25,7 @@ async function addParticipant(
   await shows(page.getByText(/Participant .* added\./));
   await page.getByRole('button', { name: 'Back to trial' }).click();
   await page.waitForURL('**/TrialPage');
+  await shows(participantsTable(page).getByText(p.email));
 }
 
 describe('trials and participants', () => {
@@ -76,13 +77,15 @@ describe('trials and participants', () => {
 
     // Filter, sort, page.
     await page.getByLabel('Search').fill('adam');
-    await page.waitForTimeout(400); // the 200 ms debounce
+    await gone(participantsTable(page).getByText('zoe@journey.example')); // after the 200 ms debounce
     expect(await rowsOf(page).count()).toBe(1);
     await page.getByLabel('Search').fill('');
-    await page.waitForTimeout(400);
+    await shows(participantsTable(page).getByText('zoe@journey.example'));
     await participantsTable(page).getByRole('button', { name: /^Age/ }).click();
+    await shows(participantsTable(page).locator('th[aria-sort="ascending"]'));
     expect(await rowsOf(page).first().innerText()).toContain('zoe@journey.example');
     await participantsTable(page).getByRole('button', { name: /^Age/ }).click();
+    await shows(participantsTable(page).locator('th[aria-sort="descending"]'));
     expect(await rowsOf(page).first().innerText()).toContain('adam@journey.example');
 
     // Hide a column and reload: it stays hidden.

@@ -202,13 +202,32 @@ describe('admin CLI', () => {
   });
 
   it('unlock-user and require-sfa', async () => {
-    const id = (await t.ctx.db.selectFrom('users').select('id').where('username', '=', 'lee').executeTakeFirstOrThrow()).id;
-    await t.ctx.db.updateTable('users').set({ locked_at: new Date(), failed_attempts: 5 }).where('id', '=', id).execute();
-    expect(JSON.parse(cli('unlock-user', '--username', 'lee').stdout)).toMatchObject({ ok: true, id, unlocked: true });
-    expect(JSON.parse(cli('require-sfa', '--username', 'lee').stdout)).toMatchObject({ id, sfaRequired: true });
-    const user = await t.ctx.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const id = (
+      await t.ctx.db.selectFrom('users').select('id').where('username', '=', 'lee').executeTakeFirstOrThrow()
+    ).id;
+    await t.ctx.db
+      .updateTable('users')
+      .set({ locked_at: new Date(), failed_attempts: 5 })
+      .where('id', '=', id)
+      .execute();
+    expect(JSON.parse(cli('unlock-user', '--username', 'lee').stdout)).toMatchObject({
+      ok: true,
+      id,
+      unlocked: true,
+    });
+    expect(JSON.parse(cli('require-sfa', '--username', 'lee').stdout)).toMatchObject({
+      id,
+      sfaRequired: true,
+    });
+    const user = await t.ctx.db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     expect(user).toMatchObject({ locked_at: null, failed_attempts: 0, sfa_required: true });
-    expect(JSON.parse(cli('require-sfa', '--username', 'lee', '--off').stdout)).toMatchObject({ sfaRequired: false });
+    expect(JSON.parse(cli('require-sfa', '--username', 'lee', '--off').stdout)).toMatchObject({
+      sfaRequired: false,
+    });
     expect(cli('unlock-user', '--username', 'ghost').code).not.toBe(0);
   });
 

@@ -32,3 +32,18 @@ export async function recordAudit(db: Db, entry: AuditEntry): Promise<void> {
     })
     .execute();
 }
+
+/** An entry written on behalf of the session's actor (user, team, request id, IP). */
+export function recordActorAudit(
+  db: Db,
+  actor: { userId: number; teamId: number; requestId: string; ip: string },
+  entry: { action: string; entityType: string; entityId: string | number; before?: unknown; after?: unknown },
+) {
+  return recordAudit(db, {
+    userId: actor.userId,
+    teamId: actor.teamId,
+    requestId: actor.requestId,
+    ip: actor.ip,
+    ...entry,
+  });
+}

@@ -12,7 +12,7 @@ import {
   participantEmailSchema,
 } from '@trialwear/contract';
 import type { AppContext } from '../../app-context.js';
-import { recordAudit } from '../../audit/audit-log.js';
+import { recordActorAudit } from '../../audit/audit-log.js';
 import type { Actor } from '../../http/actor.js';
 import { AppError, notFound } from '../../http/errors.js';
 import { requireVisibleTrial } from '../trials/service.js';
@@ -47,18 +47,7 @@ const audit = (
   entityId: number,
   before?: unknown,
   after?: unknown,
-) =>
-  recordAudit(ctx.db, {
-    userId: actor.userId,
-    teamId: actor.teamId,
-    action,
-    entityType: 'participant',
-    entityId,
-    before,
-    after,
-    requestId: actor.requestId,
-    ip: actor.ip,
-  });
+) => recordActorAudit(ctx.db, actor, { action, entityType: 'participant', entityId, before, after });
 
 const validationError = (path: string, message: string) =>
   new AppError(400, message, 'ValidationError', { displayToUser: true, errors: [{ path, message }] });

@@ -1,6 +1,6 @@
 import { TRIAL_MESSAGES, type Trial, type TrialForm } from '@trialwear/contract';
 import type { AppContext } from '../../app-context.js';
-import { recordAudit } from '../../audit/audit-log.js';
+import { recordActorAudit } from '../../audit/audit-log.js';
 import type { Actor } from '../../http/actor.js';
 import { AppError, notFound } from '../../http/errors.js';
 import * as repo from './repo.js';
@@ -38,18 +38,7 @@ const audit = (
   entityId: number,
   before?: unknown,
   after?: unknown,
-) =>
-  recordAudit(ctx.db, {
-    userId: actor.userId,
-    teamId: actor.teamId,
-    action,
-    entityType: 'trial',
-    entityId,
-    before,
-    after,
-    requestId: actor.requestId,
-    ip: actor.ip,
-  });
+) => recordActorAudit(ctx.db, actor, { action, entityType: 'trial', entityId, before, after });
 
 export async function addTrial(ctx: AppContext, actor: Actor, form: Required<TrialForm>): Promise<Trial> {
   const team = await ctx.db

@@ -1,17 +1,15 @@
 import { Alert, Code, Image, Loader, Stack, Text } from '@mantine/core';
 import { isValidSetupKey, isValidSetupQr, SFA_MESSAGES } from '@trialwear/contract';
 import { useEffect, useState } from 'react';
-import { useNavigate } from 'react-router';
 import { displayableMessage } from '../../../lib/api-client';
-import { useSession } from '../../auth/session-context';
-import { getSetup, verifyTotp } from '../api/sfa-api';
+import { getSetup } from '../api/sfa-api';
 import { CodeForm } from '../components/code-form';
 import { SfaCard } from '../components/sfa-card';
+import { useVerifyAndSignOut } from '../use-verify-and-sign-out';
 
 /** Set up the authenticator: scan the QR (or type the key), then prove it with a first code. */
 export default function SfaSetupPage() {
-  const { logout } = useSession();
-  const navigate = useNavigate();
+  const verify = useVerifyAndSignOut();
   const [setup, setSetup] = useState<{ qrImage: string; key: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -48,12 +46,7 @@ export default function SfaSetupPage() {
           submitLabel="Verify"
           withRemember={false}
           fallbackError={SFA_MESSAGES.validateFailed}
-          onCode={async (code) => {
-            await verifyTotp(code);
-            // Verified at setup: sign in again with the new second factor (core §4).
-            await logout('Your authenticator is set up. Please log in again.');
-            navigate('/LoginPage', { replace: true });
-          }}
+          onCode={verify}
         />
       )}
     </SfaCard>

@@ -1,15 +1,13 @@
 import { Anchor } from '@mantine/core';
 import { SFA_MESSAGES } from '@trialwear/contract';
-import { Link, useNavigate } from 'react-router';
-import { useSession } from '../../auth/session-context';
-import { verifyTotp } from '../api/sfa-api';
+import { Link } from 'react-router';
 import { CodeForm } from '../components/code-form';
 import { SfaCard } from '../components/sfa-card';
+import { useVerifyAndSignOut } from '../use-verify-and-sign-out';
 
 /** The authenticator was set up but not yet confirmed: confirm it with a code. */
 export default function SfaVerifyPage() {
-  const { logout } = useSession();
-  const navigate = useNavigate();
+  const verify = useVerifyAndSignOut();
   return (
     <SfaCard
       title="Verify your authenticator"
@@ -19,11 +17,7 @@ export default function SfaVerifyPage() {
         submitLabel="Verify"
         withRemember={false}
         fallbackError={SFA_MESSAGES.validateFailed}
-        onCode={async (code) => {
-          await verifyTotp(code);
-          await logout('Your authenticator is set up. Please log in again.');
-          navigate('/LoginPage', { replace: true });
-        }}
+        onCode={verify}
       />
       <Anchor component={Link} to="/SFASetupPage" size="sm">
         Lost the QR code? Set up again

@@ -1,0 +1,14 @@
+import { useNavigate } from 'react-router';
+import { useSession } from '../auth/session-context';
+import { verifyTotp } from './api/sfa-api';
+
+/** The first code after setup turns the authenticator on; then the user signs in again (core §4). */
+export function useVerifyAndSignOut() {
+  const { logout } = useSession();
+  const navigate = useNavigate();
+  return async (code: string) => {
+    await verifyTotp(code);
+    await logout('Your authenticator is set up. Please log in again.');
+    navigate('/LoginPage', { replace: true });
+  };
+}
