@@ -216,7 +216,9 @@ export async function resetSecondFactor(ctx: AppContext, request: FastifyRequest
     .where('id', '=', user.id)
     .execute();
   await ctx.db.deleteFrom('remembered_devices').where('user_id', '=', user.id).execute();
-  await setSessionStatus(ctx, auth.sessionId, user.sfa_required ? 'SFAIsNotSet' : 'Authorized');
+  // An account without a required second factor stays signed in; the others set one up next.
+  const status: AuthStatus = user.sfa_required ? 'SFAIsNotSet' : 'Authorized';
+  await setSessionStatus(ctx, auth.sessionId, status);
   await audit(ctx, request, user.id, 'sfa.reset');
-  return { message: 'SFAIsNotSet' as AuthStatus };
+  return { message: status };
 }
