@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { PARTICIPANT_MESSAGES } from '@trialwear/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -99,6 +100,26 @@ describe('trials and participants', () => {
     // ... and the sort (session state) survived the reload too.
     expect(await rowsOf(page).first().innerText()).toContain('adam@journey.example');
     await screenshot(page, 'trial-page');
+
+    // Export what the table shows, as CSV and as XLSX.
+    for (const format of ['CSV', 'XLSX'] as const) {
+      await page.getByRole('button', { name: 'Export' }).click();
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('menuitem', { name: `Export as ${format}` }).click(),
+      ]);
+      expect(download.suggestedFilename()).toMatch(
+        new RegExp(`^TrialWear_trial_E2E-1_participants_\\d{4}-\\d{2}-\\d{2}\\.${format.toLowerCase()}$`),
+      );
+      const body = fs.readFileSync((await download.path())!);
+      if (format === 'CSV') {
+        const text = body.toString('utf8');
+        expect(text).toContain('Id,Participant Code,Email,Gender,Age,Authorized Devices'); // Notes hidden by the user
+        expect(text).toContain('zoe@journey.example');
+      } else {
+        expect(body.subarray(0, 2).toString('latin1')).toBe('PK'); // an .xlsx is a ZIP
+      }
+    }
 
     // Select two and reach the multi-participant page.
     await rowsOf(page).nth(0).getByRole('checkbox').check();

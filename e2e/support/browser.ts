@@ -26,7 +26,11 @@ export function launchBrowser(): Promise<Browser> {
 }
 
 export async function newPage(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL: baseUrl(), viewport: { width: 1280, height: 860 } });
+  const context = await browser.newContext({
+    baseURL: baseUrl(),
+    viewport: { width: 1280, height: 860 },
+    acceptDownloads: true,
+  });
   const page = await context.newPage();
   return { context, page };
 }

@@ -205,7 +205,9 @@ export function DataTable<T>(props: DataTableProps<T>) {
                       exportRows(
                         format,
                         props.exportAs!.fileBase,
-                        props.exportAs!.columns,
+                        props.exportAs!.columns.filter(
+                          (c) => !c.id || table.getColumn(c.id)?.getIsVisible() !== false,
+                        ),
                         table.getSortedRowModel().rows.map((r) => r.original),
                       )
                     }

@@ -6,6 +6,8 @@
 import { EXPORT_FILE_PREFIX } from '@trialwear/contract';
 
 export interface ExportColumn {
+  /** The table column it mirrors: a column the user hid is not exported either. */
+  id?: string;
   header: string;
   value: (row: unknown) => string | number | null | undefined;
 }

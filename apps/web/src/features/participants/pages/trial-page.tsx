@@ -110,9 +110,11 @@ function TrialParticipants({ trial }: { trial: Trial }) {
       { header: 'Id', value: (r) => get(r).id },
       { header: 'Participant Code', value: (r) => get(r).participant_code },
       ...(hidden.includes('email') ? [] : [{ header: 'Email', value: (r: unknown) => get(r).email }]),
-      { header: 'Gender', value: (r) => get(r).gender },
-      { header: 'Age', value: (r) => get(r).age },
-      ...(hidden.includes('notes') ? [] : [{ header: 'Notes', value: (r: unknown) => get(r).notes }]),
+      { id: 'gender', header: 'Gender', value: (r) => get(r).gender },
+      { id: 'age', header: 'Age', value: (r) => get(r).age },
+      ...(hidden.includes('notes')
+        ? []
+        : [{ id: 'notes', header: 'Notes', value: (r: unknown) => get(r).notes }]),
       { header: 'Authorized Devices', value: (r) => get(r).authorized_devices.join(', ') },
     ];
   }, [hidden]);
