@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-bench-start-'));
+fs.chmodSync(dataDir, 0o755); // reachable by the cluster's user when run as root
 const port = 3900 + Math.floor(Math.random() * 90);
 const env = {
   ...process.env,
@@ -21,13 +22,21 @@ const env = {
 
 async function startOnce(label) {
   const t0 = performance.now();
-  const child = spawn(process.execPath, ['scripts/start.mjs'], { cwd: root, env, stdio: 'ignore' });
+  const child = spawn(process.execPath, ['scripts/start.mjs'], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  child.stdout.on('data', (c) => (log += c));
+  child.stderr.on('data', (c) => (log += c));
   for (;;) {
     try {
       const res = await fetch(`http://127.0.0.1:${port}/api/health`);
       if (res.ok) break;
     } catch {}
-    if (performance.now() - t0 > 120_000) throw new Error('did not start');
+    if (performance.now() - t0 > 120_000 || child.exitCode !== null)
+      throw new Error(`did not start:\n${log}`);
     await new Promise((r) => setTimeout(r, 50));
   }
   const ms = performance.now() - t0;

@@ -10,6 +10,7 @@ export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 function newestMtime(dir) {
   let newest = 0;
   if (!fs.existsSync(dir)) return 0;
+  if (!fs.statSync(dir).isDirectory()) return fs.statSync(dir).mtimeMs;
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     if (entry.name === 'node_modules' || entry.name === 'dist' || entry.name.endsWith('.tsbuildinfo'))
       continue;

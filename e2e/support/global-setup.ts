@@ -72,7 +72,8 @@ export default async function setup(project: TestProject) {
   const pgPort = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   let output = '';
-  const child = spawn(process.execPath, ['apps/server/dist/main.js'], {
+  // Exactly what npm start runs: its build check sees the fresh build and starts the server.
+  const child = spawn(process.execPath, ['scripts/start.mjs'], {
     cwd: root,
     env: {
       ...process.env,
