@@ -28,8 +28,11 @@ async function startOnce(label) {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
-  child.stdout.on('data', (c) => (log += c));
-  child.stderr.on('data', (c) => (log += c));
+  const collect = (c) => {
+    log += c;
+  };
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
   for (;;) {
     try {
       const res = await fetch(`http://127.0.0.1:${port}/api/health`);

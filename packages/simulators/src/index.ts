@@ -1,6 +1,11 @@
 /*
- * Provider simulators (Fitbit, Omron, Dexcom): OAuth 2.0 and data APIs that
- * behave like the real services. Built by the provider-simulators issue; the
- * package exists now so the workspace layout of design.md is in place.
+ * Provider simulators (Fitbit now; Omron and Dexcom follow): OAuth and data
+ * APIs that behave like the real services, as Fastify plugins that can be
+ * mounted in the portal or served standalone (npm run sim).
  */
+export { SimClock } from './clock.js';
+export { fitbitDevices, fitbitProfile, fitbitUserId } from './fitbit/fitbit-data.js';
+export { FITBIT_SCOPES, type FitbitSimulatorOptions, fitbitSimulator } from './fitbit/fitbit-simulator.js';
+export type { OAuthClient } from './oauth/oauth-store.js';
+
 export const SIMULATED_PROVIDERS = ['fitbit', 'omron', 'dexcom'] as const;

@@ -1,0 +1,96 @@
+/*
+ * Deterministic synthetic Fitbit data per simulated user: the same user id
+ * always gives the same devices and profile. One user in eight has a tracker
+ * with a low battery, so the portal's battery tiers can be seen.
+ */
+import { createHash } from 'node:crypto';
+
+function seeded(userId: string, salt: string): number {
+  return createHash('sha256').update(`${userId}:${salt}`).digest().readUInt32BE(0);
+}
+
+/** Fitbit's local time format: no offset, milliseconds (providers.md §1.4). */
+export function fitbitLocal(d: Date, offsetMinutes: number): string {
+  return new Date(d.getTime() + offsetMinutes * 60_000).toISOString().replace('Z', '');
+}
+
+const batteryBucket = (level: number) =>
+  level > 60 ? 'High' : level >= 25 ? 'Medium' : level >= 5 ? 'Low' : 'Empty';
+
+export const TIMEZONES = [
+  { tz: 'America/New_York', offsetMinutes: -300 },
+  { tz: 'Europe/Berlin', offsetMinutes: 60 },
+  { tz: 'America/Los_Angeles', offsetMinutes: -480 },
+  { tz: 'Europe/London', offsetMinutes: 0 },
+] as const;
+
+export function fitbitUserTimezone(userId: string) {
+  return TIMEZONES[seeded(userId, 'tz') % TIMEZONES.length]!;
+}
+
+/** The last sync before `now` on a per-user schedule, so repeated reads agree (15 min to 3 h apart). */
+function lastSync(userId: string, salt: string, now: Date): Date {
+  const period = (15 + (seeded(userId, `${salt}:p`) % 165)) * 60_000;
+  const phase = seeded(userId, `${salt}:o`) % period;
+  return new Date(now.getTime() - ((((now.getTime() - phase) % period) + period) % period));
+}
+
+export function fitbitDevices(userId: string, now: Date) {
+  const { offsetMinutes } = fitbitUserTimezone(userId);
+  const lowBattery = seeded(userId, 'low') % 8 === 0;
+  const trackerLevel = lowBattery ? 4 + (seeded(userId, 'lvl') % 18) : 30 + (seeded(userId, 'lvl') % 70);
+  const devices = [
+    {
+      battery: batteryBucket(trackerLevel),
+      batteryLevel: trackerLevel,
+      deviceVersion: ['Charge 6', 'Inspire 3', 'Sense 2', 'Versa 4'][seeded(userId, 'model') % 4]!,
+      features: [],
+      id: String(2_700_000_000 + (seeded(userId, 'tid') % 99_999_999)),
+      lastSyncTime: fitbitLocal(lastSync(userId, 'tracker', now), offsetMinutes),
+      mac: createHash('md5').update(`${userId}:mac`).digest('hex').slice(0, 12).toUpperCase(),
+      type: 'TRACKER' as 'TRACKER' | 'SCALE',
+    },
+  ];
+  if (seeded(userId, 'scale') % 2 === 0) {
+    const level = 40 + (seeded(userId, 'slvl') % 60);
+    devices.push({
+      battery: batteryBucket(level),
+      batteryLevel: level,
+      deviceVersion: 'Aria Air',
+      features: [],
+      id: String(2_790_000_000 + (seeded(userId, 'sid') % 9_999_999)),
+      lastSyncTime: fitbitLocal(lastSync(userId, 'scale', now), offsetMinutes),
+      mac: createHash('md5').update(`${userId}:smac`).digest('hex').slice(0, 12).toUpperCase(),
+      type: 'SCALE' as const,
+    });
+  }
+  return devices;
+}
+
+export function fitbitProfile(userId: string) {
+  const { tz, offsetMinutes } = fitbitUserTimezone(userId);
+  return {
+    user: {
+      encodedId: userId,
+      displayName: `Participant ${userId}`,
+      fullName: `Participant ${userId}`,
+      gender: ['FEMALE', 'MALE', 'NA'][seeded(userId, 'g') % 3],
+      timezone: tz,
+      offsetFromUTCMillis: offsetMinutes * 60_000,
+      locale: 'en_US',
+      memberSince: '2023-01-10',
+      averageDailySteps: 5000 + (seeded(userId, 'steps') % 6000),
+      distanceUnit: 'METRIC',
+      weightUnit: 'METRIC',
+      heightUnit: 'METRIC',
+      startDayOfWeek: 'MONDAY',
+    },
+  };
+}
+
+/** A Fitbit-style user id (6 upper-case letters and digits) derived from a seed. */
+export function fitbitUserId(seed: string): string {
+  const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+  const bytes = createHash('sha256').update(`user:${seed}`).digest();
+  return Array.from(bytes.subarray(0, 6), (b) => alphabet[b % alphabet.length]).join('');
+}
