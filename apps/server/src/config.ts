@@ -34,6 +34,11 @@ export const configSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: optionalString,
   WORKERS: z.preprocess(emptyToUndefined, boolFromEnv.default(true)),
+  // Fitbit: unset client id = the simulator mounted at /sim/fitbit on this server.
+  FITBIT_CLIENT_ID: optionalString,
+  FITBIT_CLIENT_SECRET: optionalString,
+  FITBIT_AUTHORIZE_URL: z.url().default('https://www.fitbit.com/oauth2/authorize'),
+  FITBIT_API_URL: z.url().default('https://api.fitbit.com'),
 });
 
 export type Config = z.infer<typeof configSchema> & {

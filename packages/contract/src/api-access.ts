@@ -27,6 +27,12 @@ export const API_ACCESS = {
   'DELETE /api/trialUsers': ADMINS,
   'GET /api/teamAllowedDevices/:teamId': 'any',
   'GET /api/teamSupportedDevices/:teamId': 'any',
+  'GET /api/fitbitClientId': 'any',
+  'GET /api/fitbitIsParticipantAuth/:id': 'any',
+  'GET /api/participantDevices/:participantId/fitbit': 'any',
+  'POST /api/participantDevices/:participantId/fitbit/consentRequest': WRITERS,
+  'POST /api/fitbitRefreshToken': WRITERS,
+  'GET /api/revokeAccessToken/:id': WRITERS,
 } as const satisfies Record<string, ApiAccess>;
 
 export type ApiRoute = keyof typeof API_ACCESS;

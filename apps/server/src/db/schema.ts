@@ -165,6 +165,27 @@ export interface ParticipantDevicesTable {
   updated_at: Generated<Date>;
 }
 
+export interface OAuthStatesTable {
+  nonce: string;
+  participant_id: number;
+  provider: 'fitbit' | 'google_health' | 'omron' | 'dexcom';
+  code_verifier: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
+export interface ProviderTokensTable {
+  participant_device_id: number;
+  access_token_enc: string;
+  refresh_token_enc: string | null;
+  scope: string | null;
+  token_type: string | null;
+  expires_at: Timestamp | null;
+  version: Generated<number>;
+  updated_at: Timestamp;
+}
+
 export interface GlobalDeviceCatalogTable {
   id: Generated<number>;
   manufacturer: 'Fitbit' | 'Omron' | 'Dexcom';
@@ -247,6 +268,8 @@ export interface Database {
   trial_users: TrialUsersTable;
   participants: ParticipantsTable;
   participant_devices: ParticipantDevicesTable;
+  oauth_states: OAuthStatesTable;
+  provider_tokens: ProviderTokensTable;
   global_device_catalog: GlobalDeviceCatalogTable;
   team_allowed_brands: TeamAllowedBrandsTable;
   team_supported_devices: TeamSupportedDevicesTable;

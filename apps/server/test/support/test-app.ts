@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
@@ -23,6 +24,8 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   withQueue?: boolean;
   now?: () => Date;
+  /** Listen on a free loopback port, with PUBLIC_URL pointing at it (provider simulators are called over HTTP). */
+  listen?: boolean;
 }
 
 export interface TestApp {
@@ -52,6 +55,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
   url.pathname = `/${name}`;
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-test-'));
+  const port = opts.listen ? await freePort() : 0;
   const config = loadConfig({
     NODE_ENV: 'test',
     DATA_DIR: dataDir,
@@ -59,6 +63,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     LOG_LEVEL: 'silent',
     ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     SESSION_SECRET: randomBytes(32).toString('base64url'),
+    ...(opts.listen ? { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` } : {}),
     ...opts.env,
   });
   const database = openDatabase(config.DATABASE_URL!, 4);
@@ -88,6 +93,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
   };
   const app = await buildApp(ctx, { logger: false });
   await app.ready();
+  if (opts.listen) await app.listen({ port, host: '127.0.0.1' });
   return {
     app,
     ctx,
@@ -106,6 +112,17 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
 }
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
