@@ -32,7 +32,12 @@ const SignupApprovalPage = lazy(() => import('../features/signup/pages/signup-ap
 const ParticipantSignupPage = lazy(() => import('../features/signup/pages/participant-signup-page'));
 const ParticipantLoginPage = lazy(() => import('../features/signup/pages/participant-login-page'));
 
+const FitbitConsentPage = lazy(() => import('../features/devices/pages/fitbit-consent-page'));
+const FitbitCallbackPage = lazy(() => import('../features/devices/pages/fitbit-callback-page'));
+
 const BUILT: Record<string, ComponentType> = {
+  '/PAFitbitConsentPage': FitbitConsentPage,
+  '/fitbit-callback': FitbitCallbackPage,
   '/SFASetupPage': SfaSetupPage,
   '/SFAVerifyPage': SfaVerifyPage,
   '/SFAValidatePage': SfaValidatePage,

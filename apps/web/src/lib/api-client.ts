@@ -42,10 +42,15 @@ async function csrfToken(): Promise<string> {
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-export async function apiRequest<T>(method: Method, path: string, body?: unknown): Promise<T> {
+export async function apiRequest<T>(
+  method: Method,
+  path: string,
+  body?: unknown,
+  opts: { csrf?: boolean } = {},
+): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
-  if (method !== 'GET') headers[CSRF_HEADER] = await csrfToken();
+  if (method !== 'GET' || opts.csrf) headers[CSRF_HEADER] = await csrfToken();
   let res: Response;
   try {
     res = await fetch(`/api${path}`, {
@@ -76,6 +81,8 @@ function safeJson(text: string): unknown {
 
 export const api = {
   get: <T>(path: string) => apiRequest<T>('GET', path),
+  /** A GET that changes state (a quirk of the spec's paths) carries the CSRF header too. */
+  getWithCsrf: <T>(path: string) => apiRequest<T>('GET', path, undefined, { csrf: true }),
   post: <T>(path: string, body: unknown = {}) => apiRequest<T>('POST', path, body),
   put: <T>(path: string, body: unknown = {}) => apiRequest<T>('PUT', path, body),
   patch: <T>(path: string, body: unknown = {}) => apiRequest<T>('PATCH', path, body),

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { api, displayableMessage } from '../../../lib/api-client';
 import { useSession } from '../../auth/session-context';
+import { FitbitSection } from '../../devices/components/fitbit-section';
 import { type ListedParticipant, useParticipantMutations } from '../api/participants-api';
 
 const SECTIONS = [
@@ -72,18 +73,27 @@ function ManageParticipant({ participant, trial }: { participant: ListedParticip
       {brands.isSuccess && sections.length === 0 && (
         <Alert color="gray">No allowed devices available for this team</Alert>
       )}
-      <SimpleGrid cols={{ base: 1, md: 3 }}>
-        {sections.map((s) => (
-          <Card withBorder key={s.brand}>
-            <Text fw={600}>{s.title}</Text>
-            <Text size="sm" c="dimmed">
-              {s.brand}
-            </Text>
-            <Text size="sm" mt="sm">
-              Device authorization is not available yet.
-            </Text>
-          </Card>
-        ))}
+      {allowed.has('Fitbit') && (
+        <FitbitSection
+          participantId={participant.id}
+          trial={trial}
+          isSysAdmin={session.kind === 'authorized' && session.user.role === 'Sys_Admin'}
+        />
+      )}
+      <SimpleGrid cols={{ base: 1, md: 2 }}>
+        {sections
+          .filter((s) => s.brand !== 'Fitbit')
+          .map((s) => (
+            <Card withBorder key={s.brand}>
+              <Text fw={600}>{s.title}</Text>
+              <Text size="sm" c="dimmed">
+                {s.brand}
+              </Text>
+              <Text size="sm" mt="sm">
+                Device authorization is not available yet.
+              </Text>
+            </Card>
+          ))}
       </SimpleGrid>
       <Modal opened={confirming} onClose={() => setConfirming(false)} title="Delete participant?" centered>
         <Stack>

@@ -1,0 +1,79 @@
+import { Badge, Button, Card, Group, Progress, Stack, Text } from '@mantine/core';
+import { batteryTier } from '@trialwear/contract';
+import type { DeviceEntry } from '../api/fitbit-api';
+
+const TIER_COLOR: Record<ReturnType<typeof batteryTier>, string> = {
+  high: 'teal',
+  medium: 'lime',
+  low: 'orange',
+  'very low': 'red',
+  empty: 'gray',
+};
+
+const TRACKER_BUTTONS = [
+  'Fitbit Data',
+  'Steps',
+  'Active Minutes',
+  'Sleep Duration',
+  'Heart Rate',
+  'Distance',
+] as const;
+const SCALE_BUTTONS = ['Weight'] as const;
+
+/** One linked device (core §2 device cards): name, battery tier, version, type, last sync, data buttons. */
+export function DeviceCard({
+  entry,
+  onData,
+  isSysAdmin,
+  onViewParticipantData,
+}: {
+  entry: DeviceEntry;
+  onData: (subject: string) => void;
+  isSysAdmin: boolean;
+  onViewParticipantData: () => void;
+}) {
+  if (entry.hasError) {
+    return (
+      <Card withBorder bg="red.0">
+        <Text fw={600} c="red.8">
+          Device error
+        </Text>
+        <Text size="sm">({entry.errorType})</Text>
+        {isSysAdmin && (
+          <Button mt="sm" size="xs" variant="light" onClick={onViewParticipantData}>
+            View Participant Data
+          </Button>
+        )}
+      </Card>
+    );
+  }
+  const level = entry.batteryLevel ?? 0;
+  const tier = batteryTier(level);
+  const buttons = entry.deviceType === 'SCALE' ? SCALE_BUTTONS : TRACKER_BUTTONS;
+  return (
+    <Card withBorder>
+      <Stack gap={6}>
+        <Group justify="space-between">
+          <Text fw={600}>{entry.deviceVersion}</Text>
+          <Badge variant="light">{entry.deviceType}</Badge>
+        </Group>
+        <Group gap="xs" aria-label={`Battery ${level}% (${tier})`}>
+          <Progress value={level} color={TIER_COLOR[tier]} w={80} size="lg" />
+          <Text size="sm">
+            Battery {level}% · {tier}
+          </Text>
+        </Group>
+        <Text size="sm" c="dimmed">
+          Last sync: {entry.lastSyncTime?.replace('T', ' ').slice(0, 16) ?? '—'}
+        </Text>
+        <Group gap={4}>
+          {buttons.map((b) => (
+            <Button key={b} size="compact-xs" variant="light" onClick={() => onData(b)}>
+              {b}
+            </Button>
+          ))}
+        </Group>
+      </Stack>
+    </Card>
+  );
+}

@@ -1,0 +1,44 @@
+import { Alert, Button, List, Text } from '@mantine/core';
+import { useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { displayableMessage } from '../../../lib/api-client';
+import { SfaCard } from '../../sfa/components/sfa-card';
+import { fitbitAuthorizeUrl } from '../api/fitbit-api';
+
+/** The participant-facing page of the emailed link: it sends the browser to Fitbit's authorize page. */
+export default function FitbitConsentPage() {
+  const [params] = useSearchParams();
+  const id = params.get('id') ?? '';
+  const t = params.get('t') ?? '';
+  const [error, setError] = useState<string | null>(id ? null : 'This consent link is not complete.');
+  const [going, setGoing] = useState(false);
+  const go = async () => {
+    setGoing(true);
+    try {
+      window.location.assign((await fitbitAuthorizeUrl(id, t)).url);
+    } catch (err) {
+      setGoing(false);
+      setError(displayableMessage(err, 'Invalid authorization request. Please try again.'));
+    }
+  };
+  return (
+    <SfaCard
+      title="Share your Fitbit data with your study"
+      intro="Your study team uses TrialWear to collect the data of the devices you agreed to share."
+    >
+      <List size="sm">
+        <List.Item>You will sign in at Fitbit and see what the study asks for.</List.Item>
+        <List.Item>Choose Allow to share, or Deny to decline.</List.Item>
+        <List.Item>You can stop sharing at any time.</List.Item>
+      </List>
+      <Text size="xs" c="dimmed">
+        Personal health information must not be entered anywhere in this process; data is stored
+        de-identified.
+      </Text>
+      {error && <Alert color="red">{error}</Alert>}
+      <Button onClick={go} loading={going} disabled={!id}>
+        Continue to Fitbit
+      </Button>
+    </SfaCard>
+  );
+}
