@@ -231,6 +231,27 @@ describe('admin CLI', () => {
     expect(cli('unlock-user', '--username', 'ghost').code).not.toBe(0);
   });
 
+  it('set-allowed-brands replaces the brands and (de)activates their devices', async () => {
+    const r = cli('set-allowed-brands', '--team', 'Neuro Lab', '--allowed-brands', 'Omron');
+    expect(r.code).toBe(0);
+    const { id } = JSON.parse(r.stdout);
+    const brands = await t.ctx.db
+      .selectFrom('team_allowed_brands')
+      .select('brand_name')
+      .where('team_id', '=', id)
+      .execute();
+    expect(brands.map((b) => b.brand_name)).toEqual(['Omron']);
+    const devices = await t.ctx.db
+      .selectFrom('team_supported_devices as s')
+      .innerJoin('global_device_catalog as g', 'g.id', 's.global_device_catalog_id')
+      .select(['g.manufacturer', 's.is_active'])
+      .where('s.team_id', '=', id)
+      .execute();
+    expect(devices.filter((d) => d.is_active).every((d) => d.manufacturer === 'Omron')).toBe(true);
+    expect(devices.some((d) => d.manufacturer === 'Fitbit' && !d.is_active)).toBe(true);
+    expect(cli('set-allowed-brands', '--team', 'Neuro Lab', '--allowed-brands', 'Garmin').code).not.toBe(0);
+  });
+
   it('seed-demo seeds an empty database once', async () => {
     // This database already has users, so seed-demo declines.
     expect(JSON.parse(cli('seed-demo').stdout)).toMatchObject({ ok: true, seeded: false });

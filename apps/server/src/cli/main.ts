@@ -10,7 +10,13 @@ import { ZodError } from 'zod';
 import { loadConfig } from '../config.js';
 import type { Db } from '../db/database.js';
 import { unlockUser } from '../features/auth/lockout.js';
-import { BRANDS, createTeam, findTeamIdByName, HIDDEN_FIELDS } from '../features/teams/service.js';
+import {
+  BRANDS,
+  createTeam,
+  findTeamIdByName,
+  HIDDEN_FIELDS,
+  setAllowedBrands,
+} from '../features/teams/service.js';
 import { addMembership, createUser, findUserIdByUsername } from '../features/users/service.js';
 import { AppError } from '../http/errors.js';
 import { openRuntimeDatabase } from '../runtime.js';
@@ -26,6 +32,7 @@ const USAGE = `Usage: npm run cli -- <command> [flags]
               --role Sys_Admin|Admin|User|Viewer [--no-sfa]
   add-membership --username U --team NAME --role ROLE
   unlock-user --username U
+  set-allowed-brands --team NAME --allowed-brands Fitbit,Omron,Dexcom|none
   require-sfa --username U [--off]
   seed-demo`;
 
@@ -128,6 +135,13 @@ const commands: Record<string, (db: Db, flags: Flags) => Promise<Record<string, 
     const id = await findUserIdByUsername(db, required(flags, 'username'));
     await unlockUser({ db }, id);
     return { id, unlocked: true };
+  },
+  'set-allowed-brands': async (db, flags) => {
+    const teamId = await findTeamIdByName(db, required(flags, 'team'));
+    const value = required(flags, 'allowed-brands');
+    const brands = value === 'none' ? [] : listOf(value, BRANDS, 'allowed-brands');
+    await setAllowedBrands(db, teamId, brands);
+    return { id: teamId, allowedBrands: brands };
   },
   'require-sfa': async (db, flags) => {
     const id = await findUserIdByUsername(db, required(flags, 'username'));

@@ -75,3 +75,31 @@ export async function findTeamIdByName(db: Db, name: string): Promise<number> {
   if (!team) throw new AppError(404, `No team named "${name}"`, 'NotFound', { displayToUser: true });
   return team.id;
 }
+
+/**
+ * Replaces a team's allowed brands; the catalog devices of the brands kept or
+ * added become (or stay) supported, those of removed brands are deactivated
+ * (not deleted: participant links and storage settings may refer to them).
+ */
+export async function setAllowedBrands(db: Db, teamId: number, brands: Array<(typeof BRANDS)[number]>) {
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('team_allowed_brands').where('team_id', '=', teamId).execute();
+    if (brands.length) {
+      await trx
+        .insertInto('team_allowed_brands')
+        .values(brands.map((brand_name) => ({ team_id: teamId, brand_name })))
+        .execute();
+    }
+    const catalog = await trx.selectFrom('global_device_catalog').select(['id', 'manufacturer']).execute();
+    for (const device of catalog) {
+      const active = brands.includes(device.manufacturer);
+      await trx
+        .insertInto('team_supported_devices')
+        .values({ team_id: teamId, global_device_catalog_id: device.id, is_active: active })
+        .onConflict((oc) =>
+          oc.columns(['team_id', 'global_device_catalog_id']).doUpdateSet({ is_active: active }),
+        )
+        .execute();
+    }
+  });
+}
