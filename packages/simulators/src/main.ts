@@ -1,10 +1,13 @@
 /*
  * Standalone simulators: `npm run sim -w @trialwear/simulators`. Serves the
- * Fitbit simulator under /sim/fitbit on SIM_PORT (default 4010), with one
- * client whose id, secret and redirect URI come from the environment.
+ * Fitbit, Omron and Dexcom simulators under /sim/<provider> on SIM_PORT
+ * (default 4010), each with one client whose id, secret and redirect URIs
+ * come from the environment.
  */
 import Fastify from 'fastify';
+import { dexcomSimulator } from './dexcom/dexcom-simulator.js';
 import { fitbitSimulator } from './fitbit/fitbit-simulator.js';
+import { omronSimulator } from './omron/omron-simulator.js';
 
 const port = Number(process.env.SIM_PORT ?? 4010);
 const app = Fastify({ logger: { level: process.env.LOG_LEVEL ?? 'info' } });
@@ -15,6 +18,26 @@ await app.register(fitbitSimulator, {
       clientId: process.env.FITBIT_CLIENT_ID ?? 'SIMFITBIT',
       clientSecret: process.env.FITBIT_CLIENT_SECRET ?? 'sim-fitbit-secret',
       redirectUris: (process.env.FITBIT_REDIRECT_URIS ?? 'http://127.0.0.1:3000/fitbit-callback').split(','),
+    },
+  ],
+});
+await app.register(omronSimulator, {
+  prefix: '/sim/omron',
+  clients: [
+    {
+      clientId: process.env.OMRON_CLIENT_ID ?? 'SIMOMRON',
+      clientSecret: process.env.OMRON_CLIENT_SECRET ?? 'sim-omron-secret',
+      redirectUris: (process.env.OMRON_REDIRECT_URIS ?? 'http://127.0.0.1:3000/omron-callback').split(','),
+    },
+  ],
+});
+await app.register(dexcomSimulator, {
+  prefix: '/sim/dexcom',
+  clients: [
+    {
+      clientId: process.env.DEXCOM_CLIENT_ID ?? 'SIMDEXCOM',
+      clientSecret: process.env.DEXCOM_CLIENT_SECRET ?? 'sim-dexcom-secret',
+      redirectUris: (process.env.DEXCOM_REDIRECT_URIS ?? 'http://127.0.0.1:3000/dexcom-callback').split(','),
     },
   ],
 });

@@ -8,8 +8,8 @@
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SimClock } from '../clock.js';
+import { authorizeErrorPage, authorizePage } from '../oauth/authorize-page.js';
 import { type OAuthClient, OAuthStore } from '../oauth/oauth-store.js';
-import { authorizeErrorPage, authorizePage } from './authorize-page.js';
 import { fitbitDevices, fitbitProfile, fitbitUserId } from './fitbit-data.js';
 
 export const FITBIT_SCOPES = [

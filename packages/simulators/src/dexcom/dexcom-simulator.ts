@@ -1,0 +1,232 @@
+/*
+ * Dexcom API v3 simulator (providers.md §3): OAuth at /v2/oauth2/login and
+ * /v2/oauth2/token (2-hour access tokens, rotating single-use refresh
+ * tokens, Keycloak-style fields, invalid_grant errors), and the v3 data
+ * endpoints with startDate/endDate in UTC without offset and the 30-day
+ * window rule. No public revoke endpoint: the control API revokes.
+ */
+import formbody from '@fastify/formbody';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { SimClock } from '../clock.js';
+import { authorizeErrorPage, authorizePage } from '../oauth/authorize-page.js';
+import { accountFromSeed, clientFromRequest, rfcError } from '../oauth/common.js';
+import { type OAuthClient, OAuthStore } from '../oauth/oauth-store.js';
+import { dexcomDevices, dexcomEgvs, dexcomUserHash } from './dexcom-data.js';
+
+export interface DexcomSimulatorOptions {
+  clients: OAuthClient[];
+  clock?: SimClock;
+  hourlyLimit?: number;
+}
+
+const BRAND = { name: 'Dexcom', color: '#58a618' };
+const MAX_WINDOW_MS = 30 * 86_400_000;
+const DATE_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;
+
+export async function dexcomSimulator(app: FastifyInstance, opts: DexcomSimulatorOptions) {
+  const clock = opts.clock ?? new SimClock();
+  const store = new OAuthStore(clock, 7200, 'dexcom');
+  const clients = new Map(opts.clients.map((c) => [c.clientId, c]));
+  const limit = opts.hourlyLimit ?? 60_000;
+  let usage = { window: -1, count: 0 };
+  let failNext = { count: 0, status: 500 };
+  await app.register(formbody);
+
+  app.get('/v2/oauth2/login', async (request, reply) => {
+    const q = request.query as Record<string, string | undefined>;
+    const client = clients.get(q.client_id ?? '');
+    const fail = (m: string) => reply.type('text/html').send(authorizeErrorPage(m, BRAND));
+    if (!client) return fail('invalid_client');
+    if (q.response_type !== 'code') return fail('unsupported_response_type');
+    if (!q.redirect_uri || !client.redirectUris.includes(q.redirect_uri)) return fail('invalid redirect_uri');
+    const account = `SandboxUser-${accountFromSeed(`${client.clientId}:${q.state ?? 'anonymous'}`, 8)}`;
+    const hidden: Record<string, string> = {
+      client_id: client.clientId,
+      redirect_uri: q.redirect_uri,
+      scope: q.scope ?? 'offline_access',
+      account,
+    };
+    if (q.state) hidden.state = q.state;
+    return reply.type('text/html').send(
+      authorizePage({
+        action: request.url.split('?')[0]!,
+        hidden,
+        scopes: (q.scope ?? 'offline_access').split(' '),
+        account,
+        brand: BRAND,
+      }),
+    );
+  });
+
+  app.post('/v2/oauth2/login', async (request, reply) => {
+    const b = request.body as Record<string, string>;
+    const client = clients.get(b.client_id ?? '');
+    if (!client || !client.redirectUris.includes(b.redirect_uri ?? ''))
+      return reply.type('text/html').send(authorizeErrorPage('invalid_request', BRAND));
+    const target = new URL(b.redirect_uri!);
+    if (b.decision === 'allow') {
+      target.searchParams.set(
+        'code',
+        store.issueCode({
+          clientId: client.clientId,
+          userId: b.account!,
+          scope: b.scope ?? 'offline_access',
+          redirectUri: b.redirect_uri!,
+        }),
+      );
+    } else {
+      target.searchParams.set('error', 'access_denied');
+    }
+    if (b.state) target.searchParams.set('state', b.state);
+    return reply.redirect(target.toString(), 302);
+  });
+
+  app.post('/v2/oauth2/token', async (request, reply) => {
+    const b = (request.body ?? {}) as Record<string, string>;
+    const client = clientFromRequest(request, clients);
+    if (!client)
+      return reply
+        .status(401)
+        .send(rfcError('invalid_client', 'Invalid client or Invalid client credentials'));
+    const result =
+      b.grant_type === 'authorization_code'
+        ? store.exchangeCode({ code: b.code ?? '', clientId: client.clientId, redirectUri: b.redirect_uri })
+        : b.grant_type === 'refresh_token'
+          ? store.refreshTokens({ refreshToken: b.refresh_token ?? '', clientId: client.clientId })
+          : ({ kind: 'invalid_request', message: 'Invalid grant_type' } as const);
+    if ('kind' in result) {
+      const error = result.kind === 'invalid_request' ? 'invalid_request' : 'invalid_grant';
+      return reply
+        .status(400)
+        .send(rfcError(error, result.kind === 'conflict' ? 'Token is not active' : result.message));
+    }
+    return {
+      access_token: result.accessToken,
+      expires_in: result.expiresIn,
+      token_type: 'Bearer',
+      refresh_token: result.refreshToken,
+      refresh_expires_in: 0,
+      'not-before-policy': 0,
+      session_state: accountFromSeed(result.accessToken, 32),
+    };
+  });
+
+  async function authorized(request: FastifyRequest, reply: FastifyReply) {
+    if (failNext.count > 0) {
+      failNext.count -= 1;
+      reply.status(failNext.status).send(rfcError('server_error', 'Simulated failure'));
+      return null;
+    }
+    const hour = Math.floor(clock.now().getTime() / 3_600_000);
+    if (usage.window !== hour) usage = { window: hour, count: 0 };
+    usage.count += 1;
+    if (usage.count > limit) {
+      reply.header('Retry-After', String(Math.ceil(((hour + 1) * 3_600_000 - clock.now().getTime()) / 1000)));
+      reply.status(429).send(rfcError('too_many_requests', 'Rate limit exceeded'));
+      return null;
+    }
+    const h = request.headers.authorization ?? '';
+    const check = store.checkAccess(h.startsWith('Bearer ') ? h.slice(7) : '');
+    if (!check.ok) {
+      reply.status(401).send(rfcError('unauthorized', 'Unauthorized'));
+      return null;
+    }
+    return check.grant;
+  }
+
+  /** startDate/endDate: UTC without offset, start before end, at most 30 days. */
+  function window(request: FastifyRequest, reply: FastifyReply): [number, number] | null {
+    const q = request.query as Record<string, string | undefined>;
+    if (!q.startDate || !q.endDate || !DATE_RE.test(q.startDate) || !DATE_RE.test(q.endDate)) {
+      reply
+        .status(400)
+        .send(rfcError('invalid_request', 'startDate and endDate are required, as YYYY-MM-DDThh:mm:ss'));
+      return null;
+    }
+    const from = Date.parse(`${q.startDate}Z`);
+    const to = Date.parse(`${q.endDate}Z`);
+    if (!(from < to)) {
+      reply.status(400).send(rfcError('invalid_request', 'startDate must be before endDate'));
+      return null;
+    }
+    if (to - from > MAX_WINDOW_MS) {
+      reply.status(400).send(rfcError('invalid_request', 'The date range cannot exceed 30 days'));
+      return null;
+    }
+    return [from, Math.min(to, clock.now().getTime())];
+  }
+
+  const envelope = (recordType: string, userId: string, records: unknown[]) => ({
+    recordType,
+    recordVersion: '3.0',
+    userId: dexcomUserHash(userId),
+    records,
+  });
+
+  app.get('/v3/users/self/egvs', async (request, reply) => {
+    const grant = await authorized(request, reply);
+    if (!grant) return reply;
+    const w = window(request, reply);
+    if (!w) return reply;
+    return envelope('egv', grant.userId, dexcomEgvs(grant.userId, w[0], w[1]));
+  });
+  for (const [path, type] of [
+    ['calibrations', 'calibration'],
+    ['events', 'event'],
+    ['alerts', 'alert'],
+  ] as const) {
+    app.get(`/v3/users/self/${path}`, async (request, reply) => {
+      const grant = await authorized(request, reply);
+      if (!grant) return reply;
+      if (!window(request, reply)) return reply;
+      return envelope(type, grant.userId, []); // G7 users in the simulator log none
+    });
+  }
+  app.get('/v3/users/self/devices', async (request, reply) => {
+    const grant = await authorized(request, reply);
+    if (!grant) return reply;
+    return envelope('device', grant.userId, dexcomDevices(grant.userId, clock.now().getTime()));
+  });
+  app.get('/v3/users/self/dataRange', async (request, reply) => {
+    const grant = await authorized(request, reply);
+    if (!grant) return reply;
+    const now = clock.now().getTime();
+    const start = now - 90 * 86_400_000;
+    const point = (t: number) => ({
+      systemTime: new Date(t).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      displayTime: new Date(t).toISOString().slice(0, 19),
+    });
+    return {
+      recordType: 'dataRange',
+      recordVersion: '3.0',
+      userId: dexcomUserHash(grant.userId),
+      egvs: { start: point(start), end: point(now - 300_000) },
+      calibrations: null,
+      events: null,
+    };
+  });
+
+  app.post('/_control/expire-token', async (request) => {
+    store.expireUser((request.body as { userId: string }).userId);
+    return { ok: true };
+  });
+  app.post('/_control/revoke', async (request) => {
+    store.revokeUser(null, (request.body as { userId: string }).userId);
+    return { ok: true };
+  });
+  app.post('/_control/exhaust-rate-limit', async () => {
+    usage = { window: Math.floor(clock.now().getTime() / 3_600_000), count: limit };
+    return { ok: true };
+  });
+  app.post('/_control/fail-next', async (request) => {
+    failNext = request.body as { count: number; status: number };
+    return { ok: true };
+  });
+  app.post('/_control/clock', async (request) => {
+    const b = request.body as { now?: string; advanceMs?: number; reset?: boolean };
+    if (b.reset) clock.reset();
+    if (b.now) clock.set(new Date(b.now));
+    if (b.advanceMs) clock.advance(b.advanceMs);
+    return { now: clock.now().toISOString() };
+  });
+}

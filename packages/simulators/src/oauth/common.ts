@@ -1,0 +1,33 @@
+/** Helpers the OAuth-2.0 simulators share (standard RFC 6749 error bodies, id derivation, client auth). */
+import { createHash } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import type { OAuthClient } from './oauth-store.js';
+
+export const rfcError = (error: string, description: string) => ({ error, error_description: description });
+
+/** A stable pseudo-random id for a simulated account, derived from the consent's state. */
+export function accountFromSeed(seed: string, length = 24): string {
+  return createHash('sha256').update(`account:${seed}`).digest('hex').slice(0, length);
+}
+
+/** Client credentials in the form body (Omron, Dexcom) or as HTTP Basic. */
+export function clientFromRequest(
+  request: FastifyRequest,
+  clients: Map<string, OAuthClient>,
+): OAuthClient | null {
+  const header = request.headers.authorization;
+  if (header?.startsWith('Basic ')) {
+    const [id, secret] = Buffer.from(header.slice(6), 'base64').toString('utf8').split(':');
+    const c = clients.get(id ?? '');
+    return c && c.clientSecret === secret ? c : null;
+  }
+  const b = (request.body ?? {}) as Record<string, string>;
+  const c = clients.get(b.client_id ?? '');
+  return c && c.clientSecret === b.client_secret ? c : null;
+}
+
+/** An unsigned JWT-shaped token (header.payload.) carrying `sub`, as an OpenID id_token would. */
+export function idToken(sub: string, aud: string, nowMs: number): string {
+  const enc = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+  return `${enc({ alg: 'none', typ: 'JWT' })}.${enc({ sub, aud, iss: 'simulator', iat: Math.floor(nowMs / 1000) })}.`;
+}

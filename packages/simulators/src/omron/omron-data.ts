@@ -1,0 +1,98 @@
+/*
+ * Deterministic Omron readings per simulated user and day (providers.md §2.8):
+ * 0–3 blood-pressure readings a day (about one day in six without any), and
+ * a morning weight on most days. Hypertensive users read 135–165 systolic.
+ */
+import { createHash } from 'node:crypto';
+
+const rnd = (seed: string) => createHash('sha256').update(seed).digest().readUInt32BE(0) / 0xffffffff;
+const OFFSETS = [-420, -300, 60, 0] as const;
+
+export function omronUserOffsetMinutes(userId: string) {
+  return OFFSETS[Math.floor(rnd(`${userId}:tz`) * OFFSETS.length)]!;
+}
+
+function iso(d: Date) {
+  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+function local(d: Date, offsetMinutes: number) {
+  return new Date(d.getTime() + offsetMinutes * 60_000).toISOString().slice(0, 19);
+}
+function offsetText(min: number) {
+  const sign = min < 0 ? '-' : '+';
+  const a = Math.abs(min);
+  return `${sign}${String(Math.floor(a / 60)).padStart(2, '0')}:${String(a % 60).padStart(2, '0')}`;
+}
+
+export interface BloodPressureReading {
+  id: number;
+  dateTime: string;
+  dateTimeLocal: string;
+  dateTimeUtcOffset: string;
+  systolic: number;
+  diastolic: number;
+  bloodPressureUnits: 'mmHg';
+  pulse: number;
+  pulseUnits: 'bpm';
+  deviceType: string;
+}
+
+export interface WeightReading {
+  id: number;
+  dateTime: string;
+  dateTimeLocal: string;
+  dateTimeUtcOffset: string;
+  weight: number;
+  weightUnits: 'kg';
+  bodyFat: number;
+  bmi: number;
+  deviceType: string;
+}
+
+/** Every reading of one local day (UTC instants derived from the user's offset). */
+export function omronDay(userId: string, day: string) {
+  const offset = omronUserOffsetMinutes(userId);
+  const hypertensive = rnd(`${userId}:htn`) < 0.4;
+  const bp: BloodPressureReading[] = [];
+  const weights: WeightReading[] = [];
+  const dayStartUtc = Date.parse(`${day}T00:00:00Z`) - offset * 60_000;
+  if (rnd(`${userId}:${day}:gap`) > 1 / 6) {
+    const count = 1 + Math.floor(rnd(`${userId}:${day}:n`) * 3);
+    for (let i = 0; i < count; i++) {
+      const minute =
+        (i === 2 ? 20 * 60 : 7 * 60) + Math.floor(rnd(`${userId}:${day}:m${i}`) * 90) + (i === 1 ? 3 : 0);
+      const at = new Date(dayStartUtc + minute * 60_000);
+      const base = hypertensive ? 135 : 108;
+      const systolic = Math.round(base + rnd(`${userId}:${day}:s${i}`) * 28 + (minute < 600 ? 6 : 0));
+      bp.push({
+        id: Math.floor(rnd(`${userId}:${day}:id${i}`) * 2_000_000_000),
+        dateTime: iso(at),
+        dateTimeLocal: local(at, offset),
+        dateTimeUtcOffset: offsetText(offset),
+        systolic,
+        diastolic: Math.round(systolic * 0.62 + (rnd(`${userId}:${day}:d${i}`) - 0.5) * 14),
+        bloodPressureUnits: 'mmHg',
+        pulse: Math.round(58 + rnd(`${userId}:${day}:p${i}`) * 30),
+        pulseUnits: 'bpm',
+        deviceType: 'BP7450',
+      });
+    }
+  }
+  if (rnd(`${userId}:${day}:w`) < 0.7) {
+    const at = new Date(dayStartUtc + (6 * 60 + 45) * 60_000);
+    const baseKg = 60 + rnd(`${userId}:kg`) * 45;
+    const kg = Math.round((baseKg + (rnd(`${userId}:${day}:kg`) - 0.5) * 1.2) * 10) / 10;
+    weights.push({
+      id: Math.floor(rnd(`${userId}:${day}:wid`) * 2_000_000_000),
+      dateTime: iso(at),
+      dateTimeLocal: local(at, offset),
+      dateTimeUtcOffset: offsetText(offset),
+      weight: kg,
+      weightUnits: 'kg',
+      bodyFat: Math.round((18 + rnd(`${userId}:fat`) * 20) * 10) / 10,
+      bmi: Math.round((kg / 1.72 ** 2) * 10) / 10,
+      deviceType: 'HBF-222T',
+    });
+  }
+  return { bloodPressure: bp, weight: weights };
+}
