@@ -16,19 +16,41 @@ async function openManageParticipant(page: Page, code: string) {
   await shows(page.getByText('Devices Management'));
 }
 
-async function consentFromEmail(browser: Browser, email: string, decision: 'Allow' | 'Deny') {
-  const mail = unfold(
-    await waitForMail((m) => m.includes(`To: ${email}`) && m.includes('PAFitbitConsentPage')),
-  );
-  const link = new URL(mail.match(/https?:\/\/\S+\/PAFitbitConsentPage\?id=\d+&t=[\w-]+/)![0]);
+const PROVIDERS = {
+  Fitbit: {
+    consent: /https?:\/\/\S+\/PAFitbitConsentPage\?id=\d+&t=[\w-]+/,
+    authorize: '**/sim/fitbit/oauth2/authorize**',
+    callback: '**/fitbit-callback**',
+  },
+  Omron: {
+    consent: /https?:\/\/\S+\/OmronConsentPage\?id=\d+&t=[\w-]+/,
+    authorize: '**/sim/omron/connect/authorize**',
+    callback: '**/omron-callback**',
+  },
+  Dexcom: {
+    consent: /https?:\/\/\S+\/PAFitbitConsentPage\?id=\d+&t=[\w-]+&provider=dexcom/,
+    authorize: '**/sim/dexcom/v2/oauth2/login**',
+    callback: '**/dexcom-callback**',
+  },
+} as const;
+
+async function consentFromEmail(
+  browser: Browser,
+  email: string,
+  decision: 'Allow' | 'Deny',
+  brand: keyof typeof PROVIDERS = 'Fitbit',
+) {
+  const p = PROVIDERS[brand];
+  const mail = unfold(await waitForMail((m) => m.includes(`To: ${email}`) && p.consent.test(unfold(m))));
+  const link = new URL(mail.match(p.consent)![0]);
   const { page, context } = await newPage(browser); // the participant's own browser
   await page.goto(link.pathname + link.search);
-  await page.getByRole('button', { name: 'Continue to Fitbit' }).click();
-  await page.waitForURL('**/sim/fitbit/oauth2/authorize**');
+  await page.getByRole('button', { name: `Continue to ${brand}` }).click();
+  await page.waitForURL(p.authorize);
   await shows(page.getByRole('button', { name: 'Allow' }));
-  await screenshot(page, `fitbit-authorize-${decision.toLowerCase()}`);
+  await screenshot(page, `${brand.toLowerCase()}-authorize-${decision.toLowerCase()}`);
   await page.getByRole('button', { name: decision }).click();
-  await page.waitForURL('**/fitbit-callback**');
+  await page.waitForURL(p.callback);
   return { page, context };
 }
 
@@ -44,7 +66,7 @@ describe('linking a Fitbit', () => {
     await signIn(staff.page, 'admin');
     await openManageParticipant(staff.page, 'HBP-001');
     await shows(staff.page.getByText('Fitbit · Not authorized'));
-    await staff.page.getByRole('button', { name: 'Request Authorization' }).click();
+    await staff.page.getByRole('button', { name: 'Request Fitbit Authorization' }).click();
     await shows(staff.page.getByText('The consent link was emailed to the participant.'));
 
     const participant = await consentFromEmail(browser, 'hbp-001@participants.trialwear.local', 'Allow');
@@ -55,7 +77,7 @@ describe('linking a Fitbit', () => {
     await participant.context.close();
 
     await staff.page.reload();
-    await shows(staff.page.getByText('Fitbit · Authorized'));
+    await shows(staff.page.getByText(/^Fitbit · Authorized on \d{4}-\d{2}-\d{2}$/));
     await shows(staff.page.getByText(/^Battery \d+% · /));
     await shows(staff.page.getByText(/^Last sync: \d{4}-\d{2}-\d{2} \d{2}:\d{2}$/));
     await shows(staff.page.getByRole('button', { name: 'Sleep Duration' }));
@@ -70,11 +92,40 @@ describe('linking a Fitbit', () => {
     await staff.context.close();
   });
 
+  it('Omron and Dexcom: consent → Allow → their cards', async () => {
+    const staff = await newPage(browser);
+    await signIn(staff.page, 'admin');
+    await openManageParticipant(staff.page, 'HBP-003');
+    await staff.page.getByRole('button', { name: 'Request Omron Authorization' }).click();
+    await shows(staff.page.getByText('The consent link was emailed to the participant.'));
+    await staff.page.getByRole('button', { name: 'Request Dexcom Authorization' }).click();
+    await shows(staff.page.getByText('The consent link was emailed to the participant.').nth(1));
+    for (const brand of ['Omron', 'Dexcom'] as const) {
+      const participant = await consentFromEmail(
+        browser,
+        'hbp-003@participants.trialwear.local',
+        'Allow',
+        brand,
+      );
+      await shows(
+        participant.page.getByText(`Your ${brand} is now connected to your study. You may close this page.`),
+      );
+      await participant.context.close();
+    }
+    await staff.page.reload();
+    await shows(staff.page.getByText(/^Omron · Authorized on /));
+    await shows(staff.page.getByText(/^Dexcom · Authorized on /));
+    await shows(staff.page.getByRole('button', { name: 'Blood Pressure' }));
+    await shows(staff.page.getByText('CGM'));
+    await screenshot(staff.page, 'omron-dexcom-cards');
+    await staff.context.close();
+  });
+
   it('Deny → the cancelled text', async () => {
     const staff = await newPage(browser);
     await signIn(staff.page, 'admin');
     await openManageParticipant(staff.page, 'HBP-002');
-    await staff.page.getByRole('button', { name: 'Request Authorization' }).click();
+    await staff.page.getByRole('button', { name: 'Request Fitbit Authorization' }).click();
     await shows(staff.page.getByText('The consent link was emailed to the participant.'));
     await staff.context.close();
     const participant = await consentFromEmail(browser, 'hbp-002@participants.trialwear.local', 'Deny');

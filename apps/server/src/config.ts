@@ -39,6 +39,13 @@ export const configSchema = z.object({
   FITBIT_CLIENT_SECRET: optionalString,
   FITBIT_AUTHORIZE_URL: z.url().default('https://www.fitbit.com/oauth2/authorize'),
   FITBIT_API_URL: z.url().default('https://api.fitbit.com'),
+  OMRON_CLIENT_ID: optionalString,
+  OMRON_CLIENT_SECRET: optionalString,
+  OMRON_AUTHORIZE_URL: z.url().default('https://prd-oauth-website.ohiomron.com/connect/authorize'),
+  OMRON_API_URL: z.url().default('https://prd-oauth.ohiomron.com/prd'),
+  DEXCOM_CLIENT_ID: optionalString,
+  DEXCOM_CLIENT_SECRET: optionalString,
+  DEXCOM_API_URL: z.url().default('https://api.dexcom.com'),
 });
 
 export type Config = z.infer<typeof configSchema> & {

@@ -28,11 +28,19 @@ export const API_ACCESS = {
   'GET /api/teamAllowedDevices/:teamId': 'any',
   'GET /api/teamSupportedDevices/:teamId': 'any',
   'GET /api/fitbitClientId': 'any',
+  'GET /api/omronClientId': 'any',
+  'GET /api/dexcomClientId': 'any',
   'GET /api/fitbitIsParticipantAuth/:id': 'any',
-  'GET /api/participantDevices/:participantId/fitbit': 'any',
-  'POST /api/participantDevices/:participantId/fitbit/consentRequest': WRITERS,
+  'GET /api/omronIsParticipantAuth/:id': 'any',
+  'GET /api/participantDevices/:participantId/:provider': 'any',
+  'GET /api/participantDevices/:participantId/:provider/status': 'any',
+  'POST /api/participantDevices/:participantId/:provider/consentRequest': WRITERS,
   'POST /api/fitbitRefreshToken': WRITERS,
+  'POST /api/omronRefreshToken': WRITERS,
+  'POST /api/dexcomRefreshToken': WRITERS,
   'GET /api/revokeAccessToken/:id': WRITERS,
+  'POST /api/omronRevokeToken': WRITERS,
+  'POST /api/dexcomRevokeToken': WRITERS,
 } as const satisfies Record<string, ApiAccess>;
 
 export type ApiRoute = keyof typeof API_ACCESS;

@@ -8,16 +8,15 @@ import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import { fitbitSimulator } from '@trialwear/simulators';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppContext } from '../app-context.js';
 import { registerAuthRoutes } from '../features/auth/routes.js';
 import { resolveAuth } from '../features/auth/session.js';
 import { registerContactRoutes } from '../features/contact/routes.js';
+import { registerDeviceLinkRoutes } from '../features/devices/link-routes.js';
 import { registerDeviceRoutes } from '../features/devices/routes.js';
-import { FITBIT_SIM_PREFIX, fitbitSettings } from '../features/fitbit/fitbit-config.js';
-import { registerFitbitRoutes } from '../features/fitbit/routes.js';
+import { registerSimulators } from '../features/devices/simulators.js';
 import { registerHealthRoutes } from '../features/health/routes.js';
 import { registerMetaRoutes } from '../features/meta/routes.js';
 import { registerParticipantRoutes } from '../features/participants/routes.js';
@@ -122,18 +121,8 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   registerParticipantRoutes(app, ctx);
   registerTrialUserRoutes(app, ctx);
   registerDeviceRoutes(app, ctx);
-  registerFitbitRoutes(app, ctx);
-
-  // No Fitbit credentials: the simulator answers on this server, reached over HTTP like the real one.
-  const fitbit = fitbitSettings(ctx);
-  if (fitbit.simulated) {
-    await app.register(fitbitSimulator, {
-      prefix: FITBIT_SIM_PREFIX,
-      clients: [
-        { clientId: fitbit.clientId, clientSecret: fitbit.clientSecret, redirectUris: [fitbit.redirectUri] },
-      ],
-    });
-  }
+  registerDeviceLinkRoutes(app, ctx);
+  await registerSimulators(app, ctx);
 
   const servesWeb = opts.serveWeb && (await registerStaticWeb(app, ctx.config.WEB_DIST ?? defaultWebDist()));
   if (!servesWeb) app.setNotFoundHandler(sendNotFound);

@@ -32,12 +32,18 @@ const SignupApprovalPage = lazy(() => import('../features/signup/pages/signup-ap
 const ParticipantSignupPage = lazy(() => import('../features/signup/pages/participant-signup-page'));
 const ParticipantLoginPage = lazy(() => import('../features/signup/pages/participant-login-page'));
 
-const FitbitConsentPage = lazy(() => import('../features/devices/pages/fitbit-consent-page'));
-const FitbitCallbackPage = lazy(() => import('../features/devices/pages/fitbit-callback-page'));
+const FitbitConsentPage = lazy(() => import('../features/devices/pages/consent-page'));
+const OmronConsentPage = lazy(() => import('../features/devices/pages/omron-consent-page'));
+const FitbitCallbackPage = lazy(() => import('../features/devices/pages/callback-page'));
+const OmronCallbackPage = lazy(() => import('../features/devices/pages/omron-callback-page'));
+const DexcomCallbackPage = lazy(() => import('../features/devices/pages/dexcom-callback-page'));
 
 const BUILT: Record<string, ComponentType> = {
   '/PAFitbitConsentPage': FitbitConsentPage,
   '/fitbit-callback': FitbitCallbackPage,
+  '/OmronConsentPage': OmronConsentPage,
+  '/omron-callback': OmronCallbackPage,
+  '/dexcom-callback': DexcomCallbackPage,
   '/SFASetupPage': SfaSetupPage,
   '/SFAVerifyPage': SfaVerifyPage,
   '/SFAValidatePage': SfaValidatePage,

@@ -1,6 +1,6 @@
 import { Badge, Button, Card, Group, Progress, Stack, Text } from '@mantine/core';
 import { batteryTier } from '@trialwear/contract';
-import type { DeviceEntry } from '../api/fitbit-api';
+import type { DeviceEntry, Provider } from '../api/device-links-api';
 
 const TIER_COLOR: Record<ReturnType<typeof batteryTier>, string> = {
   high: 'teal',
@@ -18,15 +18,25 @@ const TRACKER_BUTTONS = [
   'Heart Rate',
   'Distance',
 ] as const;
-const SCALE_BUTTONS = ['Weight'] as const;
+const FITBIT_SCALE_BUTTONS = ['Weight'] as const;
+const OMRON_BUTTONS = ['Blood Pressure', 'Weight'] as const;
+
+/** Data buttons per card (core §2): tracker subjects, a Fitbit scale's weight, the Omron service's two. */
+function buttonsFor(provider: Provider, entry: DeviceEntry): readonly string[] {
+  if (provider === 'omron') return OMRON_BUTTONS;
+  if (provider === 'dexcom') return [];
+  return entry.deviceType === 'SCALE' ? FITBIT_SCALE_BUTTONS : TRACKER_BUTTONS;
+}
 
 /** One linked device (core §2 device cards): name, battery tier, version, type, last sync, data buttons. */
 export function DeviceCard({
+  provider,
   entry,
   onData,
   isSysAdmin,
   onViewParticipantData,
 }: {
+  provider: Provider;
   entry: DeviceEntry;
   onData: (subject: string) => void;
   isSysAdmin: boolean;
@@ -47,9 +57,9 @@ export function DeviceCard({
       </Card>
     );
   }
-  const level = entry.batteryLevel ?? 0;
-  const tier = batteryTier(level);
-  const buttons = entry.deviceType === 'SCALE' ? SCALE_BUTTONS : TRACKER_BUTTONS;
+  const level = entry.batteryLevel;
+  const tier = level === null ? null : batteryTier(level);
+  const buttons = buttonsFor(provider, entry);
   return (
     <Card withBorder>
       <Stack gap={6}>
@@ -57,12 +67,14 @@ export function DeviceCard({
           <Text fw={600}>{entry.deviceVersion}</Text>
           <Badge variant="light">{entry.deviceType}</Badge>
         </Group>
-        <Group gap="xs" aria-label={`Battery ${level}% (${tier})`}>
-          <Progress value={level} color={TIER_COLOR[tier]} w={80} size="lg" />
-          <Text size="sm">
-            Battery {level}% · {tier}
-          </Text>
-        </Group>
+        {level !== null && tier && (
+          <Group gap="xs" aria-label={`Battery ${level}% (${tier})`}>
+            <Progress value={level} color={TIER_COLOR[tier]} w={80} size="lg" />
+            <Text size="sm">
+              Battery {level}% · {tier}
+            </Text>
+          </Group>
+        )}
         <Text size="sm" c="dimmed">
           Last sync: {entry.lastSyncTime?.replace('T', ' ').slice(0, 16) ?? '—'}
         </Text>

@@ -1,17 +1,18 @@
-import { Alert, Button, Card, Group, Modal, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Card, Group, Modal, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { PARTICIPANT_MESSAGES, type Trial } from '@trialwear/contract';
 import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { api, displayableMessage } from '../../../lib/api-client';
 import { useSession } from '../../auth/session-context';
-import { FitbitSection } from '../../devices/components/fitbit-section';
+import { ProviderSection } from '../../devices/components/provider-section';
 import { type ListedParticipant, useParticipantMutations } from '../api/participants-api';
 
+// Each section only when the team's allowed brands include it (core §2).
 const SECTIONS = [
-  { brand: 'Fitbit', title: 'Fitness tracker' },
-  { brand: 'Omron', title: 'Scale and blood pressure' },
-  { brand: 'Dexcom', title: 'Glucose monitor' },
+  { brand: 'Fitbit', provider: 'fitbit' },
+  { brand: 'Omron', provider: 'omron' },
+  { brand: 'Dexcom', provider: 'dexcom' },
 ] as const;
 
 /** /Participant: identity and delete; the device authorization panel is built by the device issue. */
@@ -73,28 +74,17 @@ function ManageParticipant({ participant, trial }: { participant: ListedParticip
       {brands.isSuccess && sections.length === 0 && (
         <Alert color="gray">No allowed devices available for this team</Alert>
       )}
-      {allowed.has('Fitbit') && (
-        <FitbitSection
-          participantId={participant.id}
-          trial={trial}
-          isSysAdmin={session.kind === 'authorized' && session.user.role === 'Sys_Admin'}
-        />
-      )}
-      <SimpleGrid cols={{ base: 1, md: 2 }}>
-        {sections
-          .filter((s) => s.brand !== 'Fitbit')
-          .map((s) => (
-            <Card withBorder key={s.brand}>
-              <Text fw={600}>{s.title}</Text>
-              <Text size="sm" c="dimmed">
-                {s.brand}
-              </Text>
-              <Text size="sm" mt="sm">
-                Device authorization is not available yet.
-              </Text>
-            </Card>
-          ))}
-      </SimpleGrid>
+      <Stack>
+        {sections.map((s) => (
+          <ProviderSection
+            key={s.brand}
+            provider={s.provider}
+            participantId={participant.id}
+            trial={trial}
+            isSysAdmin={session.kind === 'authorized' && session.user.role === 'Sys_Admin'}
+          />
+        ))}
+      </Stack>
       <Modal opened={confirming} onClose={() => setConfirming(false)} title="Delete participant?" centered>
         <Stack>
           <Text>

@@ -1,7 +1,7 @@
 /*
- * The fitness-tracker part of the Devices Management panel (core §2):
- * request authorization (emailed consent link), refresh the token, revoke
- * access (then back to the trial page), and the device cards.
+ * One brand's part of the Devices Management panel (core §2): request
+ * authorization (emailed consent link), refresh the token, revoke access
+ * (then back to the trial page), and the device cards or error card.
  */
 import { Alert, Anchor, Button, Card, Code, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
@@ -10,28 +10,44 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { displayableMessage } from '../../../lib/api-client';
 import {
-  refreshFitbitToken,
-  requestFitbitConsent,
-  revokeFitbit,
-  useFitbitAuth,
-  useFitbitDevices,
-} from '../api/fitbit-api';
+  type Provider,
+  refreshToken,
+  requestConsent,
+  revokeAccess,
+  useDevices,
+  useLinkStatus,
+} from '../api/device-links-api';
 import { DeviceCard } from './device-card';
 
-export function FitbitSection({
+const TITLES: Record<Provider, { title: string; brand: string; dataPage: string }> = {
+  fitbit: { title: 'Fitness tracker', brand: 'Fitbit', dataPage: '/FitbitParticipantDataPage' },
+  omron: { title: 'Scale and blood pressure', brand: 'Omron', dataPage: '/OmronParticipantDataPage' },
+  dexcom: { title: 'Glucose monitor', brand: 'Dexcom', dataPage: '/ParticipantDataPage' },
+};
+
+const AUTH_FAILED: Record<Provider, string> = {
+  fitbit: 'Authorization failed - Please click Cancel and try again if needed!',
+  omron: 'Authorization failed! Please click Cancel and try again if needed',
+  dexcom: 'Authorization failed!',
+};
+
+export function ProviderSection({
+  provider,
   participantId,
   trial,
   isSysAdmin,
 }: {
+  provider: Provider;
   participantId: number;
   trial: Trial;
   isSysAdmin: boolean;
 }) {
   const qc = useQueryClient();
   const navigate = useNavigate();
-  const auth = useFitbitAuth(participantId);
-  const linked = auth.data?.message === 'found';
-  const devices = useFitbitDevices(participantId, linked);
+  const t = TITLES[provider];
+  const status = useLinkStatus(provider, participantId);
+  const linked = status.data?.status === 'authorized';
+  const devices = useDevices(provider, participantId);
   const [note, setNote] = useState<{ ok: boolean; text: string; link?: string } | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
 
@@ -45,24 +61,33 @@ export function FitbitSection({
     }
   };
 
+  const statusText = status.isLoading
+    ? '…'
+    : linked
+      ? `Authorized${status.data?.authorizationDate ? ` on ${status.data.authorizationDate.slice(0, 10)}` : ''}`
+      : status.data?.status === 'revoked'
+        ? 'Revoked'
+        : 'Not authorized';
+
   return (
     <Card withBorder>
       <Stack>
         <Group justify="space-between">
           <div>
-            <Text fw={600}>Fitness tracker</Text>
+            <Text fw={600}>{t.title}</Text>
             <Text size="sm" c="dimmed">
-              Fitbit · {auth.isLoading ? '…' : linked ? 'Authorized' : 'Not authorized'}
+              {t.brand} · {statusText}
             </Text>
           </div>
           <Group gap="xs">
             <Button
               size="xs"
               loading={busy === 'request'}
+              aria-label={`Request ${t.brand} Authorization`}
               onClick={() =>
                 run('request', async () => {
                   try {
-                    const r = await requestFitbitConsent(participantId);
+                    const r = await requestConsent(provider, participantId);
                     setNote({
                       ok: true,
                       text: r.emailed
@@ -71,13 +96,7 @@ export function FitbitSection({
                       link: r.emailed ? undefined : r.link,
                     });
                   } catch (err) {
-                    setNote({
-                      ok: false,
-                      text: displayableMessage(
-                        err,
-                        'Authorization failed - Please click Cancel and try again if needed!',
-                      ),
-                    });
+                    setNote({ ok: false, text: displayableMessage(err, AUTH_FAILED[provider]) });
                   }
                 })
               }
@@ -93,9 +112,9 @@ export function FitbitSection({
                   onClick={() =>
                     run('refresh', async () => {
                       try {
-                        await refreshFitbitToken(participantId);
+                        await refreshToken(provider, participantId);
                         setNote({ ok: true, text: 'The access token was refreshed.' });
-                        await qc.invalidateQueries({ queryKey: ['fitbitDevices', participantId] });
+                        await qc.invalidateQueries({ queryKey: ['devices', provider, participantId] });
                       } catch (err) {
                         setNote({ ok: false, text: displayableMessage(err, 'Error: refresh token failed!') });
                       }
@@ -111,9 +130,9 @@ export function FitbitSection({
                   loading={busy === 'revoke'}
                   onClick={() =>
                     run('revoke', async () => {
-                      if (!window.confirm('Revoke the participant\u2019s Fitbit access?')) return;
+                      if (!window.confirm(`Revoke the participant\u2019s ${t.brand} access?`)) return;
                       try {
-                        await revokeFitbit(participantId);
+                        await revokeAccess(provider, participantId);
                         navigate('/TrialPage', { state: { trial } });
                       } catch (err) {
                         setNote({
@@ -150,19 +169,18 @@ export function FitbitSection({
             Error loading devices: {displayableMessage(devices.error, 'An error occurred')}
           </Alert>
         )}
-        {linked && devices.data?.length === 0 && <Text size="sm">No devices reported by Fitbit yet.</Text>}
+        {linked && devices.data?.length === 0 && <Text size="sm">No device data reported yet.</Text>}
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           {(devices.data ?? []).map((d, i) => (
             <DeviceCard
               key={`${d.deviceVersion}-${i}`}
+              provider={provider}
               entry={d}
               isSysAdmin={isSysAdmin}
               onViewParticipantData={() =>
                 navigate('/ParticipantDataPage', { state: { participantId, trial } })
               }
-              onData={(subject) =>
-                navigate('/FitbitParticipantDataPage', { state: { participantId, trial, subject } })
-              }
+              onData={(subject) => navigate(t.dataPage, { state: { participantId, trial, subject } })}
             />
           ))}
         </SimpleGrid>

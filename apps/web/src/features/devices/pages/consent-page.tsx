@@ -3,11 +3,19 @@ import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { displayableMessage } from '../../../lib/api-client';
 import { SfaCard } from '../../sfa/components/sfa-card';
-import { fitbitAuthorizeUrl } from '../api/fitbit-api';
+import { authorizeUrl, type Provider } from '../api/device-links-api';
 
-/** The participant-facing page of the emailed link: it sends the browser to Fitbit's authorize page. */
-export default function FitbitConsentPage() {
+const BRAND: Record<Provider, string> = { fitbit: 'Fitbit', omron: 'Omron', dexcom: 'Dexcom' };
+
+/**
+ * The participant-facing page of the emailed link (/PAFitbitConsentPage, with
+ * provider=dexcom for the Dexcom variant; /OmronConsentPage): it sends the
+ * browser to the provider's authorize page.
+ */
+export function ConsentPage({ provider: fixed }: { provider?: Provider }) {
   const [params] = useSearchParams();
+  const provider: Provider = fixed ?? (params.get('provider') === 'dexcom' ? 'dexcom' : 'fitbit');
+  const brand = BRAND[provider];
   const id = params.get('id') ?? '';
   const t = params.get('t') ?? '';
   const [error, setError] = useState<string | null>(id ? null : 'This consent link is not complete.');
@@ -15,7 +23,7 @@ export default function FitbitConsentPage() {
   const go = async () => {
     setGoing(true);
     try {
-      window.location.assign((await fitbitAuthorizeUrl(id, t)).url);
+      window.location.assign((await authorizeUrl(provider, id, t)).url);
     } catch (err) {
       setGoing(false);
       setError(displayableMessage(err, 'Invalid authorization request. Please try again.'));
@@ -23,11 +31,11 @@ export default function FitbitConsentPage() {
   };
   return (
     <SfaCard
-      title="Share your Fitbit data with your study"
+      title={`Share your ${brand} data with your study`}
       intro="Your study team uses TrialWear to collect the data of the devices you agreed to share."
     >
       <List size="sm">
-        <List.Item>You will sign in at Fitbit and see what the study asks for.</List.Item>
+        <List.Item>You will sign in at {brand} and see what the study asks for.</List.Item>
         <List.Item>Choose Allow to share, or Deny to decline.</List.Item>
         <List.Item>You can stop sharing at any time.</List.Item>
       </List>
@@ -37,8 +45,12 @@ export default function FitbitConsentPage() {
       </Text>
       {error && <Alert color="red">{error}</Alert>}
       <Button onClick={go} loading={going} disabled={!id}>
-        Continue to Fitbit
+        Continue to {brand}
       </Button>
     </SfaCard>
   );
+}
+
+export default function FitbitOrDexcomConsentPage() {
+  return <ConsentPage />;
 }

@@ -8,7 +8,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { ApiRequestError } from '../../../lib/api-client';
 import { useSession } from '../../auth/session-context';
 import { SfaCard } from '../../sfa/components/sfa-card';
-import { completeFitbitConsent } from '../api/fitbit-api';
+import { completeConsent, type Provider } from '../api/device-links-api';
 
 type View =
   | { kind: 'waiting' }
@@ -20,10 +20,17 @@ export const CALLBACK_TEXTS = {
   cancelled: 'The authorization has been canceled. You may now close this page.',
   invalid: 'Invalid authorization request. Please try again.',
   failed: 'Unable to complete authorization. Please click Cancel and try again.',
-  generic: 'Authorization failed - Please click Cancel and try again if needed!',
 } as const;
 
-export default function FitbitCallbackPage() {
+/** Error texts per provider (core §8 "Authorization"). */
+const FAILED: Record<Provider, string> = {
+  fitbit: 'Authorization failed - Please click Cancel and try again if needed!',
+  omron: 'Authorization failed! Please click Cancel and try again if needed',
+  dexcom: 'Authorization failed!',
+};
+const BRAND: Record<Provider, string> = { fitbit: 'Fitbit', omron: 'Omron', dexcom: 'Dexcom' };
+
+export function CallbackPage({ provider }: { provider: Provider }) {
   const [params] = useSearchParams();
   const { session } = useSession();
   const navigate = useNavigate();
@@ -36,8 +43,8 @@ export default function FitbitCallbackPage() {
     const code = params.get('code');
     const state = params.get('state');
     if (params.get('error') === 'access_denied') return setView({ kind: 'cancelled' });
-    if (!code || !state) return setView({ kind: 'error', message: CALLBACK_TEXTS.generic });
-    completeFitbitConsent(code, state).then(
+    if (!code || !state) return setView({ kind: 'error', message: FAILED[provider] });
+    completeConsent(provider, code, state).then(
       (r) => setView({ kind: 'success', message: r.message }),
       (err) =>
         setView({
@@ -48,11 +55,14 @@ export default function FitbitCallbackPage() {
               : CALLBACK_TEXTS.failed,
         }),
     );
-  }, [params]);
+  }, [params, provider]);
 
   const signedIn = session.kind === 'authorized';
   return (
-    <SfaCard title="Fitbit authorization" intro="Connecting your Fitbit to your study.">
+    <SfaCard
+      title={`${BRAND[provider]} authorization`}
+      intro={`Connecting your ${BRAND[provider]} to your study.`}
+    >
       {view.kind === 'waiting' && <Loader size="sm" />}
       {view.kind === 'success' && (
         <Alert color="teal" role="status">
@@ -66,4 +76,8 @@ export default function FitbitCallbackPage() {
       )}
     </SfaCard>
   );
+}
+
+export default function FitbitCallbackPage() {
+  return <CallbackPage provider="fitbit" />;
 }

@@ -1,0 +1,135 @@
+/*
+ * Omron and Dexcom links over real HTTP to their simulators: consent →
+ * callback (participantData carries the signed state) → encrypted tokens →
+ * device entries; expired tokens refresh once; revoke; isolation.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TeamFixture, teamWithRoles } from './support/fixtures.js';
+import { lastMail, mailText } from './support/mail.js';
+import { createTestApp, type TestApp } from './support/test-app.js';
+
+const SIM_PATHS = { omron: '/sim/omron/connect/authorize', dexcom: '/sim/dexcom/v2/oauth2/login' } as const;
+
+describe.each(['omron', 'dexcom'] as const)('%s link', (provider) => {
+  let t: TestApp;
+  let a: TeamFixture;
+  let b: TeamFixture;
+  let base: string;
+  let pid: number;
+  let otherPid: number;
+
+  beforeAll(async () => {
+    t = await createTestApp({ listen: true });
+    base = t.ctx.config.publicUrl;
+    a = await teamWithRoles(t, `${provider} A`, { hiddenFields: [] });
+    b = await teamWithRoles(t, `${provider} B`, { hiddenFields: [] });
+    const trial = (await a.as.Admin.post('/api/userTrials', { trialNumber: '1', trialName: 'Link' })).json()
+      .trialId;
+    pid = (
+      await a.as.Admin.post('/api/trialParticipants', { trialId: trial, email: `${provider}@x.example` })
+    ).json().participantId;
+    const trialB = (await b.as.Admin.post('/api/userTrials', { trialNumber: '1', trialName: 'Other' })).json()
+      .trialId;
+    otherPid = (
+      await b.as.Admin.post('/api/trialParticipants', {
+        trialId: trialB,
+        email: `other-${provider}@x.example`,
+      })
+    ).json().participantId;
+  });
+  afterAll(() => t.close());
+
+  async function consent(decision: 'allow' | 'deny' = 'allow') {
+    const req = (await a.as.Admin.post(`/api/participantDevices/${pid}/${provider}/consentRequest`)).json();
+    const link = new URL(req.link);
+    expect(link.pathname).toBe(provider === 'omron' ? '/OmronConsentPage' : '/PAFitbitConsentPage');
+    const { url } = (await (
+      await fetch(`${base}/api/consent/${provider}/authorizeUrl?id=${pid}&t=${link.searchParams.get('t')}`)
+    ).json()) as { url: string };
+    expect(new URL(url).pathname).toBe(SIM_PATHS[provider]);
+    const page = await (await fetch(url)).text();
+    const hidden = Object.fromEntries(
+      [...page.matchAll(/name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1]!, m[2]!]),
+    );
+    const back = await fetch(`${base}${SIM_PATHS[provider]}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ ...hidden, decision }).toString(),
+      redirect: 'manual',
+    });
+    return new URL(back.headers.get('location')!);
+  }
+
+  it('consent → callback → device entries', async () => {
+    const cb = await consent();
+    expect(cb.pathname).toBe(`/${provider}-callback`);
+    expect(mailText(lastMail(t.dataDir, (m) => m.includes(`To: ${provider}@x.example`)))).toContain(
+      `${provider === 'omron' ? '/OmronConsentPage' : '/PAFitbitConsentPage'}?id=${pid}&t=`,
+    );
+    const done = await t.client().post(`/api/${provider}-callback`, {
+      authCode: cb.searchParams.get('code'),
+      participantData: cb.searchParams.get('state'),
+    });
+    expect(done.statusCode).toBe(200);
+    const row = await t.ctx.db
+      .selectFrom('provider_tokens')
+      .select('access_token_enc')
+      .executeTakeFirstOrThrow();
+    expect(row.access_token_enc).toMatch(/^v1\./);
+    const devices = (await a.as.Admin.get(`/api/participantDevices/${pid}/${provider}`)).json();
+    expect(devices.length).toBeGreaterThan(0);
+    expect(devices[0]).toMatchObject({
+      hasError: false,
+      device: provider === 'omron' ? 'scale' : 'glucose monitor',
+    });
+    if (provider === 'omron')
+      expect((await a.as.Admin.get(`/api/omronIsParticipantAuth/${pid}`)).json()).toEqual({
+        message: 'found',
+      });
+  });
+
+  it('an expired token is refreshed once, then the call succeeds', async () => {
+    const user =
+      provider === 'omron'
+        ? (
+            await t.ctx.db
+              .selectFrom('participant_devices')
+              .select('provider_user_id')
+              .where('participant_id', '=', pid)
+              .executeTakeFirstOrThrow()
+          ).provider_user_id
+        : null;
+    // Omron names its user in the id_token; for Dexcom expire through every user of the simulator.
+    const body = user ? { userId: user } : { userId: '' };
+    if (user)
+      await fetch(`${base}/sim/${provider}/_control/expire-token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const before = (await t.ctx.db.selectFrom('provider_tokens').select('version').executeTakeFirstOrThrow())
+      .version;
+    expect((await a.as.Admin.get(`/api/participantDevices/${pid}/${provider}`)).json()[0].hasError).toBe(
+      false,
+    );
+    const after = (await t.ctx.db.selectFrom('provider_tokens').select('version').executeTakeFirstOrThrow())
+      .version;
+    expect(after).toBe(user ? before + 1 : before);
+    expect((await a.as.Admin.post(`/api/${provider}RefreshToken`, { id: pid })).statusCode).toBe(200);
+  });
+
+  it("other teams' participants are unreachable; Viewer cannot revoke; revoke unlinks", async () => {
+    expect((await a.as.Sys_Admin.get(`/api/participantDevices/${otherPid}/${provider}`)).statusCode).toBe(
+      404,
+    );
+    expect((await a.as.Admin.post(`/api/${provider}RevokeToken`, { id: otherPid })).statusCode).toBe(404);
+    expect((await a.as.Viewer.post(`/api/${provider}RevokeToken`, { id: pid })).statusCode).toBe(403);
+    expect((await a.as.Admin.post(`/api/${provider}RevokeToken`, { id: pid })).statusCode).toBe(200);
+    expect((await a.as.Admin.get(`/api/participantDevices/${pid}/${provider}`)).json()).toEqual([]);
+  });
+
+  it('Deny comes back with access_denied', async () => {
+    const cb = await consent('deny');
+    expect(cb.searchParams.get('error')).toBe('access_denied');
+  });
+});

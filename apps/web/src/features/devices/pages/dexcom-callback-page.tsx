@@ -1,0 +1,5 @@
+import { CallbackPage } from './callback-page';
+
+export default function DexcomCallbackPage() {
+  return <CallbackPage provider="dexcom" />;
+}

@@ -1,0 +1,5 @@
+import { CallbackPage } from './callback-page';
+
+export default function OmronCallbackPage() {
+  return <CallbackPage provider="omron" />;
+}
