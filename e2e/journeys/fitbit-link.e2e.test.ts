@@ -83,12 +83,24 @@ describe('linking a Fitbit', () => {
     await shows(staff.page.getByRole('button', { name: 'Sleep Duration' }));
     await screenshot(staff.page, 'fitbit-device-card');
 
-    // The trial page shows the authorized device.
+    // The trial page shows the authorized device; its status check runs on load.
     await staff.page.goto('/TrialPage');
     const row = staff.page
       .getByRole('table', { name: 'Participants' })
       .locator('tbody tr', { hasText: 'HBP-001' });
     await shows(row.getByText('Fitbit'));
+    expect(
+      await staff.page.getByText('Some device information could not be loaded.', { exact: false }).count(),
+    ).toBe(0);
+    // When Fitbit's hourly limit is used up, the page warns and still lists everyone.
+    const exhausted = await staff.page.request.post('/sim/fitbit/_control/exhaust-rate-limit', { data: {} });
+    expect(exhausted.ok()).toBe(true);
+    await staff.page.reload();
+    await shows(
+      staff.page.getByText('Some device information could not be loaded. Participants are still displayed.'),
+    );
+    await shows(row.getByText('Fitbit'));
+    await screenshot(staff.page, 'trial-page-device-warning');
     await staff.context.close();
   });
 

@@ -46,6 +46,7 @@ export async function fitbitSimulator(app: FastifyInstance, opts: FitbitSimulato
   const clients = new Map(opts.clients.map((c) => [c.clientId, c]));
   const usage = new Map<string, { window: number; count: number }>();
   let failNext: { count: number; status: number } = { count: 0, status: 500 };
+  let exhaustedHour = -1;
 
   await app.register(formbody);
 
@@ -206,6 +207,7 @@ export async function fitbitSimulator(app: FastifyInstance, opts: FitbitSimulato
     reply.header('Fitbit-Rate-Limit-Limit', String(HOURLY_LIMIT));
     reply.header('Fitbit-Rate-Limit-Remaining', String(Math.max(0, HOURLY_LIMIT - entry.count)));
     reply.header('Fitbit-Rate-Limit-Reset', String(resetSeconds));
+    if (exhaustedHour === hour) entry.count = Math.max(entry.count, HOURLY_LIMIT + 1);
     if (entry.count > HOURLY_LIMIT) {
       reply.header('Retry-After', String(resetSeconds));
       reply
@@ -249,7 +251,12 @@ export async function fitbitSimulator(app: FastifyInstance, opts: FitbitSimulato
     return { ok: true };
   });
   app.post('/_control/exhaust-rate-limit', async (request) => {
-    const { userId, clientId } = request.body as { userId: string; clientId: string };
+    const { userId, clientId } = (request.body ?? {}) as { userId?: string; clientId?: string };
+    if (!userId || !clientId) {
+      // No user named: this hour is used up for everyone (training, browser journeys).
+      exhaustedHour = Math.floor(clock.now().getTime() / 3_600_000);
+      return { ok: true };
+    }
     usage.set(`${clientId}:${userId}`, {
       window: Math.floor(clock.now().getTime() / 3_600_000),
       count: HOURLY_LIMIT,

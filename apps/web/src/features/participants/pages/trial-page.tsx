@@ -14,6 +14,7 @@ import type { ExportColumn } from '../../../components/data-table/export-table';
 import { displayableMessage } from '../../../lib/api-client';
 import { canManageParticipants, canManageTrialUsers } from '../../../lib/permissions';
 import { useSession } from '../../auth/session-context';
+import { useDeviceStatusRefresh } from '../../devices/use-device-status-refresh';
 import { useCurrentTrial } from '../../trials/current-trial';
 import { type ListedParticipant, useTrialCode, useTrialParticipants } from '../api/participants-api';
 import { EditParticipantModal } from '../components/edit-participant-modal';
@@ -45,6 +46,7 @@ function TrialParticipants({ trial }: { trial: Trial }) {
   const [selected, setSelected] = useState<ListedParticipant[]>([]);
   const [editing, setEditing] = useState<ListedParticipant | null>(null);
   const writer = canManageParticipants(role);
+  const deviceStatus = useDeviceStatusRefresh(list.data?.participants ?? NO_ROWS);
 
   const columns = useMemo<ColumnDef<ListedParticipant, unknown>[]>(() => {
     const cols: ColumnDef<ListedParticipant, unknown>[] = [
@@ -169,6 +171,11 @@ function TrialParticipants({ trial }: { trial: Trial }) {
         </Group>
       </Group>
       {list.error && <Alert color="red">{displayableMessage(list.error, TRIAL_MESSAGES.notFound)}</Alert>}
+      {deviceStatus.incomplete && (
+        <Alert color="yellow">
+          Some device information could not be loaded. Participants are still displayed.
+        </Alert>
+      )}
       <DataTable
         label="Participants"
         data={list.data?.participants ?? NO_ROWS}
