@@ -11,6 +11,7 @@ import { SimClock } from '../clock.js';
 import { authorizeErrorPage, authorizePage } from '../oauth/authorize-page.js';
 import { type OAuthClient, OAuthStore } from '../oauth/oauth-store.js';
 import { fitbitDevices, fitbitProfile, fitbitUserId } from './fitbit-data.js';
+import { registerFitbitDataRoutes } from './fitbit-data-routes.js';
 
 export const FITBIT_SCOPES = [
   'activity',
@@ -228,6 +229,8 @@ export async function fitbitSimulator(app: FastifyInstance, opts: FitbitSimulato
     }
     return grant;
   }
+
+  registerFitbitDataRoutes(app, clock, resource);
 
   app.get('/1/user/-/devices.json', async (request, reply) => {
     const grant = await resource(request, reply, 'settings');

@@ -1,0 +1,126 @@
+/*
+ * Deterministic daily Fitbit data per simulated user (providers.md §1.9):
+ * steps, distance, floors, active minutes, calories, resting heart rate,
+ * main sleep with stages, weight, SpO2 and VO2 max. About one day in nine
+ * is "not worn": no steps, no heart rate, no sleep.
+ */
+import { createHash } from 'node:crypto';
+
+const rnd = (seed: string) => createHash('sha256').update(seed).digest().readUInt32BE(0) / 0xffffffff;
+
+export interface FitbitDay {
+  worn: boolean;
+  steps: number;
+  distanceKm: number;
+  floors: number;
+  minutesSedentary: number;
+  minutesLightlyActive: number;
+  minutesFairlyActive: number;
+  minutesVeryActive: number;
+  calories: number;
+  restingHeartRate: number | null;
+  sleep: {
+    start: string;
+    minutesAsleep: number;
+    deep: number;
+    light: number;
+    rem: number;
+    wake: number;
+  } | null;
+  weightKg: number | null;
+  fatPct: number | null;
+  spo2: { avg: number; min: number; max: number } | null;
+  vo2Max: string | null;
+}
+
+export function fitbitDay(userId: string, date: string): FitbitDay {
+  const r = (k: string) => rnd(`${userId}:${date}:${k}`);
+  const u = (k: string) => rnd(`${userId}:${k}`);
+  const worn = r('worn') > 1 / 9;
+  const weekend = [0, 6].includes(new Date(`${date}T12:00:00Z`).getUTCDay());
+  const baseSteps = 4000 + u('steps') * 7000;
+  const steps = worn ? Math.round(baseSteps * (weekend ? 0.85 : 1) * (0.6 + r('steps') * 0.8)) : 0;
+  const stride = 0.65 + u('stride') * 0.15;
+  const veryActive = worn ? Math.round(r('va') * 60) : 0;
+  const fairly = worn ? Math.round(r('fa') * 45) : 0;
+  const lightly = worn ? Math.round(140 + r('la') * 160) : 0;
+  const asleep = worn ? Math.round(330 + r('sleep') * 150) : 0;
+  const sleepStartMin = 22 * 60 + Math.round(r('bed') * 120); // 22:00–24:00 the evening before
+  const prev = new Date(Date.parse(`${date}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+  const hh = String(Math.floor(sleepStartMin / 60) % 24).padStart(2, '0');
+  const mm = String(sleepStartMin % 60).padStart(2, '0');
+  const wake = Math.round(asleep * (0.05 + r('wake') * 0.1));
+  const deep = Math.round(asleep * (0.13 + r('deep') * 0.1));
+  const rem = Math.round(asleep * (0.18 + r('rem') * 0.07));
+  const weighed = r('weighed') < 0.6;
+  const baseKg = 58 + u('kg') * 50;
+  return {
+    worn,
+    steps,
+    distanceKm: Math.round(((steps * stride) / 1000) * 1000) / 1000,
+    floors: worn ? Math.round(r('floors') * 20) : 0,
+    minutesSedentary: worn ? 1440 - asleep - lightly - fairly - veryActive : 1440,
+    minutesLightlyActive: lightly,
+    minutesFairlyActive: fairly,
+    minutesVeryActive: veryActive,
+    calories: Math.round(1500 + u('bmr') * 400 + steps * 0.04 + veryActive * 8),
+    restingHeartRate: worn ? Math.round(52 + u('rhr') * 22 + (r('rhr') - 0.5) * 4) : null,
+    sleep: worn
+      ? {
+          start: `${prev}T${hh}:${mm}:00.000`,
+          minutesAsleep: asleep,
+          deep,
+          light: asleep - deep - rem,
+          rem,
+          wake,
+        }
+      : null,
+    weightKg: weighed ? Math.round((baseKg + (r('kg') - 0.5) * 1.2) * 10) / 10 : null,
+    fatPct: weighed ? Math.round((15 + u('fat') * 20 + (r('fat') - 0.5)) * 10) / 10 : null,
+    spo2: worn
+      ? {
+          avg: Math.round((94 + r('o2') * 4) * 10) / 10,
+          min: Math.round((89 + r('o2min') * 5) * 10) / 10,
+          max: Math.round((97 + r('o2max') * 3) * 10) / 10,
+        }
+      : null,
+    vo2Max: worn
+      ? (() => {
+          const low = Math.round(32 + u('vo2') * 20);
+          return `${low}-${low + 4}`;
+        })()
+      : null,
+  };
+}
+
+/** Minute-by-minute steps of a day (1440 values, zero at night, walking bursts). */
+export function fitbitIntradaySteps(userId: string, date: string): number[] {
+  const day = fitbitDay(userId, date);
+  const minutes = new Array<number>(1440).fill(0);
+  if (!day.worn) return minutes;
+  let left = day.steps;
+  let i = 0;
+  while (left > 0 && i < 200) {
+    const start = 7 * 60 + Math.floor(rnd(`${userId}:${date}:burst${i}`) * (14 * 60));
+    const len = 5 + Math.floor(rnd(`${userId}:${date}:len${i}`) * 25);
+    for (let m = start; m < Math.min(1440, start + len) && left > 0; m++) {
+      const v = Math.min(left, 60 + Math.floor(rnd(`${userId}:${date}:${m}`) * 70));
+      minutes[m] = (minutes[m] ?? 0) + v;
+      left -= v;
+    }
+    i++;
+  }
+  return minutes;
+}
+
+/** Minute-by-minute heart rate (asleep 45–70, awake 60–100, higher while walking). */
+export function fitbitIntradayHeart(userId: string, date: string): Array<number | null> {
+  const day = fitbitDay(userId, date);
+  if (!day.worn || day.restingHeartRate === null) return new Array(1440).fill(null);
+  const steps = fitbitIntradaySteps(userId, date);
+  return steps.map((s, m) => {
+    const asleep = m < 6 * 60 + 30;
+    const base = (day.restingHeartRate ?? 60) + (asleep ? -4 : 12);
+    return Math.round(base + (s > 0 ? 25 + s / 6 : 0) + (rnd(`${userId}:${date}:hr${m}`) - 0.5) * 6);
+  });
+}
