@@ -166,15 +166,27 @@ describe('Fitbit authorization and device list', () => {
     expect(after.version).toBe(before.version + 1); // one rotation, not three (a second would have hit 409/400)
   });
 
-  it('429 at the provider → "Rate limit exceeded" card; revoked at the provider → "Authentication required"', async () => {
+  it('429 at the provider → "Rate limit exceeded" card without retries; revoked at the provider → "Authentication required"', async () => {
     await control('exhaust-rate-limit', { userId: await providerUser(), clientId: 'TRIALWEARSIM' });
+    const before = Number(
+      (await t.ctx.db.selectFrom('provider_tokens').select('version').executeTakeFirstOrThrow()).version,
+    );
     expect((await a.as.Admin.get(`/api/participantDevices/${participantId}/fitbit`)).json()).toEqual([
       expect.objectContaining({ device: 'Error', hasError: true, errorType: 'Rate limit exceeded' }),
     ]);
+    // No refresh or retry on a 429: the token is untouched.
+    expect(
+      Number(
+        (await t.ctx.db.selectFrom('provider_tokens').select('version').executeTakeFirstOrThrow()).version,
+      ),
+    ).toBe(before);
+    // An hour later the window is fresh; the participant has revoked TrialWear at Fitbit meanwhile.
+    await control('clock', { advanceMs: 3_600_000 });
     await control('revoke', { userId: await providerUser() });
-    const res = (await a.as.Admin.get(`/api/participantDevices/${participantId}/fitbit`)).json();
-    // The rate-limit window still counts first; after the hour the revoked token shows.
-    expect(res[0].hasError).toBe(true);
+    expect((await a.as.Admin.get(`/api/participantDevices/${participantId}/fitbit`)).json()).toEqual([
+      expect.objectContaining({ device: 'Error', hasError: true, errorType: 'Authentication required' }),
+    ]);
+    await control('clock', { reset: true });
   });
 
   it('revoke needs the CSRF header, then unlinks', async () => {

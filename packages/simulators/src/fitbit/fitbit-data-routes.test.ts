@@ -147,6 +147,24 @@ describe('Fitbit data endpoints', () => {
     expect(foods).toMatchObject({ goals: { calories: 2100 }, summary: { water: 1500 } });
   });
 
+  it('sleep list: one of beforeDate/afterDate, limit at most 100, sorted, paginated shape', async () => {
+    const before = await (
+      await get('/1.2/user/-/sleep/list.json?beforeDate=2026-03-20&limit=5&offset=0')
+    ).json();
+    expect(before.sleep).toHaveLength(5);
+    expect(before.pagination).toMatchObject({ beforeDate: '2026-03-20', limit: 5, offset: 0, sort: 'desc' });
+    const dates = before.sleep.map((x: { dateOfSleep: string }) => x.dateOfSleep);
+    expect([...dates].sort().reverse()).toEqual(dates);
+    expect(dates.every((d: string) => d < '2026-03-20')).toBe(true);
+    const after = await (await get('/1.2/user/-/sleep/list.json?afterDate=2026-03-01&limit=3')).json();
+    expect(after.pagination.sort).toBe('asc');
+    expect((await get('/1.2/user/-/sleep/list.json?limit=5')).status).toBe(400);
+    expect((await get('/1.2/user/-/sleep/list.json?beforeDate=2026-03-20&limit=101')).status).toBe(400);
+    expect((await get('/1.2/user/-/sleep/list.json?beforeDate=2026-03-20&limit=5&offset=10')).status).toBe(
+      400,
+    );
+  });
+
   it('each endpoint needs its scope (403 insufficient_scope)', async () => {
     for (const path of [
       '/1.2/user/-/sleep/date/2026-03-01.json',

@@ -181,47 +181,99 @@ export function registerFitbitDataRoutes(app: FastifyInstance, clock: SimClock, 
     })(request, reply);
   });
 
-  // Sleep v1.2 by date or date range (max 100 days).
+  // Sleep v1.2 by date or date range (max 100 days), and the paginated list.
+  const sleepLogs = (userId: string, days: string[]) =>
+    days.flatMap((day) => {
+      const s = fitbitDay(userId, day).sleep;
+      if (!s) return [];
+      const inBed = s.minutesAsleep + s.wake;
+      const end = new Date(Date.parse(`${s.start}Z`) + inBed * 60_000).toISOString().replace('Z', '');
+      return [
+        {
+          dateOfSleep: day,
+          logId: Number(`${day.replaceAll('-', '')}${String(userId.charCodeAt(0)).padStart(3, '0')}`),
+          logType: 'auto_detected',
+          type: 'stages',
+          isMainSleep: true,
+          infoCode: 0,
+          startTime: s.start,
+          endTime: end,
+          duration: inBed * 60_000,
+          timeInBed: inBed,
+          minutesAsleep: s.minutesAsleep,
+          minutesAwake: s.wake,
+          minutesToFallAsleep: 0,
+          minutesAfterWakeup: 0,
+          efficiency: Math.round((s.minutesAsleep / inBed) * 100),
+          levels: {
+            data: [],
+            shortData: [],
+            summary: {
+              deep: { count: 4, minutes: s.deep, thirtyDayAvgMinutes: s.deep },
+              light: { count: 25, minutes: s.light, thirtyDayAvgMinutes: s.light },
+              rem: { count: 6, minutes: s.rem, thirtyDayAvgMinutes: s.rem },
+              wake: { count: 20, minutes: s.wake, thirtyDayAvgMinutes: s.wake },
+            },
+          },
+        },
+      ];
+    });
+
+  app.get('/1.2/user/-/sleep/list.json', async (request, reply) => {
+    const grant = await guard(request, reply, 'sleep');
+    if (!grant) return reply;
+    const q = request.query as Record<string, string | undefined>;
+    const limit = Number(q.limit ?? 10);
+    if (
+      (q.beforeDate ? 1 : 0) + (q.afterDate ? 1 : 0) !== 1 ||
+      !Number.isInteger(limit) ||
+      limit < 1 ||
+      limit > 100 ||
+      (q.offset ?? '0') !== '0'
+    ) {
+      return reply
+        .status(400)
+        .send(
+          err(
+            'validation',
+            'Exactly one of beforeDate or afterDate, a limit of 1 to 100 and offset 0 are required',
+          ),
+        );
+    }
+    const sort = q.sort ?? (q.beforeDate ? 'desc' : 'asc');
+    const anchor = Date.parse(`${(q.beforeDate ?? q.afterDate)!.slice(0, 10)}T00:00:00Z`);
+    if (Number.isNaN(anchor))
+      return reply
+        .status(400)
+        .send(err('validation', 'Invalid date', q.beforeDate ? 'beforeDate' : 'afterDate'));
+    const days: string[] = [];
+    const end = Date.parse(`${today()}T00:00:00Z`);
+    for (let i = 0; days.length < limit && i < 400; i++) {
+      const t = q.beforeDate ? anchor - (i + 1) * DAY : anchor + i * DAY;
+      if (t > end) break;
+      const day = new Date(t).toISOString().slice(0, 10);
+      if (fitbitDay(grant.userId, day).sleep) days.push(day);
+    }
+    const sleep = sleepLogs(grant.userId, sort === 'desc' ? days : [...days].sort());
+    return {
+      sleep,
+      pagination: {
+        ...(q.beforeDate ? { beforeDate: q.beforeDate } : { afterDate: q.afterDate }),
+        limit,
+        next: '',
+        offset: 0,
+        previous: '',
+        sort,
+      },
+    };
+  });
+
   app.get(
     '/1.2/user/-/sleep/date/*',
     handle('sleep', (grant, parts) => {
       const [a, b] = parts;
       const days = b ? daysOf(a!, b, today(), 100) : [parseDate(a!, today(), 'date')];
-      const sleep = days.flatMap((day) => {
-        const s = fitbitDay(grant.userId, day).sleep;
-        if (!s) return [];
-        const inBed = s.minutesAsleep + s.wake;
-        const end = new Date(Date.parse(`${s.start}Z`) + inBed * 60_000).toISOString().replace('Z', '');
-        return [
-          {
-            dateOfSleep: day,
-            logId: Number(`${day.replaceAll('-', '')}${String(grant.userId.charCodeAt(0)).padStart(3, '0')}`),
-            logType: 'auto_detected',
-            type: 'stages',
-            isMainSleep: true,
-            infoCode: 0,
-            startTime: s.start,
-            endTime: end,
-            duration: inBed * 60_000,
-            timeInBed: inBed,
-            minutesAsleep: s.minutesAsleep,
-            minutesAwake: s.wake,
-            minutesToFallAsleep: 0,
-            minutesAfterWakeup: 0,
-            efficiency: Math.round((s.minutesAsleep / inBed) * 100),
-            levels: {
-              data: [],
-              shortData: [],
-              summary: {
-                deep: { count: 4, minutes: s.deep, thirtyDayAvgMinutes: s.deep },
-                light: { count: 25, minutes: s.light, thirtyDayAvgMinutes: s.light },
-                rem: { count: 6, minutes: s.rem, thirtyDayAvgMinutes: s.rem },
-                wake: { count: 20, minutes: s.wake, thirtyDayAvgMinutes: s.wake },
-              },
-            },
-          },
-        ];
-      });
+      const sleep = sleepLogs(grant.userId, days);
       const total = sleep.reduce((n, s) => n + s.minutesAsleep, 0);
       return {
         sleep,
