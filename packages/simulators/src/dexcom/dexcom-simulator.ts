@@ -10,6 +10,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SimClock } from '../clock.js';
 import { authorizeErrorPage, authorizePage } from '../oauth/authorize-page.js';
 import { accountFromSeed, clientFromRequest, rfcError } from '../oauth/common.js';
+import { registerControlRoutes } from '../oauth/control-routes.js';
 import { type OAuthClient, OAuthStore } from '../oauth/oauth-store.js';
 import { dexcomDevices, dexcomEgvs, dexcomUserHash } from './dexcom-data.js';
 
@@ -206,27 +207,15 @@ export async function dexcomSimulator(app: FastifyInstance, opts: DexcomSimulato
     };
   });
 
-  app.post('/_control/expire-token', async (request) => {
-    store.expireUser((request.body as { userId: string }).userId);
-    return { ok: true };
-  });
-  app.post('/_control/revoke', async (request) => {
-    store.revokeUser(null, (request.body as { userId: string }).userId);
-    return { ok: true };
-  });
   app.post('/_control/exhaust-rate-limit', async () => {
     usage = { window: Math.floor(clock.now().getTime() / 3_600_000), count: limit };
     return { ok: true };
   });
-  app.post('/_control/fail-next', async (request) => {
-    failNext = request.body as { count: number; status: number };
-    return { ok: true };
-  });
-  app.post('/_control/clock', async (request) => {
-    const b = request.body as { now?: string; advanceMs?: number; reset?: boolean };
-    if (b.reset) clock.reset();
-    if (b.now) clock.set(new Date(b.now));
-    if (b.advanceMs) clock.advance(b.advanceMs);
-    return { now: clock.now().toISOString() };
+  registerControlRoutes(app, {
+    store,
+    clock,
+    failNext: (next) => {
+      failNext = next;
+    },
   });
 }

@@ -9,6 +9,7 @@ import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SimClock } from '../clock.js';
 import { authorizeErrorPage, authorizePage } from '../oauth/authorize-page.js';
+import { registerControlRoutes } from '../oauth/control-routes.js';
 import { type OAuthClient, OAuthStore } from '../oauth/oauth-store.js';
 import { fitbitDevices, fitbitProfile, fitbitUserId } from './fitbit-data.js';
 import { registerFitbitDataRoutes } from './fitbit-data-routes.js';
@@ -245,14 +246,6 @@ export async function fitbitSimulator(app: FastifyInstance, opts: FitbitSimulato
   });
 
   // --- Control API (tests and training) ---------------------------------------
-  app.post('/_control/expire-token', async (request) => {
-    store.expireUser((request.body as { userId: string }).userId);
-    return { ok: true };
-  });
-  app.post('/_control/revoke', async (request) => {
-    store.revokeUser(null, (request.body as { userId: string }).userId);
-    return { ok: true };
-  });
   app.post('/_control/exhaust-rate-limit', async (request) => {
     const { userId, clientId } = (request.body ?? {}) as { userId?: string; clientId?: string };
     if (!userId || !clientId) {
@@ -266,16 +259,11 @@ export async function fitbitSimulator(app: FastifyInstance, opts: FitbitSimulato
     });
     return { ok: true };
   });
-  app.post('/_control/fail-next', async (request) => {
-    const { count, status } = request.body as { count: number; status: number };
-    failNext = { count, status };
-    return { ok: true };
-  });
-  app.post('/_control/clock', async (request) => {
-    const b = request.body as { now?: string; advanceMs?: number; reset?: boolean };
-    if (b.reset) clock.reset();
-    if (b.now) clock.set(new Date(b.now));
-    if (b.advanceMs) clock.advance(b.advanceMs);
-    return { now: clock.now().toISOString() };
+  registerControlRoutes(app, {
+    store,
+    clock,
+    failNext: (next) => {
+      failNext = next;
+    },
   });
 }
