@@ -1,0 +1,223 @@
+import { ACCOUNT_LOCKED, SFA_MESSAGES } from '@trialwear/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { unlockUser } from '../src/features/auth/lockout.js';
+import { totpAt } from '../src/features/sfa/totp.js';
+import { createTeam } from '../src/features/teams/service.js';
+import { createUser } from '../src/features/users/service.js';
+import { lastMail, mailText } from './support/mail.js';
+import { createTestApp, type TestApp } from './support/test-app.js';
+
+const PW = 'Identity-pw1!';
+let clock = new Date('2026-05-04T08:00:00Z');
+const advance = (ms: number) => {
+  clock = new Date(clock.getTime() + ms);
+};
+
+describe('identity: second factor and lockout', () => {
+  let t: TestApp;
+  let teamA: number;
+  let n = 0;
+  const newUser = async (
+    opts: { sfa?: boolean; role?: 'Admin' | 'User' | 'Viewer' | 'Sys_Admin'; teamId?: number } = {},
+  ) => {
+    n += 1;
+    const username = `ident${n}`;
+    const id = await createUser(t.ctx.db, {
+      username,
+      email: `${username}@lab.example`,
+      password: PW,
+      firstName: 'Ida',
+      lastName: `Number${n}`,
+      teamId: opts.teamId ?? teamA,
+      role: opts.role ?? 'User',
+      sfaRequired: opts.sfa ?? true,
+    });
+    return { id, username, email: `${username}@lab.example` };
+  };
+
+  /** Signs up a fresh user through setup and verify; returns the secret and a client signed out. */
+  const withAuthenticator = async () => {
+    const u = await newUser();
+    const c = t.client();
+    expect((await c.login(u.username, PW)).message).toBe('SFAIsNotSet');
+    const setup = (await c.get('/api/auth/secondFactorSetup')).json();
+    const verify = await c.post('/api/auth/verifyTOTP', { sfaToken: totpAt(setup.key, clock) });
+    expect(verify.statusCode).toBe(200);
+    return { ...u, secret: setup.key as string, c };
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp({ now: () => clock });
+    teamA = await createTeam(t.ctx.db, { name: 'Identity A' });
+  });
+  afterAll(() => t.close());
+
+  it('first sign-in: SFAIsNotSet → setup (QR + key) → SFAVerifyCodeNeeded → verify logs out', async () => {
+    const u = await newUser();
+    const c = t.client();
+    expect((await c.login(u.username, PW)).message).toBe('SFAIsNotSet');
+    const me = await c.get('/api/auth/user');
+    expect(me.statusCode).toBe(403);
+    expect(me.json()).toMatchObject({ message: 'SFAIsNotSet', user: { userName: u.username } });
+    // A partial session reaches no full-session call.
+    expect((await c.get('/api/userTrials/')).statusCode).toBe(403);
+    expect((await c.get('/api/auth//isSfaAlreadyValidated')).json()).toEqual({ success: false });
+
+    const setup = await c.get('/api/auth/secondFactorSetup');
+    expect(setup.statusCode).toBe(200);
+    const { qrImage, key } = setup.json();
+    expect(qrImage).toMatch(/^data:image\/png;base64,/);
+    expect(key).toMatch(/^[A-Z2-7]{32}$/);
+    const stored = await t.ctx.db
+      .selectFrom('users')
+      .select('sfa_secret_enc')
+      .where('id', '=', u.id)
+      .executeTakeFirstOrThrow();
+    expect(stored.sfa_secret_enc).toMatch(/^v1\./);
+    expect(stored.sfa_secret_enc).not.toContain(key);
+    expect((await c.get('/api/auth/user')).json().message).toBe('SFAVerifyCodeNeeded');
+
+    const wrong = await c.post('/api/auth/verifyTOTP', {
+      sfaToken: '000000' === totpAt(key, clock) ? '111111' : '000000',
+    });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().message).toBe(SFA_MESSAGES.invalidCode);
+    const ok = await c.post('/api/auth/verifyTOTP', { sfaToken: totpAt(key, clock) });
+    expect(ok.statusCode).toBe(200);
+    expect((await c.get('/api/auth/user')).statusCode).toBe(401); // logged out after verification
+  });
+
+  it('later sign-ins validate; a code is accepted once only; remembered device skips for 48 h', async () => {
+    const u = await withAuthenticator();
+    const c = t.client();
+    expect((await c.login(u.username, PW)).message).toBe('SFAValidateCodeNeeded');
+    // The code used at verification is spent (same time step): replay refused.
+    const replay = await c.post('/api/auth/validateTOTP', {
+      sfaToken: totpAt(u.secret, clock),
+      skipSFA: false,
+    });
+    expect(replay.statusCode).toBe(400);
+    advance(30_000);
+    const code = totpAt(u.secret, clock);
+    const ok = await c.post('/api/auth/validateTOTP', { sfaToken: code, skipSFA: true });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toMatchObject({ message: 'Authorized', user: { userName: u.username, role: 'User' } });
+    expect((await c.get('/api/auth/user')).statusCode).toBe(200);
+    expect((await c.get('/api/auth//isSfaAlreadyValidated')).json()).toEqual({ success: true });
+
+    // Same code from another browser: refused (no replay).
+    const other = t.client();
+    await other.login(u.username, PW);
+    expect((await other.post('/api/auth/validateTOTP', { sfaToken: code, skipSFA: false })).statusCode).toBe(
+      400,
+    );
+
+    // The remembered device signs in without the second factor...
+    await c.post('/api/auth/logout');
+    expect((await c.login(u.username, PW)).message).toBe('Authorized');
+    // ...for 48 hours only, and only for this user.
+    advance(49 * 60 * 60 * 1000);
+    await c.post('/api/auth/logout');
+    expect((await c.login(u.username, PW)).message).toBe('SFAValidateCodeNeeded');
+  });
+
+  it('the device cookie is bound to its user', async () => {
+    const a = await withAuthenticator();
+    const b = await withAuthenticator();
+    const c = t.client();
+    await c.login(a.username, PW);
+    advance(30_000);
+    await c.post('/api/auth/validateTOTP', { sfaToken: totpAt(a.secret, clock), skipSFA: true });
+    await c.post('/api/auth/logout');
+    expect((await c.login(b.username, PW)).message).toBe('SFAValidateCodeNeeded');
+  });
+
+  it('email code: sent, works once, expires after 10 minutes', async () => {
+    const u = await withAuthenticator();
+    const c = t.client();
+    await c.login(u.username, PW);
+    const sent = await c.post('/api/auth/generateSendEmailTOTP');
+    expect(sent.json()).toEqual({ success: true, message: SFA_MESSAGES.codeSent });
+    expect((await c.get('/api/auth/user')).json().message).toBe('SFAValidateEmailCodeNeeded');
+    const code = mailText(
+      lastMail(t.dataDir, (m) => m.includes(`To: ${u.email}`) && m.includes('sign-in code')),
+    ).match(/code is: (\d{6})/)![1]!;
+    const ok = await c.post('/api/auth/validateTOTP', { sfaToken: code, skipSFA: false });
+    expect(ok.statusCode).toBe(200);
+    const again = t.client();
+    await again.login(u.username, PW);
+    expect((await again.post('/api/auth/validateTOTP', { sfaToken: code, skipSFA: false })).statusCode).toBe(
+      400,
+    );
+    await again.post('/api/auth/generateSendEmailTOTP');
+    const code2 = mailText(lastMail(t.dataDir, (m) => m.includes(`To: ${u.email}`))).match(
+      /code is: (\d{6})/,
+    )![1]!;
+    advance(11 * 60 * 1000);
+    expect((await again.post('/api/auth/validateTOTP', { sfaToken: code2, skipSFA: false })).statusCode).toBe(
+      400,
+    );
+  });
+
+  it('code format messages are exact', async () => {
+    const c = t.client();
+    const u = await newUser();
+    await c.login(u.username, PW);
+    const cases: Array<[string, string]> = [
+      ['', SFA_MESSAGES.required],
+      ['12ab56', SFA_MESSAGES.digits],
+      ['12345', SFA_MESSAGES.length],
+      ['1234567', SFA_MESSAGES.length],
+    ];
+    for (const [code, message] of cases) {
+      const res = await c.post('/api/auth/verifyTOTP', { sfaToken: code });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().errors[0].message).toBe(message);
+    }
+  });
+
+  it('resetSFA: allowed during setup and when signed in, refused while a validation is pending', async () => {
+    const u = await withAuthenticator();
+    const c = t.client();
+    await c.login(u.username, PW);
+    expect((await c.post('/api/auth/resetSFA')).statusCode).toBe(403);
+    advance(30_000);
+    await c.post('/api/auth/validateTOTP', { sfaToken: totpAt(u.secret, clock), skipSFA: false });
+    const reset = await c.post('/api/auth/resetSFA');
+    expect(reset.json()).toEqual({ message: 'SFAIsNotSet' });
+    await c.post('/api/auth/logout');
+    expect((await c.login(u.username, PW)).message).toBe('SFAIsNotSet');
+  });
+
+  it('five wrong passwords lock the account; unlock restores it', async () => {
+    const u = await newUser({ sfa: false });
+    const c = t.client();
+    for (let i = 0; i < 4; i++)
+      expect(
+        (await c.post('/api/auth/login', { username: u.username, password: 'Wrong-pw1!' })).statusCode,
+      ).toBe(401);
+    const locked = await c.post('/api/auth/login', { username: u.username, password: 'Wrong-pw1!' });
+    expect(locked.statusCode).toBe(423);
+    expect(locked.json()).toMatchObject({
+      message: SFA_MESSAGES.locked,
+      reason: ACCOUNT_LOCKED,
+      displayToUser: true,
+    });
+    expect((await c.post('/api/auth/login', { username: u.username, password: PW })).statusCode).toBe(423);
+    await unlockUser(t.ctx, u.id);
+    expect((await c.login(u.username, PW)).message).toBe('Authorized');
+  });
+
+  it('five wrong codes lock the account and end the session', async () => {
+    const u = await withAuthenticator();
+    const c = t.client();
+    await c.login(u.username, PW);
+    const bad = totpAt(u.secret, clock) === '123456' ? '654321' : '123456';
+    for (let i = 0; i < 4; i++)
+      expect((await c.post('/api/auth/validateTOTP', { sfaToken: bad })).statusCode).toBe(400);
+    const res = await c.post('/api/auth/validateTOTP', { sfaToken: bad });
+    expect(res.statusCode).toBe(423);
+    expect(res.json().reason).toBe(ACCOUNT_LOCKED);
+    expect((await c.get('/api/auth/user')).statusCode).toBe(401);
+  });
+});
