@@ -13,7 +13,14 @@ async function main() {
   const log = (m: string) => console.log(`[trialwear] ${m}`);
   const started = Date.now();
   const runtime = await startRuntime(config, log);
-  const app = await buildApp(runtime.ctx, { serveWeb: true });
+  let app: Awaited<ReturnType<typeof buildApp>>;
+  try {
+    app = await buildApp(runtime.ctx, { serveWeb: true });
+  } catch (err) {
+    // Never leave the embedded PostgreSQL behind when the app cannot be built.
+    await runtime.stop();
+    throw err;
+  }
 
   let stopping = false;
   const shutdown = async (signal: string) => {
