@@ -11,6 +11,7 @@ import { type DatabaseHandle, openDatabase } from './db/database.js';
 import { startEmbeddedPostgres } from './db/embedded-postgres.js';
 import { migrate } from './db/migrate.js';
 import { createMailer } from './mail/mailer.js';
+import { createProviderRegistry } from './providers/registry.js';
 import { startQueue } from './queue/boss.js';
 import { createRecaptchaVerifier } from './security/recaptcha.js';
 import { loadSecrets } from './security/secrets.js';
@@ -80,13 +81,15 @@ export async function startRuntime(config: Config, log: Log): Promise<Runtime> {
   });
   if (!recaptcha.enabled) log('WARNING: RECAPTCHA_SECRET is not set: reCAPTCHA verification is OFF');
 
+  const secrets = loadSecrets(config);
   const ctx: AppContext = {
     config,
     db: database.db,
     boss,
     mailer,
     recaptcha,
-    secrets: loadSecrets(config),
+    secrets,
+    providers: createProviderRegistry(config, secrets),
     now: () => new Date(),
   };
   return {

@@ -1,10 +1,18 @@
 /*
- * Generated from the contract's API_ACCESS table: every guarded route is
- * refused (401) without a session and (403) for each role it does not list,
- * and is not refused for the roles it lists. Other-team access (404) is
- * covered per feature, where real ids exist.
+ * Generated from the contract's API_ACCESS table, which lists every /api
+ * route (route-table.int.test.ts proves it): a public route never asks for a
+ * session; every other route is refused (401) without a session and (403)
+ * for each role it does not list, and is not refused for the roles it
+ * lists. Other-team access (404) is covered per feature, where real ids exist.
  */
-import { API_ACCESS, type ApiAccess, ROLES, roleAllows } from '@trialwear/contract';
+import {
+  API_ACCESS,
+  type ApiAccess,
+  type ApiRoute,
+  ROLES,
+  roleAllows,
+  STATE_CHANGING_GETS,
+} from '@trialwear/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TeamFixture, teamWithRoles } from './support/fixtures.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
@@ -35,19 +43,35 @@ describe('API authorization matrix', () => {
     userEmail: 'nobody@x.example',
   });
 
-  it.each(entries.filter(([, a]) => a !== 'public'))('%s', async (route, access) => {
+  const call = async (client: ReturnType<TestApp['client']>, route: string) => {
     const [method, path] = route.split(' ') as ['GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', string];
-    const anonymous = await t.client().request(method, url(path), method === 'GET' ? undefined : body());
+    // The spec's state-changing GETs need the CSRF header like any write.
+    const headers = STATE_CHANGING_GETS.includes(route as ApiRoute)
+      ? { 'x-csrf-token': await client.csrfToken() }
+      : undefined;
+    return client.request(method, url(path), method === 'GET' ? undefined : body(), { headers });
+  };
+  /** A refusal by role, as opposed to a refusal of the input or of the state (e.g. "already validated"). */
+  const refusedByRole = (res: { statusCode: number; json: () => { message?: string; reason?: string } }) =>
+    res.statusCode === 403 && res.json().reason === 'Forbidden' && res.json().message === 'Unauthorized';
+
+  it.each(entries.filter(([, a]) => a === 'public'))('%s (public)', async (route) => {
+    const anonymous = await call(t.client(), route);
+    expect(anonymous.statusCode, anonymous.body).not.toBe(401);
+    expect(refusedByRole(anonymous)).toBe(false);
+  });
+
+  it.each(entries.filter(([, a]) => a !== 'public'))('%s', async (route, access) => {
+    const anonymous = await call(t.client(), route);
     expect(anonymous.statusCode).toBe(401);
     for (const role of ROLES) {
-      // Writes run against throwaway input, so allowed calls may 400/404/409: only 403 means "refused by role".
-      const res = await f.as[role].request(method, url(path), method === 'GET' ? undefined : body());
-      const allowed = access === 'any' || roleAllows(role, access as readonly (typeof ROLES)[number][]);
-      // (A state-changing GET may answer 403 CsrfError here: that is not a refusal by role.)
-      if (allowed)
-        expect(res.statusCode === 403 && res.json().reason === 'Forbidden', `${role} ${res.body}`).toBe(
-          false,
-        );
+      // Writes run against throwaway input, so allowed calls may 400/404/409: only 403 "Unauthorized" means "refused by role".
+      const res = await call(f.as[role], route);
+      const allowed =
+        access === 'any' ||
+        access === 'session' ||
+        roleAllows(role, access as readonly (typeof ROLES)[number][]);
+      if (allowed) expect(refusedByRole(res), `${role} ${res.body}`).toBe(false);
       else {
         expect(res.statusCode, role).toBe(403);
         expect(res.json()).toMatchObject({ message: 'Unauthorized', reason: 'Forbidden' });

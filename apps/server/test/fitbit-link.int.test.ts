@@ -2,8 +2,8 @@
  * Linking a Fitbit end to end over real HTTP: the portal and its mounted
  * simulator talk exactly as the portal and Fitbit would.
  */
+import { LINK_MESSAGES } from '@trialwear/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INVALID_STATE_MESSAGE } from '../src/features/devices/consent-state.js';
 import { type TeamFixture, teamWithRoles } from './support/fixtures.js';
 import { lastMail, mailText } from './support/mail.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
@@ -103,7 +103,7 @@ describe('Fitbit authorization and device list', () => {
     const forged = state.replace(/^\d+/, String(otherTeamParticipant));
     const res1 = await t.client().post('/api/fitbit-callback', { authCode: code, participantId: forged });
     expect(res1.statusCode).toBe(422);
-    expect(res1.json().message).toBe(INVALID_STATE_MESSAGE);
+    expect(res1.json().message).toBe(LINK_MESSAGES.invalidState);
     expect(
       (
         await t

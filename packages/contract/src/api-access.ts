@@ -1,16 +1,59 @@
 /*
- * Who may call each API route, as data. The server's route guards read this
- * table and the authorization tests iterate it, so the two cannot drift.
- * 'any' = any fully signed-in staff role. Sys_Admin passes every check.
+ * Who may call each API route, as data: the one authorization path. The
+ * server attaches a guard to every /api route from this table when the route
+ * is registered (a route missing here stops the server from starting), and
+ * the authorization-matrix test iterates it, so the three cannot drift.
+ *
+ * 'public'  no session needed (sign-in, sign-up, consent callbacks, health …)
+ * 'session' any session, also one whose second factor is still pending
+ * 'any'     any fully signed-in staff role
+ * roles     fully signed in with one of these roles in the session's team
+ * Sys_Admin passes every role check. Team scoping (another team's ids → 404)
+ * is the services' job, on top of this.
  */
-import type { Role } from './roles.js';
+import { ROLE_GROUPS, type Role } from './roles.js';
 
-export type ApiAccess = 'public' | 'any' | readonly Role[];
+export type ApiAccess = 'public' | 'session' | 'any' | readonly Role[];
 
-const WRITERS = ['Sys_Admin', 'Admin', 'User'] as const satisfies readonly Role[];
-const ADMINS = ['Sys_Admin', 'Admin'] as const satisfies readonly Role[];
+const { writers: WRITERS, admins: ADMINS, sysAdmin: SYS_ADMIN } = ROLE_GROUPS;
 
 export const API_ACCESS = {
+  // platform
+  'GET /api/health': 'public',
+  'GET /api/appVersion': 'public',
+  'GET /api/publicConfig': 'public',
+  'GET /api/csrf-token': 'public',
+  'POST /api/contactUs': 'public',
+  // sign-in and sessions (core §4)
+  'POST /api/auth/login': 'public',
+  'GET /api/auth/user': 'any',
+  'GET /api/auth/login/': 'any',
+  'POST /api/auth/logout': 'public',
+  'POST /api/auth/refreshToken': 'any',
+  // second factor: reachable while the second factor is pending
+  'GET /api/auth/secondFactorSetup': 'session',
+  'POST /api/auth/verifyTOTP': 'session',
+  'POST /api/auth/validateTOTP': 'session',
+  'POST /api/auth/generateSendEmailTOTP': 'session',
+  'POST /api/auth/resetSFA': 'session',
+  'GET /api/auth//isSfaAlreadyValidated': 'session',
+  // passwords
+  'POST /api/auth/forgotPassword': 'public',
+  'POST /api/auth/resetPasswordValidation': 'public',
+  'POST /api/auth/resetPassword': 'public',
+  'POST /api/auth/changePwdReq': 'any',
+  // sign-up
+  'POST /api/userSignUpPermission/approveSignUp': SYS_ADMIN,
+  'POST /api/userSignUpPermission/signupRequestValidation': 'public',
+  'POST /api/users/signup': 'public',
+  'POST /api/Participants/signup': 'public',
+  'POST /api/recaptchaVer3Verify': 'public',
+  // teams
+  'GET /api/team': 'any',
+  'GET /api/sysAdminTeamsData': SYS_ADMIN,
+  'GET /api/userTeamsData/:userId': 'any',
+  'POST /api/selectTeam': 'any',
+  // trials and participants
   'GET /api/userTrials/': 'any',
   'POST /api/userTrials': ADMINS,
   'PUT /api/userTrials': WRITERS,
@@ -25,8 +68,10 @@ export const API_ACCESS = {
   'GET /api/trialUsers/:trialId': ADMINS,
   'POST /api/trialUsers': ADMINS,
   'DELETE /api/trialUsers': ADMINS,
+  // team devices
   'GET /api/teamAllowedDevices/:teamId': 'any',
   'GET /api/teamSupportedDevices/:teamId': 'any',
+  // device links
   'GET /api/fitbitClientId': 'any',
   'GET /api/omronClientId': 'any',
   'GET /api/dexcomClientId': 'any',
@@ -35,6 +80,10 @@ export const API_ACCESS = {
   'GET /api/participantDevices/:participantId/:provider': 'any',
   'GET /api/participantDevices/:participantId/:provider/status': 'any',
   'POST /api/participantDevices/:participantId/:provider/consentRequest': WRITERS,
+  'GET /api/consent/:provider/authorizeUrl': 'public',
+  'POST /api/fitbit-callback': 'public',
+  'POST /api/omron-callback': 'public',
+  'POST /api/dexcom-callback': 'public',
   'POST /api/fitbitRefreshToken': WRITERS,
   'POST /api/omronRefreshToken': WRITERS,
   'POST /api/dexcomRefreshToken': WRITERS,
@@ -44,3 +93,9 @@ export const API_ACCESS = {
 } as const satisfies Record<string, ApiAccess>;
 
 export type ApiRoute = keyof typeof API_ACCESS;
+
+/**
+ * The spec's state-changing GETs (revokeAccessToken): they need the CSRF
+ * header like every POST/PUT/PATCH/DELETE.
+ */
+export const STATE_CHANGING_GETS: readonly ApiRoute[] = ['GET /api/revokeAccessToken/:id'];

@@ -2,6 +2,7 @@ export * from './api-access.js';
 export * from './auth.js';
 export * from './constants.js';
 export * from './contact.js';
+export * from './devices.js';
 export * from './errors.js';
 export * from './identity.js';
 export * from './participants.js';

@@ -10,3 +10,11 @@ export function roleAllows(role: Role | null | undefined, allowed: readonly Role
   if (!role) return false;
   return role === 'Sys_Admin' || allowed.includes(role);
 }
+
+/** The role groups both specs grant rights to; defined once, used by the page and API tables. */
+export const ROLE_GROUPS = {
+  staff: ['Sys_Admin', 'Admin', 'User', 'Viewer'],
+  writers: ['Sys_Admin', 'Admin', 'User'],
+  admins: ['Sys_Admin', 'Admin'],
+  sysAdmin: ['Sys_Admin'],
+} as const satisfies Record<string, readonly Role[]>;

@@ -3,14 +3,11 @@
  * registers exactly these paths and guards them with these roles; the server
  * uses the same role lists for the API calls behind each screen.
  */
-import type { Role } from './roles.js';
+import { ROLE_GROUPS, type Role } from './roles.js';
 
 export type RouteAccess = 'public' | readonly Role[];
 
-const ALL_STAFF = ['Sys_Admin', 'Admin', 'User', 'Viewer'] as const satisfies readonly Role[];
-const STAFF_WRITERS = ['Sys_Admin', 'Admin', 'User'] as const satisfies readonly Role[];
-const ADMINS = ['Sys_Admin', 'Admin'] as const satisfies readonly Role[];
-const SYS_ADMIN = ['Sys_Admin'] as const satisfies readonly Role[];
+const { staff: ALL_STAFF, writers: STAFF_WRITERS, admins: ADMINS, sysAdmin: SYS_ADMIN } = ROLE_GROUPS;
 
 export const PUBLIC_ROUTES = [
   '/SignupPage',

@@ -1,6 +1,9 @@
 /*
- * Kysely table types for the SQL in migrations/. Only the columns the code
- * reads or writes need to be here; keep them in step with the migrations.
+ * Kysely table types for the SQL in migrations/: every table and column.
+ * Kept by hand (not generated) so that they carry what the database enforces
+ * only with CHECK constraints — the literal unions of providers, statuses and
+ * roles. test/platform/schema-drift.int.test.ts fails when they drift from
+ * the migrated database.
  */
 
 import type { Role } from '@trialwear/contract';
@@ -8,6 +11,10 @@ import type { ColumnType, Generated } from 'kysely';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type DateOnly = ColumnType<string, string | undefined, string>;
+/** jsonb: read as parsed JSON, written as JSON text. */
+type Json = ColumnType<unknown, string, string>;
+/** A column a trigger fills on insert (so inserts may leave it out, though it has no default). */
+type TriggerFilled<T> = Generated<T>;
 
 export interface TeamsTable {
   id: Generated<number>;
@@ -154,6 +161,8 @@ export interface ParticipantsTable {
 export interface ParticipantDevicesTable {
   id: Generated<number>;
   participant_id: number;
+  /** The participant's team (kept equal by a composite foreign key). */
+  team_id: number;
   global_device_catalog_id: number | null;
   provider: 'fitbit' | 'google_health' | 'omron' | 'dexcom';
   authorization_status: Generated<'pending' | 'authorized' | 'revoked' | 'error'>;
@@ -223,6 +232,66 @@ export interface MetricCatalogTable {
   default_retention_days: Generated<number>;
 }
 
+export interface DeviceMetricSettingsTable {
+  id: Generated<number>;
+  team_id: number;
+  team_supported_device_id: number;
+  metric_key: string;
+  metric_name: string;
+  metric_units: string | null;
+  is_enabled: Generated<boolean>;
+  retention_days: Generated<number>;
+}
+
+export interface TeamStorageSettingsTable {
+  id: Generated<number>;
+  team_id: number;
+  device_type: string;
+  metric_key: string;
+  metric_name: string;
+  units: string | null;
+  device_metric_id: number | null;
+  is_enabled: Generated<boolean>;
+  created_at: Generated<Date>;
+}
+
+export interface DeviceReadingsTable {
+  participant_id: number;
+  /** The participant's team (kept equal by a composite foreign key). */
+  team_id: number;
+  metric_key: string;
+  measured_at: Timestamp;
+  local_date: DateOnly;
+  local_time: string | null;
+  utc_offset_minutes: number | null;
+  value: number | null;
+  value_json: Json | null;
+  participant_device_id: number | null;
+  inserted_at: Generated<Date>;
+}
+
+export interface ParticipantSummariesTable {
+  participant_id: number;
+  data: Json;
+  updated_at: Generated<Date>;
+}
+
+export interface ExportJobsTable {
+  id: Generated<string>;
+  team_id: number;
+  user_id: number | null;
+  trial_id: number | null;
+  status: Generated<'pending' | 'processing' | 'completed' | 'failed' | 'cancelled'>;
+  job_params: Json;
+  file_path: string | null;
+  file_size: string | null;
+  error_message: string | null;
+  created_at: Generated<Date>;
+  started_at: Timestamp | null;
+  completed_at: Timestamp | null;
+  expires_at: Timestamp | null;
+}
+
 export interface ContactMessagesTable {
   id: Generated<number>;
   first_name: string;
@@ -245,13 +314,13 @@ export interface AuditLogTable {
   action: string;
   entity_type: string;
   entity_id: string | null;
-  before: unknown;
-  after: unknown;
+  before: Json | null;
+  after: Json | null;
   request_id: string | null;
   ip: string | null;
   // Filled by the audit_log_chain trigger.
-  prev_hash: Generated<string>;
-  hash: Generated<string>;
+  prev_hash: TriggerFilled<string>;
+  hash: TriggerFilled<string>;
 }
 
 export interface Database {
@@ -274,6 +343,11 @@ export interface Database {
   team_allowed_brands: TeamAllowedBrandsTable;
   team_supported_devices: TeamSupportedDevicesTable;
   metric_catalog: MetricCatalogTable;
+  device_metric_settings: DeviceMetricSettingsTable;
+  team_storage_settings: TeamStorageSettingsTable;
+  device_readings: DeviceReadingsTable;
+  participant_summaries: ParticipantSummariesTable;
+  export_jobs: ExportJobsTable;
   contact_messages: ContactMessagesTable;
   audit_log: AuditLogTable;
 }

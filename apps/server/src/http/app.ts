@@ -14,21 +14,22 @@ import type { AppContext } from '../app-context.js';
 import { registerAuthRoutes } from '../features/auth/routes.js';
 import { resolveAuth } from '../features/auth/session.js';
 import { registerContactRoutes } from '../features/contact/routes.js';
-import { registerDeviceLinkRoutes } from '../features/devices/link-routes.js';
-import { registerDeviceRoutes } from '../features/devices/routes.js';
-import { registerSimulators } from '../features/devices/simulators.js';
+import { registerDeviceLinkRoutes } from '../features/device-links/routes.js';
 import { registerHealthRoutes } from '../features/health/routes.js';
 import { registerMetaRoutes } from '../features/meta/routes.js';
 import { registerParticipantRoutes } from '../features/participants/routes.js';
 import { registerPasswordRoutes } from '../features/passwords/routes.js';
 import { registerSfaRoutes } from '../features/sfa/routes.js';
 import { registerSignupRoutes } from '../features/signup/routes.js';
+import { registerTeamDeviceRoutes } from '../features/team-devices/routes.js';
 import { registerTeamRoutes } from '../features/teams/routes.js';
 import { registerTrialUserRoutes } from '../features/trial-users/routes.js';
 import { registerTrialRoutes } from '../features/trials/routes.js';
 import { APP_VERSION } from '../version.js';
 import { registerCsrf } from './csrf.js';
 import { registerErrorHandling, sendNotFound } from './errors.js';
+import { mountSimulators } from './mount-simulators.js';
+import { registerRouteAccess } from './route-access.js';
 import { defaultWebDist, registerStaticWeb } from './static-web.js';
 
 export interface BuildAppOptions {
@@ -49,6 +50,8 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     // The spec's paths come with and without a trailing slash (/userTrials/, /auth/login/).
     routerOptions: { ignoreTrailingSlash: true },
   });
+  // First, so that every route registered after it gets its guard from the contract's table.
+  registerRouteAccess(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onSend', async (request, reply) => {
@@ -120,9 +123,9 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   registerTrialRoutes(app, ctx);
   registerParticipantRoutes(app, ctx);
   registerTrialUserRoutes(app, ctx);
-  registerDeviceRoutes(app, ctx);
+  registerTeamDeviceRoutes(app, ctx);
   registerDeviceLinkRoutes(app, ctx);
-  await registerSimulators(app, ctx);
+  await mountSimulators(app, ctx);
 
   const servesWeb = opts.serveWeb && (await registerStaticWeb(app, ctx.config.WEB_DIST ?? defaultWebDist()));
   if (!servesWeb) app.setNotFoundHandler(sendNotFound);

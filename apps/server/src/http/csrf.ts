@@ -1,18 +1,29 @@
 /*
  * CSRF: double-submit token. GET /api/csrf-token returns a token and sets it in
  * the readable cookie `tw_csrf`; every write (POST/PUT/PATCH/DELETE) under /api
- * must send the same value in the `x-csrf-token` header. The token is signed
+ * must send the same value in the `x-csrf-token` header (so must the spec's
+ * state-changing GETs, listed in the contract). This is the only CSRF check. The token is signed
  * with the session secret, so a cookie planted by another site is refused; a
  * cross-site page cannot read our cookie to copy it into the header.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import { STATE_CHANGING_GETS } from '@trialwear/contract';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError } from './errors.js';
 
 export const CSRF_COOKIE = 'tw_csrf';
 export const CSRF_HEADER = 'x-csrf-token';
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const STATE_CHANGING = new Set<string>(STATE_CHANGING_GETS);
+
+/** Writes, and the spec's few GETs that change state (revokeAccessToken). */
+function needsCsrf(request: FastifyRequest) {
+  if (!request.url.startsWith('/api/')) return false;
+  return (
+    WRITE_METHODS.has(request.method) || STATE_CHANGING.has(`${request.method} ${request.routeOptions.url}`)
+  );
+}
 
 function sign(secret: string, nonce: string) {
   return createHmac('sha256', secret).update(`csrf:${nonce}`).digest('base64url');
@@ -33,7 +44,7 @@ export function isValidCsrfToken(secret: string, token: string) {
 
 export function registerCsrf(app: FastifyInstance, opts: { secret: string; secureCookies: boolean }) {
   app.addHook('onRequest', async (request) => {
-    if (!WRITE_METHODS.has(request.method) || !request.url.startsWith('/api/')) return;
+    if (!needsCsrf(request)) return;
     const header = request.headers[CSRF_HEADER];
     const cookie = request.cookies[CSRF_COOKIE];
     if (

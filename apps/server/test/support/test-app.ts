@@ -17,6 +17,7 @@ import { loadConfig } from '../../src/config.js';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.js';
 import { buildApp } from '../../src/http/app.js';
 import { createMailer } from '../../src/mail/mailer.js';
+import { createProviderRegistry } from '../../src/providers/registry.js';
 import { startQueue } from '../../src/queue/boss.js';
 import { createRecaptchaVerifier } from '../../src/security/recaptcha.js';
 
@@ -75,6 +76,10 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     outboxDir: path.join(dataDir, 'outbox'),
     log: () => {},
   });
+  const secrets = {
+    encryptionKey: Buffer.from(config.ENCRYPTION_KEY!, 'base64'),
+    sessionSecret: config.SESSION_SECRET!,
+  };
   const ctx: AppContext = {
     config,
     db: database.db,
@@ -85,10 +90,8 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
       minScore: config.RECAPTCHA_MIN_SCORE,
       verifyUrl: config.RECAPTCHA_VERIFY_URL,
     }),
-    secrets: {
-      encryptionKey: Buffer.from(config.ENCRYPTION_KEY!, 'base64'),
-      sessionSecret: config.SESSION_SECRET!,
-    },
+    secrets,
+    providers: createProviderRegistry(config, secrets),
     now: opts.now ?? (() => new Date()),
   };
   const app = await buildApp(ctx, { logger: false });

@@ -186,6 +186,7 @@ export function guardFor(route: ApiRoute) {
 
 function guardForAccess(access: ApiAccess) {
   if (access === 'public') return async () => {};
+  if (access === 'session') return requireAnySession;
   return requireRole(access);
 }
 

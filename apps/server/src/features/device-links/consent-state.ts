@@ -5,45 +5,45 @@
  * callback) stops replay. The PKCE verifier waits in the same row.
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { LINK_MESSAGES, type Provider } from '@trialwear/contract';
 import type { AppContext } from '../../app-context.js';
 import { AppError } from '../../http/errors.js';
+import * as repo from './repo.js';
 
-type Provider = 'fitbit' | 'omron' | 'dexcom';
 const TTL_MS = 10 * 60 * 1000;
 
 const sign = (secret: string, payload: string) =>
   createHmac('sha256', secret).update(`oauth-state:${payload}`).digest('base64url');
 
+const sameText = (a: string, b: string) => {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+};
+
 /** The consent link's token: binds the link to one participant, so ids cannot be guessed into consents. */
 export const consentLinkToken = (ctx: AppContext, participantId: number, provider: Provider) =>
   sign(ctx.secrets.sessionSecret, `consent:${provider}:${participantId}`).slice(0, 32);
 
-export function checkConsentLinkToken(
+export const checkConsentLinkToken = (
   ctx: AppContext,
   participantId: number,
   provider: Provider,
   token: string,
-) {
-  const expected = Buffer.from(consentLinkToken(ctx, participantId, provider));
-  const given = Buffer.from(token);
-  return expected.length === given.length && timingSafeEqual(expected, given);
-}
+) => sameText(consentLinkToken(ctx, participantId, provider), token);
 
 export async function createConsentState(ctx: AppContext, participantId: number, provider: Provider) {
   const nonce = randomBytes(16).toString('base64url');
   const codeVerifier = randomBytes(32).toString('base64url');
   const now = ctx.now();
-  await ctx.db
-    .insertInto('oauth_states')
-    .values({
-      nonce,
-      participant_id: participantId,
-      provider,
-      code_verifier: codeVerifier,
-      created_at: now,
-      expires_at: new Date(now.getTime() + TTL_MS),
-    })
-    .execute();
+  await repo.insertOAuthState(ctx.db, {
+    nonce,
+    participantId,
+    provider,
+    codeVerifier,
+    now,
+    expiresAt: new Date(now.getTime() + TTL_MS),
+  });
   const payload = `${participantId}.${nonce}`;
   return {
     state: `${payload}.${sign(ctx.secrets.sessionSecret, payload)}`,
@@ -51,26 +51,20 @@ export async function createConsentState(ctx: AppContext, participantId: number,
   };
 }
 
-export const INVALID_STATE_MESSAGE = 'Invalid authorization request. Please try again.';
-const invalid = () => new AppError(422, INVALID_STATE_MESSAGE, 'ValidationError', { displayToUser: true });
+const invalid = () =>
+  new AppError(422, LINK_MESSAGES.invalidState, 'ValidationError', { displayToUser: true });
 
 /** Verifies and spends a state; returns the participant and the PKCE verifier. */
 export async function consumeConsentState(ctx: AppContext, state: string, provider: Provider) {
   const [id, nonce, mac] = state.split('.');
-  if (!id || !nonce || !mac || !/^\d+$/.test(id)) throw invalid();
-  const expected = Buffer.from(sign(ctx.secrets.sessionSecret, `${id}.${nonce}`));
-  const given = Buffer.from(mac);
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw invalid();
-  const row = await ctx.db
-    .updateTable('oauth_states')
-    .set({ used_at: ctx.now() })
-    .where('nonce', '=', nonce)
-    .where('participant_id', '=', Number(id))
-    .where('provider', '=', provider)
-    .where('used_at', 'is', null)
-    .where('expires_at', '>', ctx.now())
-    .returning(['participant_id', 'code_verifier'])
-    .executeTakeFirst();
+  if (!id || !nonce || !mac || !/^\d{1,9}$/.test(id)) throw invalid();
+  if (!sameText(sign(ctx.secrets.sessionSecret, `${id}.${nonce}`), mac)) throw invalid();
+  const row = await repo.spendOAuthState(ctx.db, {
+    nonce,
+    participantId: Number(id),
+    provider,
+    now: ctx.now(),
+  });
   if (!row) throw invalid();
   return { participantId: row.participant_id, codeVerifier: row.code_verifier };
 }

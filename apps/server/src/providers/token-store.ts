@@ -2,10 +2,19 @@
  * Provider tokens, encrypted at rest (AES-256-GCM) and never sent to the
  * browser. A refresh is single-flight per participant device: in this process
  * through a shared promise, across processes through a row lock; and the
- * rotated refresh token is committed before the new access token is used.
+ * rotated refresh token is committed before the new access token is used
+ * (providers rotate refresh tokens: losing the new one loses the link).
  */
-import type { AppContext } from '../../app-context.js';
-import { decryptSecret, encryptSecret } from '../../security/encryption.js';
+import type { Db } from '../db/database.js';
+import { decryptSecret, encryptSecret } from '../security/encryption.js';
+import * as repo from './tokens-repo.js';
+
+/** What token handling needs: the database, the key and the clock. */
+export interface TokenContext {
+  db: Db;
+  secrets: { encryptionKey: Buffer };
+  now: () => Date;
+}
 
 export interface StoredTokens {
   accessToken: string;
@@ -21,34 +30,24 @@ export interface FreshTokens {
   scope?: string;
 }
 
-export async function saveTokens(ctx: AppContext, participantDeviceId: number, t: FreshTokens) {
+export async function saveTokens(ctx: TokenContext, participantDeviceId: number, t: FreshTokens) {
   const key = ctx.secrets.encryptionKey;
   const now = ctx.now();
-  const row = {
+  await repo.upsertTokens(ctx.db, participantDeviceId, {
     access_token_enc: encryptSecret(key, t.access_token),
     refresh_token_enc: t.refresh_token ? encryptSecret(key, t.refresh_token) : null,
     scope: t.scope ?? null,
     token_type: 'Bearer',
     expires_at: t.expires_in ? new Date(now.getTime() + t.expires_in * 1000) : null,
     updated_at: now,
-  };
-  await ctx.db
-    .insertInto('provider_tokens')
-    .values({ participant_device_id: participantDeviceId, ...row })
-    .onConflict((oc) =>
-      oc
-        .column('participant_device_id')
-        .doUpdateSet((eb) => ({ ...row, version: eb('provider_tokens.version', '+', 1) })),
-    )
-    .execute();
+  });
 }
 
-export async function loadTokens(ctx: AppContext, participantDeviceId: number): Promise<StoredTokens | null> {
-  const row = await ctx.db
-    .selectFrom('provider_tokens')
-    .selectAll()
-    .where('participant_device_id', '=', participantDeviceId)
-    .executeTakeFirst();
+export async function loadTokens(
+  ctx: TokenContext,
+  participantDeviceId: number,
+): Promise<StoredTokens | null> {
+  const row = await repo.findTokens(ctx.db, participantDeviceId);
   if (!row) return null;
   const key = ctx.secrets.encryptionKey;
   return {
@@ -59,12 +58,8 @@ export async function loadTokens(ctx: AppContext, participantDeviceId: number): 
   };
 }
 
-export async function deleteTokens(ctx: AppContext, participantDeviceId: number) {
-  await ctx.db
-    .deleteFrom('provider_tokens')
-    .where('participant_device_id', '=', participantDeviceId)
-    .execute();
-}
+export const deleteTokens = (ctx: Pick<TokenContext, 'db'>, participantDeviceId: number) =>
+  repo.deleteTokens(ctx.db, participantDeviceId);
 
 const inFlight = new Map<number, Promise<StoredTokens>>();
 
@@ -73,7 +68,7 @@ const inFlight = new Map<number, Promise<StoredTokens>>();
  * newer version means someone else already refreshed: use theirs.
  */
 export function refreshOnce(
-  ctx: AppContext,
+  ctx: TokenContext,
   participantDeviceId: number,
   staleVersion: number,
   refresh: (refreshToken: string) => Promise<FreshTokens>,
@@ -82,18 +77,15 @@ export function refreshOnce(
   if (pending) return pending;
   const job = (async () => {
     await ctx.db.transaction().execute(async (trx) => {
-      const row = await trx
-        .selectFrom('provider_tokens')
-        .select(['version', 'refresh_token_enc'])
-        .where('participant_device_id', '=', participantDeviceId)
-        .forUpdate()
-        .executeTakeFirst();
+      const row = await repo.lockTokensForRefresh(trx, participantDeviceId);
       if (!row?.refresh_token_enc) throw new Error('No refresh token stored');
       if (row.version !== staleVersion) return; // already refreshed by another request
       const fresh = await refresh(decryptSecret(ctx.secrets.encryptionKey, row.refresh_token_enc));
       await saveTokens({ ...ctx, db: trx }, participantDeviceId, fresh);
     });
-    return (await loadTokens(ctx, participantDeviceId))!;
+    const tokens = await loadTokens(ctx, participantDeviceId);
+    if (!tokens) throw new Error('Tokens vanished during refresh');
+    return tokens;
   })().finally(() => inFlight.delete(participantDeviceId));
   inFlight.set(participantDeviceId, job);
   return job;

@@ -1,11 +1,13 @@
-/** JSON over HTTP for provider adapters: data, or a typed failure (never a throw). */
+/** JSON over HTTP for provider clients: data, or a typed failure (never a throw). */
 import { createHmac } from 'node:crypto';
-import type { ProviderResult } from './provider-adapter.js';
+import type { ProviderResult } from './types.js';
+
+export type ErrorOf = (body: unknown, res: Response) => { errorType: string; message: string };
 
 export async function callJson<T>(
   url: string,
   init: RequestInit,
-  errorOf: (body: unknown, res: Response) => { errorType: string; message: string },
+  errorOf: ErrorOf,
 ): Promise<ProviderResult<T>> {
   let res: Response;
   try {
@@ -22,7 +24,15 @@ export async function callJson<T>(
       return { ok: false, status: res.status, errorType: 'parse', message: 'Invalid JSON from provider' };
   }
   if (res.ok) return { ok: true, data: body as T };
-  return { ok: false, status: res.status, ...errorOf(body, res) };
+  const retryAfter = Number(res.headers.get('retry-after'));
+  return {
+    ok: false,
+    status: res.status,
+    ...errorOf(body, res),
+    ...(Number.isFinite(retryAfter) && retryAfter >= 0 && res.headers.has('retry-after')
+      ? { retryAfterSeconds: retryAfter }
+      : {}),
+  };
 }
 
 export const formPost = (
@@ -34,8 +44,11 @@ export const formPost = (
   body: new URLSearchParams(body).toString(),
 });
 
+export const bearerHeader = (accessToken: string) => ({ authorization: `Bearer ${accessToken}` });
+export const bearer = (accessToken: string): RequestInit => ({ headers: bearerHeader(accessToken) });
+
 /** RFC 6749 error bodies ({error, error_description}). */
-export const rfcErrorOf = (body: unknown, res: Response) => {
+export const rfcErrorOf: ErrorOf = (body, res) => {
   const b = (body ?? {}) as { error?: string; error_description?: string };
   return {
     errorType: b.error ?? (res.status === 429 ? 'rate_limit' : 'system'),
@@ -44,8 +57,9 @@ export const rfcErrorOf = (body: unknown, res: Response) => {
 };
 
 /**
- * Settings for a provider: the real service when its client id is configured,
- * otherwise its simulator mounted on this server under /sim/<provider>.
+ * The client secret the portal and its mounted simulator share when a
+ * provider has no real credentials: derived from the session secret, so it is
+ * stable across restarts and never configured by hand.
  */
 export function simulatorClientSecret(sessionSecret: string, provider: string): string {
   return createHmac('sha256', sessionSecret).update(`${provider}-simulator-client`).digest('base64url');

@@ -1,0 +1,123 @@
+/** SQL of device links: participant_devices, oauth_states and the catalog lookup a new link needs. */
+import type { Db } from '../../db/database.js';
+
+type LinkProvider = 'fitbit' | 'google_health' | 'omron' | 'dexcom';
+
+/** The participant's link to a brand (Fitbit's two APIs share one link). */
+export function findLink(db: Db, participantId: number, providers: readonly LinkProvider[]) {
+  return db
+    .selectFrom('participant_devices')
+    .selectAll()
+    .where('participant_id', '=', participantId)
+    .where('provider', 'in', providers)
+    .executeTakeFirst();
+}
+
+export type LinkRow = NonNullable<Awaited<ReturnType<typeof findLink>>>;
+
+export function participantExists(db: Db, participantId: number) {
+  return db
+    .selectFrom('participants')
+    .select(['id', 'team_id'])
+    .where('id', '=', participantId)
+    .executeTakeFirst();
+}
+
+export async function catalogDeviceId(db: Db, deviceName: string) {
+  const row = await db
+    .selectFrom('global_device_catalog')
+    .select('id')
+    .where('device_name', '=', deviceName)
+    .executeTakeFirst();
+  return row?.id ?? null;
+}
+
+export interface AuthorizedValues {
+  authorization_status: 'authorized';
+  authorization_date: Date;
+  provider_user_id: string | null;
+  updated_at: Date;
+}
+
+export async function authorizeLink(db: Db, linkId: number, values: AuthorizedValues) {
+  const row = await db
+    .updateTable('participant_devices')
+    .set(values)
+    .where('id', '=', linkId)
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function insertLink(
+  db: Db,
+  link: {
+    participantId: number;
+    teamId: number;
+    provider: LinkProvider;
+    catalogId: number | null;
+  } & AuthorizedValues,
+) {
+  const { participantId, teamId, provider, catalogId, ...values } = link;
+  const row = await db
+    .insertInto('participant_devices')
+    .values({
+      participant_id: participantId,
+      team_id: teamId,
+      provider,
+      global_device_catalog_id: catalogId,
+      ...values,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function setLinkRevoked(db: Db, linkId: number, now: Date) {
+  await db
+    .updateTable('participant_devices')
+    .set({ authorization_status: 'revoked', updated_at: now })
+    .where('id', '=', linkId)
+    .execute();
+}
+
+export async function insertOAuthState(
+  db: Db,
+  s: {
+    nonce: string;
+    participantId: number;
+    provider: LinkProvider;
+    codeVerifier: string;
+    now: Date;
+    expiresAt: Date;
+  },
+) {
+  await db
+    .insertInto('oauth_states')
+    .values({
+      nonce: s.nonce,
+      participant_id: s.participantId,
+      provider: s.provider,
+      code_verifier: s.codeVerifier,
+      created_at: s.now,
+      expires_at: s.expiresAt,
+    })
+    .execute();
+}
+
+/** Spends a state once: only an unused, unexpired row of this participant and provider matches. */
+export function spendOAuthState(
+  db: Db,
+  s: { nonce: string; participantId: number; provider: LinkProvider; now: Date },
+) {
+  return db
+    .updateTable('oauth_states')
+    .set({ used_at: s.now })
+    .where('nonce', '=', s.nonce)
+    .where('participant_id', '=', s.participantId)
+    .where('provider', '=', s.provider)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', s.now)
+    .returning(['participant_id', 'code_verifier'])
+    .executeTakeFirst();
+}

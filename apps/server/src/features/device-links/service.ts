@@ -1,0 +1,277 @@
+/*
+ * Linking a participant's device (core §4 authorization flow), the same way
+ * for every provider: staff request consent (emailed link) → consent page →
+ * the provider's authorize page → callback → tokens stored encrypted and the
+ * participant-device record authorized. Device lists go through
+ * withFreshToken (one refresh, one retry); failures become the spec's labels.
+ */
+import {
+  DEVICE_ERROR_LABELS,
+  type DeviceEntry,
+  type DeviceErrorLabel,
+  LINK_MESSAGES,
+  type LinkStatus,
+  linkedMessage,
+  PROVIDER_PAGES,
+  type Provider,
+} from '@trialwear/contract';
+import type { AppContext } from '../../app-context.js';
+import { recordActorAudit, recordAudit } from '../../audit/audit-log.js';
+import type { Actor } from '../../http/actor.js';
+import { AppError, notFound } from '../../http/errors.js';
+import { deleteTokens, loadTokens, saveTokens } from '../../providers/token-store.js';
+import type { ProviderClient, ProviderFailure } from '../../providers/types.js';
+import {
+  isTokenFailure,
+  refreshTokens,
+  type TokenFailure,
+  withFreshToken,
+} from '../../providers/with-fresh-token.js';
+import { getParticipant } from '../participants/service.js';
+import {
+  checkConsentLinkToken,
+  consentLinkToken,
+  consumeConsentState,
+  createConsentState,
+} from './consent-state.js';
+import * as repo from './repo.js';
+
+/** Error-card labels of core §8, from real failures. */
+export function deviceErrorLabel(f: Pick<ProviderFailure, 'status' | 'errorType'>): DeviceErrorLabel {
+  if (f.errorType === 'parse' || f.errorType === 'processing') return DEVICE_ERROR_LABELS.processing;
+  if (f.status === 429) return DEVICE_ERROR_LABELS.rateLimited;
+  if (f.status === 401 || f.status === 403) return DEVICE_ERROR_LABELS.authRequired;
+  if (f.status === 404) return DEVICE_ERROR_LABELS.notFound;
+  if (f.status === 0) return DEVICE_ERROR_LABELS.connection;
+  if (f.status >= 500) return DEVICE_ERROR_LABELS.server;
+  return DEVICE_ERROR_LABELS.processing;
+}
+
+/** The label of a token problem: refused or missing tokens mean "authorize again". */
+export function tokenErrorLabel(t: TokenFailure): DeviceErrorLabel {
+  if (t.tokenProblem === 'missing' || t.tokenProblem === 'refresh_refused')
+    return DEVICE_ERROR_LABELS.authRequired;
+  if (t.tokenProblem === 'refresh_unreachable') return DEVICE_ERROR_LABELS.connection;
+  return DEVICE_ERROR_LABELS.authCheckFailed;
+}
+
+export const errorEntry = (errorType: string): DeviceEntry => ({
+  device: 'Error',
+  batteryLevel: null,
+  battery: null,
+  deviceVersion: null,
+  deviceType: null,
+  lastSyncTime: null,
+  hasError: true,
+  errorType,
+});
+
+/** The participant's link to this provider (Fitbit's two APIs share one link). */
+const findLink = (ctx: AppContext, provider: Provider, participantId: number) =>
+  repo.findLink(
+    ctx.db,
+    participantId,
+    provider === 'fitbit' ? (['fitbit', 'google_health'] as const) : ([provider] as const),
+  );
+
+export async function requestConsent(
+  ctx: AppContext,
+  c: ProviderClient,
+  actor: Actor,
+  participantId: number,
+) {
+  const p = await getParticipant(ctx, actor, participantId);
+  const link = new URL(`${ctx.config.publicUrl}${PROVIDER_PAGES[c.provider].consent}`);
+  link.searchParams.set('id', String(p.id));
+  link.searchParams.set('t', consentLinkToken(ctx, p.id, c.provider));
+  if (c.provider === 'dexcom') link.searchParams.set('provider', 'dexcom');
+  const emailable = !p.email.endsWith('@hidden.invalid');
+  if (emailable) {
+    await ctx.mailer.send({
+      to: p.email,
+      subject: `Please connect your ${c.brand} to your study`,
+      text: [
+        'Hello,',
+        '',
+        `Your study team asks you to share your ${c.brand} data with the study through TrialWear.`,
+        `Open this link, sign in to ${c.brand} and choose Allow:`,
+        '',
+        link.toString(),
+        '',
+        `You can stop sharing at any time by telling your study team or removing TrialWear in your ${c.brand} account.`,
+      ].join('\n'),
+    });
+  }
+  await recordActorAudit(ctx.db, actor, {
+    action: `${c.provider}.consent.requested`,
+    entityType: 'participant',
+    entityId: p.id,
+    after: { emailed: emailable },
+  });
+  // When the team keeps no emails, staff hand the link over themselves.
+  return { success: true, emailed: emailable, link: link.toString() };
+}
+
+export async function authorizeUrl(
+  ctx: AppContext,
+  c: ProviderClient,
+  participantId: number,
+  linkToken: string,
+) {
+  const bad = () => new AppError(422, LINK_MESSAGES.badLink, 'ValidationError', { displayToUser: true });
+  if (!checkConsentLinkToken(ctx, participantId, c.provider, linkToken)) throw bad();
+  if (!(await repo.participantExists(ctx.db, participantId))) throw bad();
+  const s = c.settings;
+  const { state, codeChallenge } = await createConsentState(ctx, participantId, c.provider);
+  const url = new URL(s.authorizeUrl);
+  const params = new URLSearchParams({
+    client_id: s.clientId,
+    response_type: 'code',
+    redirect_uri: s.redirectUri,
+    scope: s.scopes.join(' '),
+    state,
+  });
+  if (s.pkce) {
+    params.set('code_challenge', codeChallenge);
+    params.set('code_challenge_method', 'S256');
+  }
+  url.search = params.toString();
+  return { url: url.toString() };
+}
+
+export async function completeConsent(
+  ctx: AppContext,
+  c: ProviderClient,
+  authCode: string,
+  state: string,
+  ip: string,
+) {
+  const { participantId, codeVerifier } = await consumeConsentState(ctx, state, c.provider);
+  const tokens = await c.oauth.exchangeCode(authCode, codeVerifier);
+  if (!tokens.ok) throw new AppError(502, LINK_MESSAGES.authFailed, 'InternalError', { displayToUser: true });
+  const now = ctx.now();
+  // The link, its tokens and the audit entry commit together or not at all.
+  await ctx.db.transaction().execute(async (trx) => {
+    const participant = await repo.participantExists(trx, participantId);
+    if (!participant)
+      throw new AppError(422, LINK_MESSAGES.badLink, 'ValidationError', { displayToUser: true });
+    const existing = await findLink({ ...ctx, db: trx }, c.provider, participantId);
+    const values = {
+      authorization_status: 'authorized' as const,
+      authorization_date: now,
+      provider_user_id: tokens.data.providerUserId,
+      updated_at: now,
+    };
+    const linkId = existing
+      ? await repo.authorizeLink(trx, existing.id, values)
+      : await repo.insertLink(trx, {
+          participantId,
+          teamId: participant.team_id,
+          provider: c.provider,
+          catalogId: await repo.catalogDeviceId(trx, c.catalogDevice),
+          ...values,
+        });
+    await saveTokens({ ...ctx, db: trx }, linkId, tokens.data);
+    await recordAudit(trx, {
+      userId: null,
+      teamId: participant.team_id,
+      action: `${c.provider}.authorized`,
+      entityType: 'participant',
+      entityId: participantId,
+      after: { participantDeviceId: linkId },
+      ip,
+    });
+  });
+  return { success: true, message: linkedMessage(c.provider) };
+}
+
+export async function linkStatus(
+  ctx: AppContext,
+  c: ProviderClient,
+  actor: Actor,
+  participantId: number,
+): Promise<LinkStatus> {
+  await getParticipant(ctx, actor, participantId);
+  const link = await findLink(ctx, c.provider, participantId);
+  return {
+    status: link?.authorization_status ?? 'none',
+    authorizationDate: link?.authorization_date ? new Date(link.authorization_date).toISOString() : null,
+    revokeAvailable: c.oauth.revoke !== null,
+  };
+}
+
+export async function isAuthorized(ctx: AppContext, c: ProviderClient, actor: Actor, participantId: number) {
+  await getParticipant(ctx, actor, participantId);
+  const link = await findLink(ctx, c.provider, participantId);
+  return {
+    message: (link?.authorization_status === 'authorized' ? 'found' : 'not found') as 'found' | 'not found',
+  };
+}
+
+/** The participant's devices of this provider; an expired token is refreshed once and the call retried once. */
+export async function listDevices(
+  ctx: AppContext,
+  c: ProviderClient,
+  actor: Actor,
+  participantId: number,
+): Promise<DeviceEntry[]> {
+  await getParticipant(ctx, actor, participantId);
+  const link = await findLink(ctx, c.provider, participantId);
+  if (link?.authorization_status !== 'authorized') return [];
+  const res = await withFreshToken(ctx, c, link.id, (accessToken) => c.devices(accessToken, ctx.now()));
+  if (res.ok) return res.data;
+  return [errorEntry(isTokenFailure(res) ? tokenErrorLabel(res) : deviceErrorLabel(res))];
+}
+
+export async function refreshParticipantToken(
+  ctx: AppContext,
+  c: ProviderClient,
+  actor: Actor,
+  participantId: number,
+) {
+  await getParticipant(ctx, actor, participantId);
+  const link = await findLink(ctx, c.provider, participantId);
+  const tokens = link && (await loadTokens(ctx, link.id));
+  if (!link || !tokens) throw notFound(LINK_MESSAGES.notLinked);
+  try {
+    await refreshTokens(ctx, c, link.id, tokens.version);
+  } catch {
+    throw new AppError(502, LINK_MESSAGES.refreshFailed, 'InternalError', { displayToUser: true });
+  }
+  await recordActorAudit(ctx.db, actor, {
+    action: `${c.provider}.token.refreshed`,
+    entityType: 'participant',
+    entityId: participantId,
+  });
+  return { success: true, message: LINK_MESSAGES.tokenRefreshed };
+}
+
+export async function revokeParticipant(
+  ctx: AppContext,
+  c: ProviderClient,
+  actor: Actor,
+  participantId: number,
+) {
+  await getParticipant(ctx, actor, participantId);
+  const link = await findLink(ctx, c.provider, participantId);
+  if (!link) throw notFound(LINK_MESSAGES.notLinked);
+  const tokens = await loadTokens(ctx, link.id);
+  if (tokens && c.oauth.revoke) {
+    const res = await c.oauth.revoke(tokens.refreshToken ?? tokens.accessToken);
+    // A token the provider no longer knows is already revoked; anything else must not be hidden.
+    if (!res.ok && res.status !== 400 && res.status !== 401) {
+      throw new AppError(502, LINK_MESSAGES.revokeFailed, 'InternalError', { displayToUser: true });
+    }
+  }
+  // Tokens gone, link revoked and the audit entry: together or not at all.
+  await ctx.db.transaction().execute(async (trx) => {
+    await deleteTokens({ db: trx }, link.id);
+    await repo.setLinkRevoked(trx, link.id, ctx.now());
+    await recordActorAudit(trx, actor, {
+      action: `${c.provider}.revoked`,
+      entityType: 'participant',
+      entityId: participantId,
+    });
+  });
+  return { success: true, message: LINK_MESSAGES.accessRevoked };
+}

@@ -1,0 +1,25 @@
+/*
+ * Providers without credentials are served by their simulators on this
+ * server (/sim/fitbit, /sim/omron, /sim/dexcom), reached over real HTTP like
+ * the real services, so the whole product works offline.
+ */
+import { dexcomSimulator, fitbitSimulator, omronSimulator } from '@trialwear/simulators';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../app-context.js';
+import { DEXCOM_SIM_PREFIX } from '../providers/dexcom/dexcom-client.js';
+import { FITBIT_SIM_PREFIX } from '../providers/fitbit/fitbit-client.js';
+import { OMRON_SIM_PREFIX } from '../providers/omron/omron-client.js';
+import type { ProviderSettings } from '../providers/types.js';
+
+export async function mountSimulators(app: FastifyInstance, ctx: AppContext) {
+  const client = (s: ProviderSettings) => [
+    { clientId: s.clientId, clientSecret: s.clientSecret, redirectUris: [s.redirectUri] },
+  ];
+  const { fitbit, omron, dexcom } = ctx.providers;
+  if (fitbit.settings.simulated)
+    await app.register(fitbitSimulator, { prefix: FITBIT_SIM_PREFIX, clients: client(fitbit.settings) });
+  if (omron.settings.simulated)
+    await app.register(omronSimulator, { prefix: OMRON_SIM_PREFIX, clients: client(omron.settings) });
+  if (dexcom.settings.simulated)
+    await app.register(dexcomSimulator, { prefix: DEXCOM_SIM_PREFIX, clients: client(dexcom.settings) });
+}

@@ -1,0 +1,71 @@
+/*
+ * The one authorization path. Every /api route gets its guard here, from the
+ * contract's API_ACCESS table, at registration: route files declare no
+ * guards of their own, and a route missing from the table stops the server
+ * from starting (and fails the route-table test). The guard runs as the
+ * route's first onRequest hook, before body validation, so a caller without
+ * the right gets 401/403, never a validation answer.
+ */
+import { API_ACCESS, type ApiAccess, type ApiRoute, roleAllows } from '@trialwear/contract';
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
+import { AppError, forbidden, notSignedIn } from './errors.js';
+
+export const SESSION_EXPIRED_MESSAGE = 'Your session has expired. Please sign in again.';
+
+const noSession = (request: FastifyRequest) =>
+  request.authExpired
+    ? new AppError(401, SESSION_EXPIRED_MESSAGE, 'NotSignedIn', { displayToUser: true })
+    : notSignedIn();
+
+/** The check for one access level (exported for the few places that check by hand, e.g. tests). */
+export function checkAccess(request: FastifyRequest, access: ApiAccess) {
+  if (access === 'public') return;
+  const auth = request.auth;
+  if (!auth) throw noSession(request);
+  if (access === 'session') return;
+  // Partially signed-in users (second factor pending) get 403 carrying their status, as the spec's session check expects.
+  if (auth.status !== 'Authorized')
+    throw new AppError(403, auth.status, 'Forbidden', { displayToUser: false, user: auth.user });
+  if (access === 'any') return;
+  if (!roleAllows(auth.role, access)) throw forbidden();
+}
+
+/** `GET /api/x/:id` → its table entry; HEAD shares its GET's entry. */
+export function routeKey(method: string, url: string): string {
+  return `${method === 'HEAD' ? 'GET' : method} ${url}`;
+}
+
+export function accessOf(method: string, url: string): ApiAccess | undefined {
+  return (API_ACCESS as Record<string, ApiAccess>)[routeKey(method, url)];
+}
+
+/** Swagger UI's own routes (the API documentation pages) are public and not API calls. */
+const DOCS_PREFIX = '/api/docs';
+
+export function registerRouteAccess(app: FastifyInstance) {
+  app.addHook('onRoute', (route) => {
+    if (
+      !route.url.startsWith('/api/') ||
+      route.url === DOCS_PREFIX ||
+      route.url.startsWith(`${DOCS_PREFIX}/`)
+    )
+      return;
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const accesses = methods.map((method) => {
+      const access = accessOf(method, route.url);
+      if (access === undefined)
+        throw new Error(
+          `${routeKey(method, route.url)} is not in the contract's API_ACCESS table: declare who may call it`,
+        );
+      return access;
+    });
+    const access = accesses[0]!;
+    if (accesses.some((a) => a !== access))
+      throw new Error(`${route.url}: one route with several methods must have one access level`);
+    const guard: onRequestHookHandler = async (request) => checkAccess(request, access);
+    const own = route.onRequest ? (Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest]) : [];
+    route.onRequest = [guard, ...own];
+  });
+}
+
+export type { ApiRoute };

@@ -1,0 +1,72 @@
+/*
+ * What the portal needs from each provider (Fitbit, Omron, Dexcom). A
+ * ProviderClient is the only code that talks to its provider; it is built
+ * once at start from configuration (real service or simulator) and reached
+ * through the registry (`ctx.providers`), so routes, background jobs and the
+ * CLI call providers the same way without importing HTTP code.
+ */
+import type { Brand, DeviceEntry, Provider } from '@trialwear/contract';
+import type { OAuthTokenClient } from './oauth-client.js';
+
+export type { DeviceEntry, Provider };
+
+export interface ProviderSettings {
+  simulated: boolean;
+  clientId: string;
+  clientSecret: string;
+  authorizeUrl: string;
+  apiUrl: string;
+  redirectUri: string;
+  scopes: string[];
+  pkce: boolean;
+}
+
+export interface ProviderFailure {
+  ok: false;
+  /** HTTP status; 0 = no answer (network). */
+  status: number;
+  errorType: string;
+  message: string;
+  /** Seconds the provider asked us to wait (429 Retry-After), when it said. */
+  retryAfterSeconds?: number;
+}
+export type ProviderResult<T> = { ok: true; data: T } | ProviderFailure;
+
+export interface ProviderTokens {
+  access_token: string;
+  refresh_token?: string;
+  expires_in?: number;
+  scope?: string;
+  providerUserId: string | null;
+}
+
+/**
+ * One read of provider data for a participant: an allow-listed resource and
+ * its parameters (never a URL). The device-data, sync and export work define
+ * the resources each provider offers; the answer is the provider's own JSON.
+ */
+export interface DataQuery {
+  resource: string;
+  params: Record<string, string>;
+}
+
+export interface ProviderDataReader {
+  /** The resources this provider can read (the allow-list). */
+  resources: readonly string[];
+  read(accessToken: string, query: DataQuery): Promise<ProviderResult<unknown>>;
+}
+
+export interface ProviderClient {
+  provider: Provider;
+  brand: Brand;
+  /** The global-catalog device a new link points at. */
+  catalogDevice: string;
+  settings: ProviderSettings;
+  /** Code exchange, refresh and revoke (revoke null: the provider has none, e.g. Dexcom). */
+  oauth: OAuthTokenClient;
+  devices(accessToken: string, now: Date): Promise<ProviderResult<DeviceEntry[]>>;
+  /** Whether a failure means "refresh the token and try once more" (core §4). */
+  needsRefresh(f: ProviderFailure): boolean;
+  /** Data reading; null until the provider's resources are implemented. */
+  data: ProviderDataReader | null;
+}

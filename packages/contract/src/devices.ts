@@ -1,0 +1,84 @@
+/*
+ * Device providers and device links: the provider list, their brands and
+ * public pages, the device-list and link-status answers, and every message
+ * the link flow shows. Server and web both read these, so a provider is
+ * added (or a message changed) in one place.
+ */
+import { z } from 'zod';
+
+export const PROVIDERS = ['fitbit', 'omron', 'dexcom'] as const;
+export const providerSchema = z.enum(PROVIDERS);
+export type Provider = z.infer<typeof providerSchema>;
+
+/** Team brands (allowed brands, global catalog manufacturers). */
+export const BRANDS = ['Fitbit', 'Omron', 'Dexcom'] as const;
+export type Brand = (typeof BRANDS)[number];
+
+export const PROVIDER_BRAND: Record<Provider, Brand> = { fitbit: 'Fitbit', omron: 'Omron', dexcom: 'Dexcom' };
+
+/**
+ * Public pages of the link flow (core §2). Dexcom has no consent page of its
+ * own in the spec: it uses the Fitbit consent page with `provider=dexcom`.
+ */
+export const PROVIDER_PAGES: Record<Provider, { consent: string; callback: string }> = {
+  fitbit: { consent: '/PAFitbitConsentPage', callback: '/fitbit-callback' },
+  omron: { consent: '/OmronConsentPage', callback: '/omron-callback' },
+  dexcom: { consent: '/PAFitbitConsentPage', callback: '/dexcom-callback' },
+};
+
+/** One entry of a participant's device list (core §3 "Device entry"). */
+export const deviceEntrySchema = z.object({
+  device: z.enum(['fitness tracker', 'scale', 'glucose monitor', 'Error']),
+  batteryLevel: z.number().nullable(),
+  battery: z.string().nullable(),
+  deviceVersion: z.string().nullable(),
+  deviceType: z.enum(['TRACKER', 'SCALE', 'BLOOD_PRESSURE', 'CGM']).nullable(),
+  lastSyncTime: z.string().nullable(),
+  hasError: z.boolean(),
+  errorType: z.string().nullable(),
+});
+export type DeviceEntry = z.infer<typeof deviceEntrySchema>;
+
+export const LINK_STATUSES = ['none', 'pending', 'authorized', 'revoked', 'error'] as const;
+export const linkStatusSchema = z.object({
+  status: z.enum(LINK_STATUSES),
+  authorizationDate: z.string().nullable(),
+  revokeAvailable: z.boolean(),
+});
+export type LinkStatus = z.infer<typeof linkStatusSchema>;
+
+export const consentRequestResultSchema = z.object({
+  success: z.boolean(),
+  emailed: z.boolean(),
+  link: z.string(),
+});
+export type ConsentRequestResult = z.infer<typeof consentRequestResultSchema>;
+
+export const linkActionResultSchema = z.object({ success: z.boolean(), message: z.string() });
+export type LinkActionResult = z.infer<typeof linkActionResultSchema>;
+
+export const LINK_MESSAGES = {
+  authFailed: 'Unable to complete authorization. Please click Cancel and try again.',
+  revokeFailed: 'Something went wrong! We could not revoke the access token',
+  refreshFailed: 'Something went wrong! We could not refresh the access token',
+  notLinked: 'This participant has no authorized device of this brand.',
+  badLink: 'This consent link is not valid.',
+  invalidState: 'Invalid authorization request. Please try again.',
+  tokenRefreshed: 'Token refreshed',
+  accessRevoked: 'Access revoked',
+} as const;
+
+export const linkedMessage = (provider: Provider) =>
+  `Your ${PROVIDER_BRAND[provider]} is now connected to your study. You may close this page.`;
+
+/** Error-card labels of core §8, from real failures. */
+export const DEVICE_ERROR_LABELS = {
+  rateLimited: 'Rate limit exceeded',
+  authRequired: 'Authentication required',
+  notFound: 'Device not found',
+  connection: 'Connection error',
+  server: 'Server error',
+  processing: 'Processing failed',
+  authCheckFailed: 'Auth check failed',
+} as const;
+export type DeviceErrorLabel = (typeof DEVICE_ERROR_LABELS)[keyof typeof DEVICE_ERROR_LABELS];
