@@ -153,4 +153,38 @@ describe('Dexcom simulator', () => {
     expect((await get('/v3/users/self/devices', t.access_token)).status).toBe(401);
     await control('clock', { reset: true });
   });
+
+  it('authorize errors on the page, offline_access by default; 401 invalid_client; no revoke endpoint', async () => {
+    const page = async (q: Record<string, string>) =>
+      (await fetch(`${base}/v2/oauth2/login?${new URLSearchParams(q)}`)).text();
+    expect(await page({ client_id: 'NOPE', response_type: 'code' })).toContain('<p>invalid_client</p>');
+    expect(
+      await page({ client_id: 'DEXAPP', response_type: 'code', redirect_uri: 'http://evil.example/cb' }),
+    ).toContain('<p>invalid redirect_uri</p>');
+    const consent = await page({
+      client_id: 'DEXAPP',
+      response_type: 'code',
+      redirect_uri: CLIENT.redirectUris[0]!,
+    });
+    expect(consent).toContain('name="scope" value="offline_access"');
+    expect(consent).toMatch(/name="account" value="SandboxUser-[0-9a-f]{8}"/);
+    const badClient = await post('/v2/oauth2/token', {
+      client_id: 'DEXAPP',
+      client_secret: 'nope',
+      grant_type: 'refresh_token',
+      refresh_token: 'x',
+    });
+    expect(badClient.status).toBe(401);
+    expect((await badClient.json()).error).toBe('invalid_client');
+    const t = await tokens('d-4');
+    const creds = { client_id: 'DEXAPP', client_secret: 'dex-secret' };
+    await post('/v2/oauth2/token', { ...creds, grant_type: 'refresh_token', refresh_token: t.refresh_token });
+    const reuse = await post('/v2/oauth2/token', {
+      ...creds,
+      grant_type: 'refresh_token',
+      refresh_token: t.refresh_token,
+    });
+    expect(await reuse.json()).toEqual({ error: 'invalid_grant', error_description: 'Token is not active' });
+    expect((await post('/v2/oauth2/revoke', { ...creds, token: t.access_token })).status).toBe(404);
+  });
 });

@@ -8,9 +8,9 @@
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SimClock } from '../clock.js';
-import { authorizeErrorPage, authorizePage } from '../oauth/authorize-page.js';
-import { accountFromSeed, clientFromRequest, rfcError } from '../oauth/common.js';
+import { accountFromSeed, rfcError } from '../oauth/common.js';
 import { registerControlRoutes } from '../oauth/control-routes.js';
+import { type OAuthProvider, registerOAuthRoutes, rfcAuthorizeErrors } from '../oauth/oauth-routes.js';
 import { type OAuthClient, OAuthStore } from '../oauth/oauth-store.js';
 import { dexcomDevices, dexcomEgvs, dexcomUserHash } from './dexcom-data.js';
 
@@ -24,93 +24,53 @@ const BRAND = { name: 'Dexcom', color: '#58a618' };
 const MAX_WINDOW_MS = 30 * 86_400_000;
 const DATE_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;
 
+/**
+ * Keycloak-style OAuth (providers.md §3.2): sandbox accounts, offline_access
+ * only, invalid_grant for every bad grant, no revoke endpoint.
+ */
+const DEXCOM_OAUTH: OAuthProvider = {
+  brand: BRAND,
+  authorize: {
+    path: '/v2/oauth2/login',
+    errors: rfcAuthorizeErrors('invalid redirect_uri'),
+    soleRedirectUriIsDefault: false,
+    account: (q, client) =>
+      `SandboxUser-${accountFromSeed(`${client.clientId}:${q.state ?? 'anonymous'}`, 8)}`,
+    defaultScope: 'offline_access',
+    scopes: (scope) => ({ shown: scope.split(' '), granted: scope }),
+    invalidDecision: 'invalid_request',
+  },
+  token: {
+    path: '/v2/oauth2/token',
+    clientAuth: 'secret',
+    invalidClient: 'Invalid client or Invalid client credentials',
+    unsupportedGrantType: 'Invalid grant_type',
+    body: (t) => ({
+      access_token: t.accessToken,
+      expires_in: t.expiresIn,
+      token_type: 'Bearer',
+      refresh_token: t.refreshToken,
+      refresh_expires_in: 0,
+      'not-before-policy': 0,
+      session_state: accountFromSeed(t.accessToken, 32),
+    }),
+  },
+  errorReply: (f) => {
+    if (f.kind === 'invalid_client') return { status: 401, body: rfcError('invalid_client', f.message) };
+    const error = f.kind === 'invalid_request' ? 'invalid_request' : 'invalid_grant';
+    return { status: 400, body: rfcError(error, f.kind === 'conflict' ? 'Token is not active' : f.message) };
+  },
+};
+
 export async function dexcomSimulator(app: FastifyInstance, opts: DexcomSimulatorOptions) {
   const clock = opts.clock ?? new SimClock();
   const store = new OAuthStore(clock, 7200, 'dexcom');
-  const clients = new Map(opts.clients.map((c) => [c.clientId, c]));
   const limit = opts.hourlyLimit ?? 60_000;
   let usage = { window: -1, count: 0 };
   let failNext = { count: 0, status: 500 };
   await app.register(formbody);
 
-  app.get('/v2/oauth2/login', async (request, reply) => {
-    const q = request.query as Record<string, string | undefined>;
-    const client = clients.get(q.client_id ?? '');
-    const fail = (m: string) => reply.type('text/html').send(authorizeErrorPage(m, BRAND));
-    if (!client) return fail('invalid_client');
-    if (q.response_type !== 'code') return fail('unsupported_response_type');
-    if (!q.redirect_uri || !client.redirectUris.includes(q.redirect_uri)) return fail('invalid redirect_uri');
-    const account = `SandboxUser-${accountFromSeed(`${client.clientId}:${q.state ?? 'anonymous'}`, 8)}`;
-    const hidden: Record<string, string> = {
-      client_id: client.clientId,
-      redirect_uri: q.redirect_uri,
-      scope: q.scope ?? 'offline_access',
-      account,
-    };
-    if (q.state) hidden.state = q.state;
-    return reply.type('text/html').send(
-      authorizePage({
-        action: request.url.split('?')[0]!,
-        hidden,
-        scopes: (q.scope ?? 'offline_access').split(' '),
-        account,
-        brand: BRAND,
-      }),
-    );
-  });
-
-  app.post('/v2/oauth2/login', async (request, reply) => {
-    const b = request.body as Record<string, string>;
-    const client = clients.get(b.client_id ?? '');
-    if (!client || !client.redirectUris.includes(b.redirect_uri ?? ''))
-      return reply.type('text/html').send(authorizeErrorPage('invalid_request', BRAND));
-    const target = new URL(b.redirect_uri!);
-    if (b.decision === 'allow') {
-      target.searchParams.set(
-        'code',
-        store.issueCode({
-          clientId: client.clientId,
-          userId: b.account!,
-          scope: b.scope ?? 'offline_access',
-          redirectUri: b.redirect_uri!,
-        }),
-      );
-    } else {
-      target.searchParams.set('error', 'access_denied');
-    }
-    if (b.state) target.searchParams.set('state', b.state);
-    return reply.redirect(target.toString(), 302);
-  });
-
-  app.post('/v2/oauth2/token', async (request, reply) => {
-    const b = (request.body ?? {}) as Record<string, string>;
-    const client = clientFromRequest(request, clients);
-    if (!client)
-      return reply
-        .status(401)
-        .send(rfcError('invalid_client', 'Invalid client or Invalid client credentials'));
-    const result =
-      b.grant_type === 'authorization_code'
-        ? store.exchangeCode({ code: b.code ?? '', clientId: client.clientId, redirectUri: b.redirect_uri })
-        : b.grant_type === 'refresh_token'
-          ? store.refreshTokens({ refreshToken: b.refresh_token ?? '', clientId: client.clientId })
-          : ({ kind: 'invalid_request', message: 'Invalid grant_type' } as const);
-    if ('kind' in result) {
-      const error = result.kind === 'invalid_request' ? 'invalid_request' : 'invalid_grant';
-      return reply
-        .status(400)
-        .send(rfcError(error, result.kind === 'conflict' ? 'Token is not active' : result.message));
-    }
-    return {
-      access_token: result.accessToken,
-      expires_in: result.expiresIn,
-      token_type: 'Bearer',
-      refresh_token: result.refreshToken,
-      refresh_expires_in: 0,
-      'not-before-policy': 0,
-      session_state: accountFromSeed(result.accessToken, 32),
-    };
-  });
+  registerOAuthRoutes(app, DEXCOM_OAUTH, { store, clients: opts.clients, clock });
 
   async function authorized(request: FastifyRequest, reply: FastifyReply) {
     if (failNext.count > 0) {

@@ -316,4 +316,50 @@ describe('Fitbit simulator', () => {
       ).status,
     ).toBe(200);
   });
+
+  it('a sole registered redirect_uri may be left out; public clients send client_id alone', async () => {
+    const page = await (
+      await fetch(
+        `${base}/oauth2/authorize?${form({ client_id: 'TESTAPP', response_type: 'code', scope: 'settings', state: 'p-9' })}`,
+      )
+    ).text();
+    expect(page).toContain(`name="redirect_uri" value="${CLIENT.redirectUris[0]}"`);
+    const account = page.match(/name="account" value="([A-Z0-9]{6})"/)![1]!;
+    const back = await post(
+      '/oauth2/authorize',
+      {
+        client_id: 'TESTAPP',
+        redirect_uri: CLIENT.redirectUris[0]!,
+        scope: 'settings',
+        account,
+        decision: 'allow',
+      },
+      {},
+    );
+    const code = new URL(back.headers.get('location')!).searchParams.get('code')!;
+    const res = await post(
+      '/oauth2/token',
+      { grant_type: 'authorization_code', code, redirect_uri: CLIENT.redirectUris[0]!, client_id: 'TESTAPP' },
+      {},
+    );
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ user_id: account, scope: 'settings' });
+  });
+
+  it('revoke: 401 invalid_client for a bad client, 400 invalid_request without a token, {} on success', async () => {
+    const t = await tokens('participant-10', 'settings');
+    const badClient = await post(
+      '/oauth2/revoke',
+      { token: t.refresh_token },
+      { authorization: `Basic ${Buffer.from('TESTAPP:nope').toString('base64')}` },
+    );
+    expect(badClient.status).toBe(401);
+    expect((await badClient.json()).errors[0].errorType).toBe('invalid_client');
+    const noToken = await post('/oauth2/revoke', {});
+    expect(noToken.status).toBe(400);
+    expect((await noToken.json()).errors[0].message).toMatch(/^Missing parameters: token\. Visit /);
+    const ok = await post('/oauth2/revoke', { token: t.access_token });
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toEqual({});
+  });
 });

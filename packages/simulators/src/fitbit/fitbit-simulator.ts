@@ -8,8 +8,9 @@
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SimClock } from '../clock.js';
-import { authorizeErrorPage, authorizePage } from '../oauth/authorize-page.js';
+import { FITBIT_BRAND } from '../oauth/authorize-page.js';
 import { registerControlRoutes } from '../oauth/control-routes.js';
+import { type OAuthProvider, registerOAuthRoutes } from '../oauth/oauth-routes.js';
 import { type OAuthClient, OAuthStore } from '../oauth/oauth-store.js';
 import { fitbitDevices, fitbitProfile, fitbitUserId } from './fitbit-data.js';
 import { registerFitbitDataRoutes } from './fitbit-data-routes.js';
@@ -42,144 +43,81 @@ const fitbitError = (errorType: string, message: string, extra: Record<string, u
   success: false,
 });
 
+const missingParameter = (name: string) => `Missing parameters: ${name}`;
+
+/**
+ * Fitbit's OAuth (providers.md §1.2): its authorize error catalogue, PKCE,
+ * and its own error bodies, even on the token endpoint.
+ */
+const FITBIT_OAUTH: OAuthProvider = {
+  brand: FITBIT_BRAND,
+  authorize: {
+    path: '/oauth2/authorize',
+    errors: {
+      missingClientId: 'invalid_request - Missing parameters: client_id',
+      unknownClient: 'unauthorized_client - Invalid client_id',
+      missingResponseType: 'invalid_request - Missing response_type parameter value',
+      unsupportedResponseType: 'unsupported_response_type - Invalid response_type parameter value',
+      missingRedirectUri: 'invalid_request - Missing redirect_uri parameter value',
+      unregisteredRedirectUri: 'invalid_request - Invalid redirect_uri parameter value',
+    },
+    soleRedirectUriIsDefault: true,
+    pkce: {
+      badChallengeLength: 'invalid_request - The code_challenge parameter length must be between 43 and 128',
+      unsupportedMethod: 'invalid_request - Unsupported code_challenge_method',
+    },
+    // Derived from the state, so one participant always maps to one Fitbit user.
+    account: (q, client) => fitbitUserId(`${client.clientId}:${q.state ?? q.login_hint ?? 'anonymous'}`),
+    defaultScope: '',
+    scopes: (scope) => {
+      const shown = scope.split(/[\s+]+/).filter(Boolean);
+      return { shown, granted: shown.join(' ') };
+    },
+    invalidDecision: 'invalid_request - Invalid redirect_uri parameter value',
+    denyDescription: 'The user denied the request.',
+    // Fitbit appends #_=_ to the redirect (providers.md §1.2); clients strip it.
+    redirectFragment: '#_=_',
+  },
+  token: {
+    path: '/oauth2/token',
+    clientAuth: 'public',
+    invalidClient: 'Invalid authorization header format',
+    unsupportedGrantType: missingParameter('grant_type'),
+    missingParameter,
+    body: (t) => ({
+      access_token: t.accessToken,
+      expires_in: t.expiresIn,
+      refresh_token: t.refreshToken,
+      scope: t.scope,
+      token_type: 'Bearer',
+      user_id: t.userId,
+    }),
+  },
+  revoke: {
+    path: '/oauth2/revoke',
+    silent: false,
+    invalidClient: 'Invalid client',
+    missingToken: missingParameter('token'),
+  },
+  errorReply: (f) =>
+    f.kind === 'conflict'
+      ? { status: 409, body: fitbitError('request', f.message) }
+      : {
+          status: f.kind === 'invalid_client' ? 401 : 400,
+          body: fitbitError(f.kind, `${f.message}. ${DOCS}`),
+        },
+};
+
 export async function fitbitSimulator(app: FastifyInstance, opts: FitbitSimulatorOptions) {
   const clock = opts.clock ?? new SimClock();
   const store = new OAuthStore(clock, 28_800, 'fitbit');
-  const clients = new Map(opts.clients.map((c) => [c.clientId, c]));
   const usage = new Map<string, { window: number; count: number }>();
   let failNext: { count: number; status: number } = { count: 0, status: 500 };
   let exhaustedHour = -1;
 
   await app.register(formbody);
 
-  // --- OAuth -----------------------------------------------------------------
-  app.get('/oauth2/authorize', async (request, reply) => {
-    const q = request.query as Record<string, string | undefined>;
-    const fail = (m: string) => reply.type('text/html').send(authorizeErrorPage(m));
-    if (!q.client_id) return fail('invalid_request - Missing parameters: client_id');
-    const client = clients.get(q.client_id);
-    if (!client) return fail('unauthorized_client - Invalid client_id');
-    if (!q.response_type) return fail('invalid_request - Missing response_type parameter value');
-    if (q.response_type !== 'code')
-      return fail('unsupported_response_type - Invalid response_type parameter value');
-    if (!q.redirect_uri && client.redirectUris.length !== 1)
-      return fail('invalid_request - Missing redirect_uri parameter value');
-    const redirectUri = q.redirect_uri ?? client.redirectUris[0]!;
-    if (!client.redirectUris.includes(redirectUri))
-      return fail('invalid_request - Invalid redirect_uri parameter value');
-    if (q.code_challenge && (q.code_challenge.length < 43 || q.code_challenge.length > 128)) {
-      return fail('invalid_request - The code_challenge parameter length must be between 43 and 128');
-    }
-    const method = q.code_challenge_method ?? 'plain';
-    if (q.code_challenge && method !== 'S256' && method !== 'plain')
-      return fail('invalid_request - Unsupported code_challenge_method');
-    const scopes = (q.scope ?? '').split(/[\s+]+/).filter(Boolean);
-    // The simulated account is derived from the state, so one participant always maps to one Fitbit user.
-    const account = fitbitUserId(`${q.client_id}:${q.state ?? q.login_hint ?? 'anonymous'}`);
-    const hidden: Record<string, string> = {
-      client_id: q.client_id,
-      redirect_uri: redirectUri,
-      scope: scopes.join(' '),
-      account,
-    };
-    if (q.state) hidden.state = q.state;
-    if (q.code_challenge) {
-      hidden.code_challenge = q.code_challenge;
-      hidden.code_challenge_method = method;
-    }
-    return reply
-      .type('text/html')
-      .send(authorizePage({ action: request.url.split('?')[0]!, hidden, scopes, account }));
-  });
-
-  app.post('/oauth2/authorize', async (request, reply) => {
-    const b = request.body as Record<string, string>;
-    const client = clients.get(b.client_id ?? '');
-    if (!client || !client.redirectUris.includes(b.redirect_uri ?? '')) {
-      return reply
-        .type('text/html')
-        .send(authorizeErrorPage('invalid_request - Invalid redirect_uri parameter value'));
-    }
-    const target = new URL(b.redirect_uri!);
-    if (b.decision !== 'allow') {
-      target.searchParams.set('error', 'access_denied');
-      target.searchParams.set('error_description', 'The user denied the request.');
-    } else {
-      const code = store.issueCode({
-        clientId: client.clientId,
-        userId: b.account!,
-        scope: b.scope ?? '',
-        redirectUri: b.redirect_uri!,
-        codeChallenge: b.code_challenge,
-        codeChallengeMethod: b.code_challenge_method as 'S256' | 'plain' | undefined,
-      });
-      target.searchParams.set('code', code);
-    }
-    if (b.state) target.searchParams.set('state', b.state);
-    // Fitbit appends #_=_ to the redirect (providers.md §1.2); clients strip it.
-    return reply.redirect(`${target.toString()}#_=_`, 302);
-  });
-
-  /** Basic auth for confidential clients, client_id in the body for public (PKCE) ones. */
-  function authenticateClient(request: FastifyRequest): OAuthClient | null {
-    const header = request.headers.authorization;
-    if (header?.startsWith('Basic ')) {
-      const [id, secret] = Buffer.from(header.slice(6), 'base64').toString('utf8').split(':');
-      const c = clients.get(id ?? '');
-      return c && c.clientSecret === secret ? c : null;
-    }
-    const id = (request.body as Record<string, string> | undefined)?.client_id;
-    return id ? (clients.get(id) ?? null) : null;
-  }
-
-  const oauthFailure = (reply: FastifyReply, f: { kind: string; message: string }) => {
-    if (f.kind === 'conflict') return reply.status(409).send(fitbitError('request', f.message));
-    const status = f.kind === 'invalid_client' ? 401 : 400;
-    return reply.status(status).send(fitbitError(f.kind, `${f.message}. ${DOCS}`));
-  };
-
-  app.post('/oauth2/token', async (request, reply) => {
-    const b = (request.body ?? {}) as Record<string, string>;
-    const client = authenticateClient(request);
-    if (!client)
-      return oauthFailure(reply, { kind: 'invalid_client', message: 'Invalid authorization header format' });
-    let result: ReturnType<OAuthStore['exchangeCode']>;
-    if (b.grant_type === 'authorization_code') {
-      if (!b.code)
-        return oauthFailure(reply, { kind: 'invalid_request', message: 'Missing parameters: code' });
-      result = store.exchangeCode({
-        code: b.code,
-        clientId: client.clientId,
-        redirectUri: b.redirect_uri,
-        codeVerifier: b.code_verifier,
-      });
-    } else if (b.grant_type === 'refresh_token') {
-      if (!b.refresh_token)
-        return oauthFailure(reply, { kind: 'invalid_request', message: 'Missing parameters: refresh_token' });
-      result = store.refreshTokens({ refreshToken: b.refresh_token, clientId: client.clientId });
-    } else {
-      return oauthFailure(reply, { kind: 'invalid_request', message: 'Missing parameters: grant_type' });
-    }
-    if ('kind' in result) return oauthFailure(reply, result);
-    return {
-      access_token: result.accessToken,
-      expires_in: result.expiresIn,
-      refresh_token: result.refreshToken,
-      scope: result.scope,
-      token_type: 'Bearer',
-      user_id: result.userId,
-    };
-  });
-
-  app.post('/oauth2/revoke', async (request, reply) => {
-    const b = (request.body ?? {}) as Record<string, string>;
-    if (!authenticateClient(request))
-      return oauthFailure(reply, { kind: 'invalid_client', message: 'Invalid client' });
-    if (!b.token)
-      return oauthFailure(reply, { kind: 'invalid_request', message: 'Missing parameters: token' });
-    store.revoke(b.token);
-    return {};
-  });
+  registerOAuthRoutes(app, FITBIT_OAUTH, { store, clients: opts.clients, clock });
 
   // --- Resources -------------------------------------------------------------
   /** Bearer check, scope check, injected failures and the hourly rate limit with its headers. */

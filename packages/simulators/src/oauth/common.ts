@@ -10,10 +10,18 @@ export function accountFromSeed(seed: string, length = 24): string {
   return createHash('sha256').update(`account:${seed}`).digest('hex').slice(0, length);
 }
 
-/** Client credentials in the form body (Omron, Dexcom) or as HTTP Basic. */
-export function clientFromRequest(
+/**
+ * How a client without HTTP Basic names itself in the form body: `public` is
+ * Fitbit's client apps (PKCE, client_id only, providers.md §1.2), `secret` is
+ * client_id and client_secret (Omron, Dexcom).
+ */
+export type ClientAuth = 'public' | 'secret';
+
+/** The client a token or revocation request authenticates as: HTTP Basic, else the body as `style` says. */
+export function authenticateClient(
   request: FastifyRequest,
   clients: Map<string, OAuthClient>,
+  style: ClientAuth,
 ): OAuthClient | null {
   const header = request.headers.authorization;
   if (header?.startsWith('Basic ')) {
@@ -22,7 +30,8 @@ export function clientFromRequest(
     return c && c.clientSecret === secret ? c : null;
   }
   const b = (request.body ?? {}) as Record<string, string>;
-  const c = clients.get(b.client_id ?? '');
+  const c = clients.get(b.client_id ?? '') ?? null;
+  if (style === 'public') return b.client_id ? c : null;
   return c && c.clientSecret === b.client_secret ? c : null;
 }
 

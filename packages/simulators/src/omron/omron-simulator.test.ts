@@ -178,4 +178,48 @@ describe('Omron simulator', () => {
     });
     expect(refresh.status).toBe(400);
   });
+
+  it('authorize errors on the page, Deny without error_description, PKCE ignored, 409 on concurrent refresh', async () => {
+    const page = async (q: Record<string, string>) =>
+      (await fetch(`${base}/connect/authorize?${new URLSearchParams(q)}`)).text();
+    expect(await page({ client_id: 'NOPE', response_type: 'code' })).toContain('<p>invalid_client</p>');
+    expect(await page({ client_id: 'OMRONAPP', response_type: 'token' })).toContain(
+      '<p>unsupported_response_type</p>',
+    );
+    expect(await page({ client_id: 'OMRONAPP', response_type: 'code' })).toContain(
+      'invalid_request: redirect_uri is not registered',
+    );
+    const deny = await post('/connect/authorize', {
+      client_id: 'OMRONAPP',
+      redirect_uri: CLIENT.redirectUris[0]!,
+      state: 's',
+      account: 'a',
+      decision: 'deny',
+    });
+    expect(deny.headers.get('location')).toBe(`${CLIENT.redirectUris[0]}?error=access_denied&state=s`);
+    const back = await post('/connect/authorize', {
+      client_id: 'OMRONAPP',
+      redirect_uri: CLIENT.redirectUris[0]!,
+      scope: 'weight',
+      account: 'a',
+      code_challenge: 'x'.repeat(43),
+      decision: 'allow',
+    });
+    const code = new URL(back.headers.get('location')!).searchParams.get('code')!;
+    const creds = { client_id: 'OMRONAPP', client_secret: 'omron-secret' };
+    const res = await post('/connect/token', {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: CLIENT.redirectUris[0]!,
+      ...creds,
+    });
+    expect(res.status).toBe(200); // no code_verifier needed
+    const { refresh_token } = await res.json();
+    expect(
+      (await post('/connect/token', { grant_type: 'refresh_token', refresh_token, ...creds })).status,
+    ).toBe(200);
+    const conflict = await post('/connect/token', { grant_type: 'refresh_token', refresh_token, ...creds });
+    expect(conflict.status).toBe(409);
+    expect((await conflict.json()).error).toBe('invalid_grant');
+  });
 });

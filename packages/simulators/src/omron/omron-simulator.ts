@@ -8,9 +8,9 @@
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { SimClock } from '../clock.js';
-import { authorizeErrorPage, authorizePage } from '../oauth/authorize-page.js';
-import { accountFromSeed, clientFromRequest, idToken, rfcError } from '../oauth/common.js';
+import { accountFromSeed, idToken, rfcError } from '../oauth/common.js';
 import { registerControlRoutes } from '../oauth/control-routes.js';
+import { type OAuthProvider, registerOAuthRoutes, rfcAuthorizeErrors } from '../oauth/oauth-routes.js';
 import { type OAuthClient, OAuthStore } from '../oauth/oauth-store.js';
 import { omronDay } from './omron-data.js';
 
@@ -23,89 +23,49 @@ export interface OmronSimulatorOptions {
 const BRAND = { name: 'Omron', color: '#005eb8' };
 const DAY_MS = 86_400_000;
 
+/**
+ * IdentityServer-style OAuth (providers.md §2.3): credentials in the body,
+ * RFC 6749 errors, id_token on the code exchange, silent revocation.
+ */
+const OMRON_OAUTH: OAuthProvider = {
+  brand: BRAND,
+  authorize: {
+    path: '/connect/authorize',
+    errors: rfcAuthorizeErrors('invalid_request: redirect_uri is not registered'),
+    soleRedirectUriIsDefault: false,
+    account: (q, client) => accountFromSeed(`${client.clientId}:${q.state ?? 'anonymous'}`, 32),
+    defaultScope: '',
+    scopes: (scope) => ({ shown: scope.split(' ').filter(Boolean), granted: scope }),
+    invalidDecision: 'invalid_request',
+  },
+  token: {
+    path: '/connect/token',
+    clientAuth: 'secret',
+    invalidClient: 'Client authentication failed',
+    unsupportedGrantType: 'unsupported grant_type',
+    // The id_token (sub = the Omron user) comes with the code exchange only, not with a refresh.
+    body: (t, { grantType, client, nowMs }) => ({
+      ...(grantType === 'authorization_code' ? { id_token: idToken(t.userId, client.clientId, nowMs) } : {}),
+      access_token: t.accessToken,
+      expires_in: t.expiresIn,
+      token_type: 'Bearer',
+      refresh_token: t.refreshToken,
+    }),
+  },
+  revoke: { path: '/connect/revocation', silent: true },
+  errorReply: (f) =>
+    f.kind === 'conflict'
+      ? { status: 409, body: rfcError('invalid_grant', f.message) }
+      : { status: 400, body: rfcError(f.kind, f.message) },
+};
+
 export async function omronSimulator(app: FastifyInstance, opts: OmronSimulatorOptions) {
   const clock = opts.clock ?? new SimClock();
   const store = new OAuthStore(clock, opts.accessTokenSeconds ?? 3600, 'omron');
-  const clients = new Map(opts.clients.map((c) => [c.clientId, c]));
   let failNext = { count: 0, status: 500 };
   await app.register(formbody);
 
-  app.get('/connect/authorize', async (request, reply) => {
-    const q = request.query as Record<string, string | undefined>;
-    const client = clients.get(q.client_id ?? '');
-    const fail = (m: string) => reply.type('text/html').send(authorizeErrorPage(m, BRAND));
-    if (!client) return fail('invalid_client');
-    if (q.response_type !== 'code') return fail('unsupported_response_type');
-    if (!q.redirect_uri || !client.redirectUris.includes(q.redirect_uri))
-      return fail('invalid_request: redirect_uri is not registered');
-    const account = accountFromSeed(`${client.clientId}:${q.state ?? 'anonymous'}`, 32);
-    const hidden: Record<string, string> = {
-      client_id: client.clientId,
-      redirect_uri: q.redirect_uri,
-      scope: q.scope ?? '',
-      account,
-    };
-    if (q.state) hidden.state = q.state;
-    const scopes = (q.scope ?? '').split(' ').filter(Boolean);
-    return reply
-      .type('text/html')
-      .send(authorizePage({ action: request.url.split('?')[0]!, hidden, scopes, account, brand: BRAND }));
-  });
-
-  app.post('/connect/authorize', async (request, reply) => {
-    const b = request.body as Record<string, string>;
-    const client = clients.get(b.client_id ?? '');
-    if (!client || !client.redirectUris.includes(b.redirect_uri ?? ''))
-      return reply.type('text/html').send(authorizeErrorPage('invalid_request', BRAND));
-    const target = new URL(b.redirect_uri!);
-    if (b.decision === 'allow') {
-      target.searchParams.set(
-        'code',
-        store.issueCode({
-          clientId: client.clientId,
-          userId: b.account!,
-          scope: b.scope ?? '',
-          redirectUri: b.redirect_uri!,
-        }),
-      );
-    } else {
-      target.searchParams.set('error', 'access_denied');
-    }
-    if (b.state) target.searchParams.set('state', b.state);
-    return reply.redirect(target.toString(), 302);
-  });
-
-  app.post('/connect/token', async (request, reply) => {
-    const b = (request.body ?? {}) as Record<string, string>;
-    const client = clientFromRequest(request, clients);
-    if (!client) return reply.status(400).send(rfcError('invalid_client', 'Client authentication failed'));
-    const result =
-      b.grant_type === 'authorization_code'
-        ? store.exchangeCode({ code: b.code ?? '', clientId: client.clientId, redirectUri: b.redirect_uri })
-        : b.grant_type === 'refresh_token'
-          ? store.refreshTokens({ refreshToken: b.refresh_token ?? '', clientId: client.clientId })
-          : ({ kind: 'invalid_request', message: 'unsupported grant_type' } as const);
-    if ('kind' in result) {
-      return reply
-        .status(result.kind === 'conflict' ? 409 : 400)
-        .send(rfcError(result.kind === 'conflict' ? 'invalid_grant' : result.kind, result.message));
-    }
-    return {
-      ...(b.grant_type === 'authorization_code'
-        ? { id_token: idToken(result.userId, client.clientId, clock.now().getTime()) }
-        : {}),
-      access_token: result.accessToken,
-      expires_in: result.expiresIn,
-      token_type: 'Bearer',
-      refresh_token: result.refreshToken,
-    };
-  });
-
-  app.post('/connect/revocation', async (request, reply) => {
-    const b = (request.body ?? {}) as Record<string, string>;
-    if (clientFromRequest(request, clients) && b.token) store.revoke(b.token);
-    return reply.status(200).send(); // 200 with no body, whatever the outcome (providers.md §2.3)
-  });
+  registerOAuthRoutes(app, OMRON_OAUTH, { store, clients: opts.clients, clock });
 
   function bearer(request: FastifyRequest) {
     const h = request.headers.authorization ?? '';
