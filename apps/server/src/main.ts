@@ -1,11 +1,13 @@
 /*
- * Server entry: HTTP API + SPA + in-process workers on one port. SIGINT and
+ * Server entry: HTTP API + SPA + in-process job workers (unless WORKERS=false) on one port. SIGINT and
  * SIGTERM close HTTP (finishing in-flight requests), stop the workers, then
  * stop the embedded PostgreSQL, so no postgres process is left behind.
  */
 import { loadConfig } from './config.js';
 import { buildApp } from './http/app.js';
-import { startRuntime } from './runtime.js';
+import { JOBS } from './jobs/registry.js';
+import { startJobWorkers } from './jobs/runner.js';
+import { jobLog, startRuntime } from './runtime.js';
 import { DEMO_PASSWORD, DEMO_USERS, seedDemoIfEmpty } from './seed/demo.js';
 
 async function main() {
@@ -49,6 +51,10 @@ async function main() {
     if (config.SEED_DEMO) {
       const seeded = await seedDemoIfEmpty(runtime.ctx.db);
       if (seeded) log('Seeded the demo team, trials, participants and accounts');
+    }
+    if (config.WORKERS && runtime.ctx.boss) {
+      // In-process workers by default; WORKERS=false leaves the jobs to `npm run worker` processes.
+      await startJobWorkers(runtime.ctx, runtime.ctx.boss, JOBS, jobLog(log));
     }
     await app.listen({ port: config.PORT, host: config.HOST });
   } catch (err) {

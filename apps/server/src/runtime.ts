@@ -18,6 +18,12 @@ import { loadSecrets } from './security/secrets.js';
 
 export type Log = (message: string) => void;
 
+/** The job runner's log lines, on the process's log. */
+export const jobLog = (log: Log) => ({
+  info: (m: string) => log(`[jobs] ${m}`),
+  error: (m: string, err: unknown) => console.error(`[trialwear] [jobs] ${m}`, err),
+});
+
 export interface RuntimeDatabase {
   database: DatabaseHandle;
   stop: () => Promise<void>;

@@ -42,7 +42,16 @@ export function accessOf(method: string, url: string): ApiAccess | undefined {
 /** Swagger UI's own routes (the API documentation pages) are public and not API calls. */
 const DOCS_PREFIX = '/api/docs';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every guarded /api route as its table key, in registration order (read by the route-table test). */
+    apiRoutes: string[];
+  }
+}
+
 export function registerRouteAccess(app: FastifyInstance) {
+  const registered: string[] = [];
+  app.decorate('apiRoutes', registered);
   app.addHook('onRoute', (route) => {
     if (
       !route.url.startsWith('/api/') ||
@@ -60,6 +69,7 @@ export function registerRouteAccess(app: FastifyInstance) {
       return access;
     });
     const access = accesses[0]!;
+    for (const method of methods) if (method !== 'HEAD') registered.push(routeKey(method, route.url));
     if (accesses.some((a) => a !== access))
       throw new Error(`${route.url}: one route with several methods must have one access level`);
     const guard: onRequestHookHandler = async (request) => checkAccess(request, access);

@@ -1,0 +1,51 @@
+/*
+ * Worker entry (`npm run worker`): runs the background jobs and serves no
+ * HTTP. Start as many as needed beside the servers on one PostgreSQL; pg-boss
+ * gives each job to one of them. SIGINT/SIGTERM stop taking jobs, let running
+ * ones finish (up to 15 s), then close the queue and the database.
+ */
+import { loadConfig } from './config.js';
+import { JOBS } from './jobs/registry.js';
+import { startJobWorkers } from './jobs/runner.js';
+import { jobLog, startRuntime } from './runtime.js';
+
+async function main() {
+  const config = loadConfig();
+  const log = (m: string) => console.log(`[trialwear-worker] ${m}`);
+  const runtime = await startRuntime(config, log);
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log(`${signal} received, shutting down`);
+    const force = setTimeout(() => {
+      console.error('[trialwear-worker] shutdown took too long, exiting');
+      process.exit(1);
+    }, 30_000);
+    force.unref();
+    try {
+      await runtime.stop();
+      log('stopped cleanly');
+      process.exit(0);
+    } catch (err) {
+      console.error('[trialwear-worker] shutdown failed', err);
+      process.exit(1);
+    }
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  try {
+    if (!runtime.ctx.boss) throw new Error('The job queue did not start');
+    await startJobWorkers(runtime.ctx, runtime.ctx.boss, JOBS, jobLog(log));
+  } catch (err) {
+    console.error('[trialwear-worker] start failed', err);
+    await runtime.stop();
+    process.exit(1);
+  }
+  log(`worker ${process.pid} is running jobs: ${JOBS.map((j) => j.name).join(', ')}`);
+}
+
+main().catch((err) => {
+  console.error('[trialwear-worker] failed to start:', err instanceof Error ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,195 @@
+/*
+ * The jobs skeleton end to end: a real `worker` process (no HTTP) on the test
+ * database registers the queues, takes the expired-token clean-up job and
+ * removes exactly the rows past their life.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expiredTokensCleanup } from '../../src/jobs/expired-tokens/job.js';
+import { countRows } from '../../src/jobs/expired-tokens/repo.js';
+import { enqueue } from '../../src/jobs/job-definition.js';
+import { startQueue } from '../../src/queue/boss.js';
+import { teamWithRoles } from '../support/fixtures.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
+
+function startWorker(env: Record<string, string>) {
+  const child = spawn(
+    process.execPath,
+    ['--conditions=source', '--import', 'tsx', path.join(root, 'apps/server/src/worker.ts')],
+    { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  child.stdout!.on('data', (d) => {
+    output += d;
+  });
+  child.stderr!.on('data', (d) => {
+    output += d;
+  });
+  return { child, output: () => output };
+}
+
+async function until(check: () => boolean | Promise<boolean>, what: string, ms = 30_000) {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+describe('expired-token clean-up in a worker process', () => {
+  let t: TestApp;
+  let worker: { child: ChildProcess; output: () => string };
+  const day = 24 * 60 * 60 * 1000;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    const f = await teamWithRoles(t, 'Cleanup Team');
+    const userId = f.userIds.Admin;
+    const now = Date.now();
+    const at = (ms: number) => new Date(now + ms);
+    const participant = await t.ctx.db
+      .insertInto('trials')
+      .values({ team_id: f.teamId, trial_number: '1', trial_name: 'C', trial_code: 'C1' })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+      .then(({ id }) =>
+        t.ctx.db
+          .insertInto('participants')
+          .values({ team_id: f.teamId, trial_id: id, email: 'c@x.example' })
+          .returning('id')
+          .executeTakeFirstOrThrow(),
+      );
+    // For each table: one row long expired (goes), one spent two days ago (goes), one live (stays).
+    await t.ctx.db
+      .insertInto('password_reset_tokens')
+      .values([
+        { token_hash: 'old', user_id: userId, created_at: at(-3 * day), expires_at: at(-2 * day) },
+        {
+          token_hash: 'spent',
+          user_id: userId,
+          created_at: at(-3 * day),
+          expires_at: at(day),
+          used_at: at(-2 * day),
+        },
+        { token_hash: 'live', user_id: userId, created_at: at(0), expires_at: at(day) },
+      ] as never)
+      .execute();
+    await t.ctx.db
+      .insertInto('oauth_states')
+      .values([
+        {
+          nonce: 'old',
+          participant_id: participant.id,
+          provider: 'fitbit',
+          code_verifier: 'v',
+          created_at: at(-3 * day),
+          expires_at: at(-2 * day),
+        },
+        {
+          nonce: 'spent',
+          participant_id: participant.id,
+          provider: 'fitbit',
+          code_verifier: 'v',
+          created_at: at(-3 * day),
+          expires_at: at(day),
+          used_at: at(-2 * day),
+        },
+        {
+          nonce: 'live',
+          participant_id: participant.id,
+          provider: 'fitbit',
+          code_verifier: 'v',
+          created_at: at(0),
+          expires_at: at(10 * 60_000),
+        },
+      ])
+      .execute();
+    await t.ctx.db
+      .insertInto('email_sfa_codes')
+      .values([
+        { user_id: userId, code_hash: 'old', created_at: at(-3 * day), expires_at: at(-2 * day) },
+        { user_id: userId, code_hash: 'live', created_at: at(0), expires_at: at(10 * 60_000) },
+      ] as never)
+      .execute();
+    await t.ctx.db
+      .insertInto('sessions')
+      .values([
+        {
+          id: 'expired',
+          user_id: userId,
+          auth_status: 'Authorized',
+          token_version: 0,
+          created_at: at(-day),
+          expires_at: at(-60_000),
+        },
+      ] as never)
+      .execute();
+
+    worker = startWorker({
+      DATABASE_URL: t.ctx.config.DATABASE_URL!,
+      DATA_DIR: t.dataDir,
+      ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      SESSION_SECRET: randomBytes(32).toString('base64url'),
+      LOG_LEVEL: 'info',
+      SEED_DEMO: 'false',
+    });
+    await until(
+      () => worker.output().includes('is running jobs'),
+      `the worker to start:\n${worker.output()}`,
+    );
+  }, 90_000);
+
+  afterAll(async () => {
+    if (worker && worker.child.exitCode === null) worker.child.kill('SIGKILL');
+    await t.close();
+  });
+
+  it('takes the job from the queue and deletes exactly the expired and spent rows', async () => {
+    const before = await countRows(t.ctx.db);
+    expect(before).toMatchObject({ passwordResetTokens: 3, oauthStates: 3, emailSfaCodes: 2 });
+    const boss = await startQueue(t.ctx.config.DATABASE_URL!, { background: false });
+    try {
+      expect(await enqueue(boss, expiredTokensCleanup, {})).toBeTruthy();
+    } finally {
+      await boss.stop({ graceful: false });
+    }
+    await until(
+      async () => (await countRows(t.ctx.db)).passwordResetTokens === 1,
+      `the clean-up to run:\n${worker.output()}`,
+    );
+    const left = {
+      reset: await t.ctx.db.selectFrom('password_reset_tokens').select('token_hash').execute(),
+      states: await t.ctx.db.selectFrom('oauth_states').select('nonce').execute(),
+      codes: await t.ctx.db.selectFrom('email_sfa_codes').select('code_hash').execute(),
+      sessions: await t.ctx.db.selectFrom('sessions').select('id').where('id', '=', 'expired').execute(),
+    };
+    expect(left.reset.map((r) => r.token_hash)).toEqual(['live']);
+    expect(left.states.map((r) => r.nonce)).toEqual(['live']);
+    expect(left.codes.map((r) => r.code_hash)).toEqual(['live']);
+    expect(left.sessions).toEqual([]);
+    expect(worker.output()).toMatch(/job expired-tokens-cleanup \S+ done/);
+  });
+
+  it('refuses a payload its schema does not accept, before it is queued', async () => {
+    const boss = await startQueue(t.ctx.config.DATABASE_URL!, { background: false });
+    try {
+      await expect(enqueue(boss, expiredTokensCleanup, { surprise: 1 } as never)).rejects.toThrow();
+    } finally {
+      await boss.stop({ graceful: false });
+    }
+  });
+
+  it('stops cleanly on SIGTERM and serves no HTTP', async () => {
+    expect(worker.output()).not.toMatch(/listening|Server listening/i);
+    const exited = new Promise<number | null>((resolve) => worker.child.on('exit', (code) => resolve(code)));
+    worker.child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(worker.output()).toContain('stopped cleanly');
+  });
+});
