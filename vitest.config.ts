@@ -1,13 +1,21 @@
 import { defineConfig } from 'vitest/config';
 
+// Our workspace packages are imported from their TypeScript source ('source'
+// export condition), never from a stale dist/: in the browser-like and in the
+// node (SSR) resolution alike.
+const source = {
+  resolve: { conditions: ['source'] },
+  ssr: { resolve: { conditions: ['source', 'module', 'node', 'development|production'] } },
+};
+
 // Unit tests (pure rules) and integration tests (the real Fastify app on a real
 // PostgreSQL). Browser journeys live in e2e/ with their own config.
 export default defineConfig({
-  resolve: { conditions: ['source'] },
+  ...source,
   test: {
     projects: [
       {
-        resolve: { conditions: ['source'] },
+        ...source,
         test: {
           name: 'unit',
           include: [
@@ -19,7 +27,7 @@ export default defineConfig({
         },
       },
       {
-        resolve: { conditions: ['source'] },
+        ...source,
         test: {
           name: 'integration',
           include: ['apps/server/test/**/*.int.test.ts'],
