@@ -20,6 +20,10 @@ export const configSchema = z.object({
   PUBLIC_URL: z.preprocess(emptyToUndefined, z.url().optional()),
   DATA_DIR: z.string().default('./.data'),
   DATABASE_URL: z.preprocess(emptyToUndefined, z.string().optional()),
+  /** Where the daily audit-chain anchors are appended (default DATA_DIR/audit-anchors.jsonl); best on other storage. */
+  AUDIT_ANCHOR_FILE: z.preprocess(emptyToUndefined, z.string().optional()),
+  /** The schema owner, for migrations (with DATABASE_URL); unset: DATABASE_URL migrates too (audit log not tamper-proof). */
+  DATABASE_OWNER_URL: z.preprocess(emptyToUndefined, z.string().optional()),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
   SMTP_URL: optionalString,
   MAIL_FROM: z.string().default('TrialWear <no-reply@trialwear.local>'),
@@ -53,6 +57,8 @@ export type Config = z.infer<typeof configSchema> & {
   dataDir: string;
   /** Absolute URL the portal is reached at, without a trailing slash. */
   publicUrl: string;
+  /** Absolute path of the audit-anchor file. */
+  auditAnchorFile: string;
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -66,6 +72,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     ...c,
     dataDir: path.resolve(c.DATA_DIR),
+    auditAnchorFile: path.resolve(c.AUDIT_ANCHOR_FILE ?? path.join(c.DATA_DIR, 'audit-anchors.jsonl')),
     publicUrl: (c.PUBLIC_URL ?? `http://${publicHost}:${c.PORT}`).replace(/\/+$/, ''),
   };
 }

@@ -3,6 +3,7 @@
  * DATA_DIR unless DATABASE_URL is set), migrations, the job queue, mail and
  * reCAPTCHA. stop() tears down in the reverse order.
  */
+import { createHmac } from 'node:crypto';
 import path from 'node:path';
 import type PgBoss from 'pg-boss';
 import type { AppContext } from './app-context.js';
@@ -10,6 +11,7 @@ import type { Config } from './config.js';
 import { type DatabaseHandle, openDatabase } from './db/database.js';
 import { startEmbeddedPostgres } from './db/embedded-postgres.js';
 import { migrate } from './db/migrate.js';
+import { APP_ROLE, applyAppGrants, describeRole, ensureRoles, OWNER_ROLE } from './db/roles.js';
 import { createMailer } from './mail/mailer.js';
 import { createProviderRegistry } from './providers/registry.js';
 import { startQueue } from './queue/boss.js';
@@ -30,21 +32,29 @@ export interface RuntimeDatabase {
 }
 
 export async function openRuntimeDatabase(config: Config, log: Log): Promise<RuntimeDatabase> {
-  let connectionString = config.DATABASE_URL;
+  let appUrl = config.DATABASE_URL;
+  let ownerUrl = config.DATABASE_OWNER_URL ?? config.DATABASE_URL;
   let stopEmbedded = async () => {};
-  if (!connectionString) {
+  if (!appUrl) {
     const embedded = await startEmbeddedPostgres({
       dataDir: config.dataDir,
       port: config.EMBEDDED_PG_PORT,
       log,
     });
-    connectionString = embedded.connectionString();
     stopEmbedded = embedded.stop;
+    try {
+      const passwords = rolePasswords(embedded.superuserPassword);
+      await ensureRoles(embedded.connectionString, EMBEDDED_DATABASE, passwords);
+      ownerUrl = embedded.roleConnectionString(OWNER_ROLE, passwords.owner, EMBEDDED_DATABASE);
+      appUrl = embedded.roleConnectionString(APP_ROLE, passwords.app, EMBEDDED_DATABASE);
+    } catch (err) {
+      await stopEmbedded();
+      throw err;
+    }
   }
-  const database = openDatabase(connectionString);
+  const database = openDatabase(appUrl);
   try {
-    const applied = await migrate(database.pool);
-    if (applied.length) log(`Applied migrations: ${applied.join(', ')}`);
+    await migrateAsOwner(ownerUrl!, appUrl, database, log);
   } catch (err) {
     await database.close();
     await stopEmbedded();
@@ -57,6 +67,32 @@ export async function openRuntimeDatabase(config: Config, log: Log): Promise<Run
       await stopEmbedded();
     },
   };
+}
+
+const EMBEDDED_DATABASE = 'trialwear';
+
+/** The embedded roles' passwords, derived from the bootstrap password kept in DATA_DIR (no more files). */
+function rolePasswords(seed: string) {
+  const derive = (role: string) => createHmac('sha256', seed).update(`role:${role}`).digest('base64url');
+  return { owner: derive(OWNER_ROLE), app: derive(APP_ROLE) };
+}
+
+/** Migrations and grants as the owner; then say plainly when the application could rewrite the audit log. */
+async function migrateAsOwner(ownerUrl: string, appUrl: string, app: DatabaseHandle, log: Log) {
+  const owner = ownerUrl === appUrl ? app : openDatabase(ownerUrl, 1);
+  try {
+    const applied = await migrate(owner.pool);
+    if (applied.length) log(`Applied migrations: ${applied.join(', ')}`);
+    const facts = await describeRole(app.pool);
+    if (owner !== app) await applyAppGrants(owner.pool, facts.role);
+    if (facts.superuser || facts.ownsAuditLog)
+      log(
+        `WARNING: the application connects as ${facts.role}, which ${facts.superuser ? 'is a superuser' : 'owns the audit log'}: ` +
+          'it could rewrite the audit trail. Use a separate owner role (DATABASE_OWNER_URL); see SECURITY.md.',
+      );
+  } finally {
+    if (owner !== app) await owner.close();
+  }
 }
 
 export interface Runtime {

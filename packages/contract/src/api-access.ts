@@ -24,6 +24,7 @@ export const API_ACCESS = {
   'GET /api/publicConfig': 'public',
   'GET /api/csrf-token': 'public',
   'POST /api/contactUs': 'public',
+  'GET /api/audit/verification': SYS_ADMIN,
   // sign-in and sessions (core §4)
   'POST /api/auth/login': 'public',
   'GET /api/auth/user': 'any',

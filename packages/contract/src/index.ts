@@ -1,4 +1,5 @@
 export * from './api-access.js';
+export * from './audit.js';
 export * from './auth.js';
 export * from './constants.js';
 export * from './contact.js';

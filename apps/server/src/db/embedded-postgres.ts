@@ -19,7 +19,12 @@ import os from 'node:os';
 import path from 'node:path';
 
 export interface EmbeddedPostgresHandle {
+  /** As the cluster's bootstrap superuser: only for setting up roles and databases. */
   connectionString: (database?: string) => string;
+  /** As another login role of the cluster. */
+  roleConnectionString: (role: string, password: string, database?: string) => string;
+  /** The bootstrap superuser's password (the seed of the other roles' passwords). */
+  superuserPassword: string;
   /** True when this process started the postmaster and must stop it. */
   owned: boolean;
   stop: () => Promise<void>;
@@ -131,15 +136,23 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   if (!fs.existsSync(passwordFile))
     fs.writeFileSync(passwordFile, randomBytes(18).toString('base64url'), { mode: 0o600 });
   const password = fs.readFileSync(passwordFile, 'utf8').trim();
+  const urlAs = (port: number, role: string, rolePassword: string, database: string) =>
+    `postgres://${role}:${encodeURIComponent(rolePassword)}@127.0.0.1:${port}/${database}`;
   const connectionString =
     (port: number) =>
     (database = 'trialwear') =>
-      `postgres://${user}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+      urlAs(port, user, password, database);
+  const handle = (port: number) => ({
+    connectionString: connectionString(port),
+    roleConnectionString: (role: string, rolePassword: string, database = 'trialwear') =>
+      urlAs(port, role, rolePassword, database),
+    superuserPassword: password,
+  });
 
   const existing = runningPostmaster(pgdata);
   if (existing) {
     opts.log(`Using the embedded PostgreSQL already running on port ${existing.port} (pid ${existing.pid})`);
-    return { connectionString: connectionString(existing.port), owned: false, stop: async () => {} };
+    return { ...handle(existing.port), owned: false, stop: async () => {} };
   }
 
   const bin = await loadBinaries();
@@ -201,7 +214,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   await ensureDatabase(connect('postgres'), 'trialwear');
 
   return {
-    connectionString: connect,
+    ...handle(opts.port),
     owned: true,
     stop: async () => {
       if (child.exitCode !== null) return;

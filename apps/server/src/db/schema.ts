@@ -306,6 +306,23 @@ export interface ContactMessagesTable {
   created_at: Generated<Date>;
 }
 
+export interface AuditChainHeadTable {
+  singleton: Generated<boolean>;
+  last_seq: string;
+  last_hash: string;
+}
+
+export interface AuditVerificationsTable {
+  id: Generated<number>;
+  verified_at: Generated<Date>;
+  ok: boolean;
+  entries: string;
+  head_seq: string;
+  head_hash: string;
+  first_break: Json | null;
+  source: 'cli' | 'job';
+}
+
 export interface AuditLogTable {
   id: Generated<string>;
   occurred_at: Generated<Date>;
@@ -321,6 +338,7 @@ export interface AuditLogTable {
   // Filled by the audit_log_chain trigger.
   prev_hash: TriggerFilled<string>;
   hash: TriggerFilled<string>;
+  chain_seq: TriggerFilled<string>;
 }
 
 export interface Database {
@@ -350,4 +368,6 @@ export interface Database {
   export_jobs: ExportJobsTable;
   contact_messages: ContactMessagesTable;
   audit_log: AuditLogTable;
+  audit_chain_head: AuditChainHeadTable;
+  audit_verifications: AuditVerificationsTable;
 }

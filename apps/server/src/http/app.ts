@@ -11,6 +11,7 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppContext } from '../app-context.js';
+import { registerAuditTrailRoutes } from '../features/audit-trail/routes.js';
 import { registerAuthRoutes } from '../features/auth/routes.js';
 import { resolveAuth } from '../features/auth/session.js';
 import { registerContactRoutes } from '../features/contact/routes.js';
@@ -28,6 +29,7 @@ import { registerTrialRoutes } from '../features/trials/routes.js';
 import { APP_VERSION } from '../version.js';
 import { registerCsrf } from './csrf.js';
 import { registerErrorHandling, sendNotFound } from './errors.js';
+import { REDACT_PATHS, REDACTED, serializeRequest } from './log-redaction.js';
 import { mountSimulators } from './mount-simulators.js';
 import { registerRouteAccess } from './route-access.js';
 import { defaultWebDist, registerStaticWeb } from './static-web.js';
@@ -36,11 +38,21 @@ export interface BuildAppOptions {
   /** Serve the built SPA (the server does; API tests don't need it). */
   serveWeb?: boolean;
   logger?: boolean;
+  /** Where log lines go (default stdout); tests read them back. */
+  logStream?: NodeJS.WritableStream;
 }
 
 export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: opts.logger === false ? false : { level: ctx.config.LOG_LEVEL },
+    logger:
+      opts.logger === false
+        ? false
+        : {
+            level: ctx.config.LOG_LEVEL,
+            serializers: { req: serializeRequest },
+            redact: { paths: REDACT_PATHS, censor: REDACTED },
+            ...(opts.logStream ? { stream: opts.logStream } : {}),
+          },
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{1,100}$/.test(given) ? given : randomUUID();
@@ -114,6 +126,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
 
   registerHealthRoutes(app, ctx);
   registerMetaRoutes(app, ctx);
+  registerAuditTrailRoutes(app, ctx);
   registerAuthRoutes(app, ctx);
   registerContactRoutes(app, ctx);
   registerSfaRoutes(app, ctx);

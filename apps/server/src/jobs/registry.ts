@@ -1,5 +1,6 @@
 /** Every background job the portal runs. Add a job here and both the server and `npm run worker` run it. */
+import { auditAnchor } from './audit-anchor/job.js';
 import { expiredTokensCleanup } from './expired-tokens/job.js';
 import type { JobDefinition } from './job-definition.js';
 
-export const JOBS: readonly JobDefinition[] = [expiredTokensCleanup];
+export const JOBS: readonly JobDefinition[] = [expiredTokensCleanup, auditAnchor];
