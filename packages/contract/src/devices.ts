@@ -66,7 +66,15 @@ export const LINK_MESSAGES = {
   invalidState: 'Invalid authorization request. Please try again.',
   tokenRefreshed: 'Token refreshed',
   accessRevoked: 'Access revoked',
+  linkExpired: 'This consent link has expired. Please ask your study team for a new one.',
+  linkUsed: 'This consent link has already been used. Please ask your study team for a new one if needed.',
+  tooManyRequests: 'Too many consent requests for this participant. Please try again in an hour.',
+  otherAccount:
+    'This participant is already linked to a different account of this brand. The study team must revoke the current link before a new account can be linked.',
 } as const;
+
+/** Consent links (core §4): valid for 7 days, spent by a successful link, at most 3 requests an hour per participant and brand. */
+export const CONSENT_LINKS = { validDays: 7, maxRequestsPerHour: 3 } as const;
 
 export const linkedMessage = (provider: Provider) =>
   `Your ${PROVIDER_BRAND[provider]} is now connected to your study. You may close this page.`;

@@ -182,6 +182,18 @@ export interface OAuthStatesTable {
   created_at: Timestamp;
   expires_at: Timestamp;
   used_at: Timestamp | null;
+  consent_token_hash: string | null;
+}
+
+export interface ConsentLinksTable {
+  token_hash: string;
+  participant_id: number;
+  team_id: number;
+  provider: 'fitbit' | 'omron' | 'dexcom';
+  created_by: number | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
 }
 
 export interface ProviderTokensTable {
@@ -356,6 +368,7 @@ export interface Database {
   participants: ParticipantsTable;
   participant_devices: ParticipantDevicesTable;
   oauth_states: OAuthStatesTable;
+  consent_links: ConsentLinksTable;
   provider_tokens: ProviderTokensTable;
   global_device_catalog: GlobalDeviceCatalogTable;
   team_allowed_brands: TeamAllowedBrandsTable;

@@ -8,7 +8,7 @@
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SimClock } from '../clock.js';
-import { accountFromSeed, rfcError } from '../oauth/common.js';
+import { accountFromSeed, personSeed, rfcError } from '../oauth/common.js';
 import { registerControlRoutes } from '../oauth/control-routes.js';
 import { type OAuthProvider, registerOAuthRoutes, rfcAuthorizeErrors } from '../oauth/oauth-routes.js';
 import { type OAuthClient, OAuthStore } from '../oauth/oauth-store.js';
@@ -34,8 +34,7 @@ const DEXCOM_OAUTH: OAuthProvider = {
     path: '/v2/oauth2/login',
     errors: rfcAuthorizeErrors('invalid redirect_uri'),
     soleRedirectUriIsDefault: false,
-    account: (q, client) =>
-      `SandboxUser-${accountFromSeed(`${client.clientId}:${q.state ?? 'anonymous'}`, 8)}`,
+    account: (q, client) => `SandboxUser-${accountFromSeed(`${client.clientId}:${personSeed(q)}`, 8)}`,
     defaultScope: 'offline_access',
     scopes: (scope) => ({ shown: scope.split(' '), granted: scope }),
     invalidDecision: 'invalid_request',

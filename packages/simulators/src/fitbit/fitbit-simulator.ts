@@ -9,6 +9,7 @@ import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SimClock } from '../clock.js';
 import { FITBIT_BRAND } from '../oauth/authorize-page.js';
+import { personSeed } from '../oauth/common.js';
 import { registerControlRoutes } from '../oauth/control-routes.js';
 import { type OAuthProvider, registerOAuthRoutes } from '../oauth/oauth-routes.js';
 import { type OAuthClient, OAuthStore } from '../oauth/oauth-store.js';
@@ -67,7 +68,7 @@ const FITBIT_OAUTH: OAuthProvider = {
       unsupportedMethod: 'invalid_request - Unsupported code_challenge_method',
     },
     // Derived from the state, so one participant always maps to one Fitbit user.
-    account: (q, client) => fitbitUserId(`${client.clientId}:${q.state ?? q.login_hint ?? 'anonymous'}`),
+    account: (q, client) => fitbitUserId(`${client.clientId}:${personSeed(q)}`),
     defaultScope: '',
     scopes: (scope) => {
       const shown = scope.split(/[\s+]+/).filter(Boolean);

@@ -40,3 +40,15 @@ export function idToken(sub: string, aud: string, nowMs: number): string {
   const enc = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
   return `${enc({ alg: 'none', typ: 'JWT' })}.${enc({ sub, aud, iss: 'simulator', iat: Math.floor(nowMs / 1000) })}.`;
 }
+
+/**
+ * Who signs in on the simulated authorize page. A real provider knows its
+ * user from the login; the simulator stands one person behind each portal
+ * participant: the state's first segment (the portal's state starts with the
+ * participant id), so consenting again signs in the same account, as the
+ * same person would. A test can sign in as someone else by posting another
+ * `account` with the form.
+ */
+export function personSeed(q: { state?: string; login_hint?: string }): string {
+  return (q.state ?? q.login_hint ?? 'anonymous').split('.')[0] ?? 'anonymous';
+}

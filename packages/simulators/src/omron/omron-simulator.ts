@@ -8,7 +8,7 @@
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { SimClock } from '../clock.js';
-import { accountFromSeed, idToken, rfcError } from '../oauth/common.js';
+import { accountFromSeed, idToken, personSeed, rfcError } from '../oauth/common.js';
 import { registerControlRoutes } from '../oauth/control-routes.js';
 import { type OAuthProvider, registerOAuthRoutes, rfcAuthorizeErrors } from '../oauth/oauth-routes.js';
 import { type OAuthClient, OAuthStore } from '../oauth/oauth-store.js';
@@ -33,7 +33,7 @@ const OMRON_OAUTH: OAuthProvider = {
     path: '/connect/authorize',
     errors: rfcAuthorizeErrors('invalid_request: redirect_uri is not registered'),
     soleRedirectUriIsDefault: false,
-    account: (q, client) => accountFromSeed(`${client.clientId}:${q.state ?? 'anonymous'}`, 32),
+    account: (q, client) => accountFromSeed(`${client.clientId}:${personSeed(q)}`, 32),
     defaultScope: '',
     scopes: (scope) => ({ shown: scope.split(' ').filter(Boolean), granted: scope }),
     invalidDecision: 'invalid_request',

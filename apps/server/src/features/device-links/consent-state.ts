@@ -1,19 +1,29 @@
 /*
- * The OAuth `state` of a consent: "<participantId>.<nonce>.<signature>". The
- * participant id stays readable (the spec says state is the participant id),
- * the HMAC stops forgery, and the nonce row (10 minutes, spent once at the
- * callback) stops replay. The PKCE verifier waits in the same row.
+ * The two single-use secrets of a consent.
+ *
+ * The consent LINK (emailed, or handed over by staff): `?id=<participant>&t=<token>`.
+ * The token is random and stored only as its SHA-256; a link is valid for 7
+ * days and spent when a device is linked through it, and a participant gets
+ * at most 3 links an hour per brand, so an inbox cannot be flooded.
+ *
+ * The OAuth STATE sent to the provider: "<participantId>.<nonce>.<signature>".
+ * The participant id stays readable (the spec says state is the participant
+ * id), the HMAC stops forgery, and the nonce row (10 minutes, spent once at
+ * the callback) stops replay. The PKCE verifier and the link that started the
+ * consent wait in the same row.
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { LINK_MESSAGES, type Provider } from '@trialwear/contract';
+import { CONSENT_LINKS, LINK_MESSAGES, type Provider } from '@trialwear/contract';
 import type { AppContext } from '../../app-context.js';
 import { AppError } from '../../http/errors.js';
 import * as repo from './repo.js';
 
-const TTL_MS = 10 * 60 * 1000;
+const STATE_TTL_MS = 10 * 60 * 1000;
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 const sign = (secret: string, payload: string) =>
   createHmac('sha256', secret).update(`oauth-state:${payload}`).digest('base64url');
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 const sameText = (a: string, b: string) => {
   const x = Buffer.from(a);
@@ -21,18 +31,62 @@ const sameText = (a: string, b: string) => {
   return x.length === y.length && timingSafeEqual(x, y);
 };
 
-/** The consent link's token: binds the link to one participant, so ids cannot be guessed into consents. */
-export const consentLinkToken = (ctx: AppContext, participantId: number, provider: Provider) =>
-  sign(ctx.secrets.sessionSecret, `consent:${provider}:${participantId}`).slice(0, 32);
+const linkError = (message: string) => new AppError(422, message, 'ValidationError', { displayToUser: true });
 
-export const checkConsentLinkToken = (
+/** A new consent link token for a participant (the caller has checked the participant is the actor's). */
+export async function issueConsentLink(
+  ctx: AppContext,
+  participant: { id: number; team_id: number },
+  provider: Provider,
+  createdBy: number,
+): Promise<string> {
+  const token = randomBytes(24).toString('base64url');
+  const now = ctx.now();
+  await ctx.db.transaction().execute(async (trx) => {
+    await repo.lockParticipant(trx, participant.id);
+    const recent = await repo.countRecentConsentLinks(
+      trx,
+      participant.id,
+      provider,
+      new Date(now.getTime() - 3_600_000),
+    );
+    if (recent >= CONSENT_LINKS.maxRequestsPerHour)
+      throw new AppError(429, LINK_MESSAGES.tooManyRequests, 'RateLimited', { displayToUser: true });
+    await repo.insertConsentLink(trx, {
+      tokenHash: sha256(token),
+      participantId: participant.id,
+      teamId: participant.team_id,
+      provider,
+      createdBy,
+      now,
+      expiresAt: new Date(now.getTime() + CONSENT_LINKS.validDays * DAY_MS),
+    });
+  });
+  return token;
+}
+
+/** The link must be this participant's, for this provider, unspent and unexpired; returns its token hash. */
+export async function checkConsentLink(
   ctx: AppContext,
   participantId: number,
   provider: Provider,
   token: string,
-) => sameText(consentLinkToken(ctx, participantId, provider), token);
+) {
+  const tokenHash = sha256(token);
+  const link = await repo.findConsentLink(ctx.db, tokenHash);
+  if (!link || link.participant_id !== participantId || link.provider !== provider)
+    throw linkError(LINK_MESSAGES.badLink);
+  if (link.used_at) throw linkError(LINK_MESSAGES.linkUsed);
+  if (new Date(link.expires_at).getTime() <= ctx.now().getTime()) throw linkError(LINK_MESSAGES.linkExpired);
+  return tokenHash;
+}
 
-export async function createConsentState(ctx: AppContext, participantId: number, provider: Provider) {
+export async function createConsentState(
+  ctx: AppContext,
+  participantId: number,
+  provider: Provider,
+  consentTokenHash: string,
+) {
   const nonce = randomBytes(16).toString('base64url');
   const codeVerifier = randomBytes(32).toString('base64url');
   const now = ctx.now();
@@ -41,8 +95,9 @@ export async function createConsentState(ctx: AppContext, participantId: number,
     participantId,
     provider,
     codeVerifier,
+    consentTokenHash,
     now,
-    expiresAt: new Date(now.getTime() + TTL_MS),
+    expiresAt: new Date(now.getTime() + STATE_TTL_MS),
   });
   const payload = `${participantId}.${nonce}`;
   return {
@@ -51,20 +106,22 @@ export async function createConsentState(ctx: AppContext, participantId: number,
   };
 }
 
-const invalid = () =>
-  new AppError(422, LINK_MESSAGES.invalidState, 'ValidationError', { displayToUser: true });
-
-/** Verifies and spends a state; returns the participant and the PKCE verifier. */
+/** Verifies and spends a state; returns the participant, the PKCE verifier and the consent link. */
 export async function consumeConsentState(ctx: AppContext, state: string, provider: Provider) {
   const [id, nonce, mac] = state.split('.');
-  if (!id || !nonce || !mac || !/^\d{1,9}$/.test(id)) throw invalid();
-  if (!sameText(sign(ctx.secrets.sessionSecret, `${id}.${nonce}`), mac)) throw invalid();
+  if (!id || !nonce || !mac || !/^\d{1,9}$/.test(id)) throw linkError(LINK_MESSAGES.invalidState);
+  if (!sameText(sign(ctx.secrets.sessionSecret, `${id}.${nonce}`), mac))
+    throw linkError(LINK_MESSAGES.invalidState);
   const row = await repo.spendOAuthState(ctx.db, {
     nonce,
     participantId: Number(id),
     provider,
     now: ctx.now(),
   });
-  if (!row) throw invalid();
-  return { participantId: row.participant_id, codeVerifier: row.code_verifier };
+  if (!row) throw linkError(LINK_MESSAGES.invalidState);
+  return {
+    participantId: row.participant_id,
+    codeVerifier: row.code_verifier,
+    consentTokenHash: row.consent_token_hash,
+  };
 }

@@ -1,4 +1,5 @@
 /** SQL of device links: participant_devices, oauth_states and the catalog lookup a new link needs. */
+import type { Provider } from '@trialwear/contract';
 import type { Db } from '../../db/database.js';
 
 type LinkProvider = 'fitbit' | 'google_health' | 'omron' | 'dexcom';
@@ -88,6 +89,7 @@ export async function insertOAuthState(
     participantId: number;
     provider: LinkProvider;
     codeVerifier: string;
+    consentTokenHash: string;
     now: Date;
     expiresAt: Date;
   },
@@ -99,10 +101,79 @@ export async function insertOAuthState(
       participant_id: s.participantId,
       provider: s.provider,
       code_verifier: s.codeVerifier,
+      consent_token_hash: s.consentTokenHash,
       created_at: s.now,
       expires_at: s.expiresAt,
     })
     .execute();
+}
+
+/** Locks the participant's row: consent requests for one participant are counted one at a time. */
+export function lockParticipant(db: Db, participantId: number) {
+  return db
+    .selectFrom('participants')
+    .select('id')
+    .where('id', '=', participantId)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+export async function countRecentConsentLinks(
+  db: Db,
+  participantId: number,
+  provider: Provider,
+  since: Date,
+) {
+  const r = await db
+    .selectFrom('consent_links')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('participant_id', '=', participantId)
+    .where('provider', '=', provider)
+    .where('created_at', '>', since)
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+export async function insertConsentLink(
+  db: Db,
+  l: {
+    tokenHash: string;
+    participantId: number;
+    teamId: number;
+    provider: Provider;
+    createdBy: number;
+    now: Date;
+    expiresAt: Date;
+  },
+) {
+  await db
+    .insertInto('consent_links')
+    .values({
+      token_hash: l.tokenHash,
+      participant_id: l.participantId,
+      team_id: l.teamId,
+      provider: l.provider,
+      created_by: l.createdBy,
+      created_at: l.now,
+      expires_at: l.expiresAt,
+    })
+    .execute();
+}
+
+export function findConsentLink(db: Db, tokenHash: string) {
+  return db.selectFrom('consent_links').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+}
+
+/** Spends a consent link once; false when it was spent (or expired) meanwhile. */
+export async function spendConsentLink(db: Db, tokenHash: string, now: Date) {
+  const r = await db
+    .updateTable('consent_links')
+    .set({ used_at: now })
+    .where('token_hash', '=', tokenHash)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
 }
 
 /** Spends a state once: only an unused, unexpired row of this participant and provider matches. */
@@ -118,6 +189,6 @@ export function spendOAuthState(
     .where('provider', '=', s.provider)
     .where('used_at', 'is', null)
     .where('expires_at', '>', s.now)
-    .returning(['participant_id', 'code_verifier'])
+    .returning(['participant_id', 'code_verifier', 'consent_token_hash'])
     .executeTakeFirst();
 }

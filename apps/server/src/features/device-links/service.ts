@@ -29,10 +29,10 @@ import {
 } from '../../providers/with-fresh-token.js';
 import { getParticipant } from '../participants/service.js';
 import {
-  checkConsentLinkToken,
-  consentLinkToken,
+  checkConsentLink,
   consumeConsentState,
   createConsentState,
+  issueConsentLink,
 } from './consent-state.js';
 import * as repo from './repo.js';
 
@@ -81,9 +81,10 @@ export async function requestConsent(
   participantId: number,
 ) {
   const p = await getParticipant(ctx, actor, participantId);
+  const token = await issueConsentLink(ctx, p, c.provider, actor.userId);
   const link = new URL(`${ctx.config.publicUrl}${PROVIDER_PAGES[c.provider].consent}`);
   link.searchParams.set('id', String(p.id));
-  link.searchParams.set('t', consentLinkToken(ctx, p.id, c.provider));
+  link.searchParams.set('t', token);
   if (c.provider === 'dexcom') link.searchParams.set('provider', 'dexcom');
   const emailable = !p.email.endsWith('@hidden.invalid');
   if (emailable) {
@@ -118,11 +119,9 @@ export async function authorizeUrl(
   participantId: number,
   linkToken: string,
 ) {
-  const bad = () => new AppError(422, LINK_MESSAGES.badLink, 'ValidationError', { displayToUser: true });
-  if (!checkConsentLinkToken(ctx, participantId, c.provider, linkToken)) throw bad();
-  if (!(await repo.participantExists(ctx.db, participantId))) throw bad();
+  const consentTokenHash = await checkConsentLink(ctx, participantId, c.provider, linkToken);
   const s = c.settings;
-  const { state, codeChallenge } = await createConsentState(ctx, participantId, c.provider);
+  const { state, codeChallenge } = await createConsentState(ctx, participantId, c.provider, consentTokenHash);
   const url = new URL(s.authorizeUrl);
   const params = new URLSearchParams({
     client_id: s.clientId,
@@ -146,16 +145,31 @@ export async function completeConsent(
   state: string,
   ip: string,
 ) {
-  const { participantId, codeVerifier } = await consumeConsentState(ctx, state, c.provider);
+  const { participantId, codeVerifier, consentTokenHash } = await consumeConsentState(ctx, state, c.provider);
   const tokens = await c.oauth.exchangeCode(authCode, codeVerifier);
   if (!tokens.ok) throw new AppError(502, LINK_MESSAGES.authFailed, 'InternalError', { displayToUser: true });
   const now = ctx.now();
-  // The link, its tokens and the audit entry commit together or not at all.
-  await ctx.db.transaction().execute(async (trx) => {
+  // The link, its tokens, the spent consent link and the audit entry commit together or not at all.
+  const refusal = await ctx.db.transaction().execute(async (trx) => {
     const participant = await repo.participantExists(trx, participantId);
     if (!participant)
       throw new AppError(422, LINK_MESSAGES.badLink, 'ValidationError', { displayToUser: true });
+    if (consentTokenHash && !(await repo.spendConsentLink(trx, consentTokenHash, now)))
+      throw new AppError(422, LINK_MESSAGES.linkUsed, 'ValidationError', { displayToUser: true });
     const existing = await findLink({ ...ctx, db: trx }, c.provider, participantId);
+    if (isOtherAccount(existing, tokens.data.providerUserId)) {
+      await recordAudit(trx, {
+        userId: null,
+        teamId: participant.team_id,
+        action: `${c.provider}.link.refused_other_account`,
+        entityType: 'participant',
+        entityId: participantId,
+        before: { providerUserId: existing?.provider_user_id },
+        after: { providerUserId: tokens.data.providerUserId },
+        ip,
+      });
+      return 'other_account' as const;
+    }
     const values = {
       authorization_status: 'authorized' as const,
       authorization_date: now,
@@ -181,8 +195,28 @@ export async function completeConsent(
       after: { participantDeviceId: linkId },
       ip,
     });
+    return null;
   });
+  if (refusal === 'other_account') {
+    // The new account's grant is not kept: give it back to the provider, then say what staff must do.
+    if (c.oauth.revoke) await c.oauth.revoke(tokens.data.refresh_token ?? tokens.data.access_token);
+    throw new AppError(409, LINK_MESSAGES.otherAccount, 'Conflict', { displayToUser: true });
+  }
   return { success: true, message: linkedMessage(c.provider) };
+}
+
+/**
+ * A participant whose device of this brand is authorized for one provider
+ * account cannot be moved to another account by a consent: staff revoke
+ * first. (Providers that name no user, like Dexcom, cannot be compared.)
+ */
+function isOtherAccount(existing: repo.LinkRow | undefined, providerUserId: string | null) {
+  return (
+    existing?.authorization_status === 'authorized' &&
+    existing.provider_user_id !== null &&
+    providerUserId !== null &&
+    existing.provider_user_id !== providerUserId
+  );
 }
 
 export async function linkStatus(
