@@ -9,6 +9,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
 import { createKeyLimiter } from '../../http/key-limiter.js';
+import { identityOf, originOf, sessionUserOf } from '../../http/session-identity.js';
+import { clearSessionCookie, deviceCookieOf, setSessionCookie } from './cookies.js';
 import { login } from './service.js';
 import { endSession, refreshSession, requireRole } from './session.js';
 
@@ -32,7 +34,14 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async (request, reply) => {
       perAccount(request.body.username.toLowerCase());
-      return login(ctx, request, reply, request.body);
+      const { sessionToken, answer } = await login(
+        ctx,
+        originOf(request),
+        request.body,
+        deviceCookieOf(request),
+      );
+      setSessionCookie(reply, ctx, sessionToken);
+      return answer;
     },
   );
 
@@ -40,7 +49,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
   // status and the partial user while a second factor is pending; 401 otherwise.
   const sessionCheck = async (request: FastifyRequest) => {
     await requireRole('any')(request);
-    return { message: 'Authorized' as const, user: request.auth!.user };
+    return { message: 'Authorized' as const, user: sessionUserOf(request) };
   };
 
   const sessionSchema = {
@@ -58,7 +67,8 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
     '/api/auth/logout',
     { schema: { tags: ['auth'], summary: 'End this session', response: { 200: okSchema } } },
     async (request, reply) => {
-      await endSession(ctx, request, reply);
+      await endSession(ctx, originOf(request).sessionId);
+      clearSessionCookie(reply);
       return { success: true, message: 'Logged out' };
     },
   );
@@ -74,7 +84,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
       },
     },
     async (request) => {
-      await refreshSession(ctx, request.auth!);
+      await refreshSession(ctx, identityOf(request).sessionId);
       return { success: true, message: 'Session refreshed' };
     },
   );

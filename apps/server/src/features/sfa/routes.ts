@@ -8,8 +8,11 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
+import { identityOf } from '../../http/session-identity.js';
+import { clearSessionCookie, setDeviceCookie } from '../auth/cookies.js';
 import { requireAnySession } from '../auth/session.js';
 import {
+  isSecondFactorValidated,
   resetSecondFactor,
   sendEmailCode,
   setupAuthenticator,
@@ -36,7 +39,7 @@ export function registerSfaRoutes(app: FastifyInstance, ctx: AppContext) {
         response: { 200: z.object({ qrImage: z.string(), key: z.string() }) },
       },
     },
-    async (request) => setupAuthenticator(ctx, request),
+    async (request) => setupAuthenticator(ctx, identityOf(request)),
   );
   r.post(
     '/api/auth/verifyTOTP',
@@ -50,7 +53,11 @@ export function registerSfaRoutes(app: FastifyInstance, ctx: AppContext) {
         response: { 200: ok },
       },
     },
-    async (request, reply) => verifyAuthenticator(ctx, request, reply, request.body.sfaToken),
+    async (request, reply) => {
+      const answer = await verifyAuthenticator(ctx, identityOf(request), request.body.sfaToken);
+      clearSessionCookie(reply);
+      return answer;
+    },
   );
   r.post(
     '/api/auth/validateTOTP',
@@ -65,8 +72,16 @@ export function registerSfaRoutes(app: FastifyInstance, ctx: AppContext) {
         response: { 200: z.object({ message: authStatusSchema, user: sessionUserSchema }) },
       },
     },
-    async (request, reply) =>
-      validateSecondFactor(ctx, request, reply, request.body.sfaToken, request.body.skipSFA),
+    async (request, reply) => {
+      const { answer, deviceToken } = await validateSecondFactor(
+        ctx,
+        identityOf(request),
+        request.body.sfaToken,
+        request.body.skipSFA,
+      );
+      if (deviceToken) setDeviceCookie(reply, ctx, deviceToken);
+      return answer;
+    },
   );
   r.post(
     '/api/auth/generateSendEmailTOTP',
@@ -75,7 +90,7 @@ export function registerSfaRoutes(app: FastifyInstance, ctx: AppContext) {
       config: { rateLimit: { max: 5, timeWindow: '10 minutes' } },
       schema: { tags, summary: 'Email a 6-digit sign-in code (10-minute expiry)', response: { 200: ok } },
     },
-    async (request) => sendEmailCode(ctx, request),
+    async (request) => sendEmailCode(ctx, identityOf(request)),
   );
   r.post(
     '/api/auth/resetSFA',
@@ -87,7 +102,7 @@ export function registerSfaRoutes(app: FastifyInstance, ctx: AppContext) {
         response: { 200: z.object({ message: authStatusSchema }) },
       },
     },
-    async (request) => resetSecondFactor(ctx, request),
+    async (request) => resetSecondFactor(ctx, identityOf(request)),
   );
   r.get(
     '/api/auth//isSfaAlreadyValidated',
@@ -99,6 +114,6 @@ export function registerSfaRoutes(app: FastifyInstance, ctx: AppContext) {
         response: { 200: z.object({ success: z.boolean() }) },
       },
     },
-    async (request) => ({ success: request.auth!.status === 'Authorized' }),
+    async (request) => isSecondFactorValidated(identityOf(request)),
   );
 }
