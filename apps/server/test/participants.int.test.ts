@@ -1,5 +1,6 @@
 import { PARTICIPANT_MESSAGES } from '@trialwear/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { failAuditOf } from './support/failing-audit.js';
 import { type TeamFixture, teamWithRoles } from './support/fixtures.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
 
@@ -209,6 +210,35 @@ describe('participants', () => {
         'participant.delete',
       ]),
     );
+  });
+
+  it('adding a participant is one transaction with its audit row: a failed audit leaves no participant', async () => {
+    const body = { trialId: closedTrialId, email: 'tx@x.example', codeSuffix: '900' };
+    const count = async () =>
+      (await t.ctx.db.selectFrom('participants').select('id').where('trial_id', '=', closedTrialId).execute())
+        .length;
+    const before = await count();
+    const restore = await failAuditOf(t, 'participant.create');
+    try {
+      const res = await closed.as.Admin.post('/api/trialParticipants', body);
+      expect(res.statusCode).toBeGreaterThanOrEqual(500);
+      expect(res.json()).toMatchObject({ reason: 'DBError', displayToUser: false, errors: [], user: null });
+      expect(res.json().location).toBe('POST /api/trialParticipants');
+      expect(await count()).toBe(before);
+    } finally {
+      await restore();
+    }
+    // Nothing half-made holds the code: the same add now succeeds, audited.
+    const ok = await closed.as.Admin.post('/api/trialParticipants', body);
+    expect(ok.statusCode).toBe(200);
+    expect(await count()).toBe(before + 1);
+    const audited = await t.ctx.db
+      .selectFrom('audit_log')
+      .select('entity_id')
+      .where('action', '=', 'participant.create')
+      .where('entity_id', '=', String(ok.json().participantId))
+      .execute();
+    expect(audited).toHaveLength(1);
   });
 });
 
