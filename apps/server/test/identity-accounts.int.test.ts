@@ -1,43 +1,21 @@
 import { PASSWORD_FLOW_MESSAGES, PASSWORD_MESSAGES, SIGNUP_MESSAGES } from '@trialwear/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTeam } from '../src/features/teams/service.js';
-import { createUser } from '../src/features/users/service.js';
+import { createTestTeam, FIXTURE_PASSWORD, identityTeams, type NewTestUser } from './support/fixtures.js';
 import { lastMail, mailText } from './support/mail.js';
 import { createTestApp, type TestApp, type TestClient } from './support/test-app.js';
+import { testClock } from './support/test-clock.js';
 
-const PW = 'Identity-pw1!';
-let clock = new Date('2026-05-04T08:00:00Z');
-const advance = (ms: number) => {
-  clock = new Date(clock.getTime() + ms);
-};
+const clock = testClock('2026-05-04T08:00:00Z');
 
 describe('identity: passwords, sign-up, teams, CSRF', () => {
   let t: TestApp;
   let teamA: number;
   let teamB: number;
-  let n = 0;
-  const newUser = async (
-    opts: { sfa?: boolean; role?: 'Admin' | 'User' | 'Viewer' | 'Sys_Admin'; teamId?: number } = {},
-  ) => {
-    n += 1;
-    const username = `ident${n}`;
-    const id = await createUser(t.ctx.db, {
-      username,
-      email: `${username}@lab.example`,
-      password: PW,
-      firstName: 'Ida',
-      lastName: `Number${n}`,
-      teamId: opts.teamId ?? teamA,
-      role: opts.role ?? 'User',
-      sfaRequired: opts.sfa ?? true,
-    });
-    return { id, username, email: `${username}@lab.example` };
-  };
+  let newUser: NewTestUser;
 
   beforeAll(async () => {
-    t = await createTestApp({ now: () => clock });
-    teamA = await createTeam(t.ctx.db, { name: 'Identity A' });
-    teamB = await createTeam(t.ctx.db, { name: 'Identity B' });
+    t = await createTestApp({ now: clock.now });
+    ({ teamA, teamB, newUser } = await identityTeams(t));
   });
   afterAll(() => t.close());
 
@@ -58,7 +36,7 @@ describe('identity: passwords, sign-up, teams, CSRF', () => {
     it('reset: validation, single use, every session ended, then the new password works', async () => {
       const u = await newUser({ sfa: false });
       const s1 = t.client();
-      await s1.login(u.username, PW);
+      await s1.login(u.username, FIXTURE_PASSWORD);
       await t.client().post('/api/auth/forgotPassword', { email: u.email });
       const token = mailText(lastMail(t.dataDir, (m) => m.includes(`To: ${u.email}`))).match(
         /token=([\w-]+)/,
@@ -94,7 +72,8 @@ describe('identity: passwords, sign-up, teams, CSRF', () => {
       expect(again.statusCode).toBe(400);
       expect(again.json().message).toBe(PASSWORD_FLOW_MESSAGES.resetLinkInvalid);
       expect(
-        (await t.client().post('/api/auth/login', { username: u.username, password: PW })).statusCode,
+        (await t.client().post('/api/auth/login', { username: u.username, password: FIXTURE_PASSWORD }))
+          .statusCode,
       ).toBe(401);
       expect((await t.client().login(u.username, 'New-pass12!')).message).toBe('Authorized');
     });
@@ -105,7 +84,7 @@ describe('identity: passwords, sign-up, teams, CSRF', () => {
       const token = mailText(lastMail(t.dataDir, (m) => m.includes(`To: ${u.email}`))).match(
         /token=([\w-]+)/,
       )![1]!;
-      advance(61 * 60 * 1000);
+      clock.advance(61 * 60 * 1000);
       expect((await t.client().post('/api/auth/resetPasswordValidation', { token })).statusCode).toBe(400);
     });
 
@@ -113,8 +92,8 @@ describe('identity: passwords, sign-up, teams, CSRF', () => {
       const u = await newUser({ sfa: false });
       const c = t.client();
       const other = t.client();
-      await c.login(u.username, PW);
-      await other.login(u.username, PW);
+      await c.login(u.username, FIXTURE_PASSWORD);
+      await other.login(u.username, FIXTURE_PASSWORD);
       const wrong = await c.post('/api/auth/changePwdReq', {
         currentPassword: 'Nope-pw12!',
         newPassword: 'Next-pw12!',
@@ -123,7 +102,7 @@ describe('identity: passwords, sign-up, teams, CSRF', () => {
       expect(wrong.statusCode).toBe(400);
       expect(wrong.json().message).toBe(PASSWORD_FLOW_MESSAGES.wrongCurrent);
       const mismatch = await c.post('/api/auth/changePwdReq', {
-        currentPassword: PW,
+        currentPassword: FIXTURE_PASSWORD,
         newPassword: 'Next-pw12!',
         newConfirmPassword: 'Next-pw13!',
       });
@@ -132,7 +111,7 @@ describe('identity: passwords, sign-up, teams, CSRF', () => {
         message: PASSWORD_FLOW_MESSAGES.changeMismatch,
       });
       const ok = await c.post('/api/auth/changePwdReq', {
-        currentPassword: PW,
+        currentPassword: FIXTURE_PASSWORD,
         newPassword: 'Next-pw12!',
         newConfirmPassword: 'Next-pw12!',
       });
@@ -148,13 +127,13 @@ describe('identity: passwords, sign-up, teams, CSRF', () => {
     beforeAll(async () => {
       const s = await newUser({ sfa: false, role: 'Sys_Admin' });
       sys = t.client();
-      await sys.login(s.username, PW);
+      await sys.login(s.username, FIXTURE_PASSWORD);
     });
 
     it('only a Sys_Admin approves; messages exact', async () => {
       const admin = await newUser({ sfa: false, role: 'Admin' });
       const a = t.client();
-      await a.login(admin.username, PW);
+      await a.login(admin.username, FIXTURE_PASSWORD);
       expect(
         (
           await a.post('/api/userSignUpPermission/approveSignUp', {
@@ -305,7 +284,7 @@ describe('identity: passwords, sign-up, teams, CSRF', () => {
         .values({ user_id: u.id, team_id: teamB, role: 'Admin' })
         .execute();
       const c = t.client();
-      const login = await c.login(u.username, PW);
+      const login = await c.login(u.username, FIXTURE_PASSWORD);
       expect(login.user).toMatchObject({ team_id: teamA, role: 'Viewer' });
       const teams = (await c.get(`/api/userTeamsData/${u.id}`)).json();
       expect(teams).toEqual(
@@ -325,7 +304,7 @@ describe('identity: passwords, sign-up, teams, CSRF', () => {
       expect((await c.post('/api/userTrials', { trialNumber: '1', trialName: 'B trial' })).statusCode).toBe(
         200,
       );
-      const stranger = await createTeam(t.ctx.db, { name: 'Identity C' });
+      const stranger = await createTestTeam(t, 'Identity C');
       const refused = await c.post('/api/selectTeam', { teamId: stranger });
       expect(refused.statusCode).toBe(403);
       expect((await c.get('/api/auth/user')).json().user.team_id).toBe(teamB);
@@ -333,7 +312,7 @@ describe('identity: passwords, sign-up, teams, CSRF', () => {
       expect((await c.get(`/api/userTeamsData/${other.id}`)).statusCode).toBe(404);
       expect((await c.get('/api/team')).json()).toHaveLength(2);
       // The last team chosen is where the next sign-in lands.
-      expect((await t.client().login(u.username, PW)).user.team_id).toBe(teamB);
+      expect((await t.client().login(u.username, FIXTURE_PASSWORD)).user.team_id).toBe(teamB);
     });
   });
 
