@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordAudit } from '../src/audit/audit-log.js';
-import { createTeam } from '../src/features/teams/service.js';
-import { createTestTeam } from './support/fixtures.js';
-import { createTestApp, type TestApp } from './support/test-app.js';
+import { recordAudit } from '../../src/audit/audit-log.js';
+import { createTeam } from '../../src/features/teams/service.js';
+import { createTestTeam } from '../support/fixtures.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
 
 describe('schema rules the specs imply', () => {
   let t: TestApp;

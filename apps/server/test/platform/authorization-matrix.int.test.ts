@@ -6,8 +6,8 @@
  */
 import { API_ACCESS, type ApiAccess, ROLES, roleAllows } from '@trialwear/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TeamFixture, teamWithRoles } from './support/fixtures.js';
-import { createTestApp, type TestApp } from './support/test-app.js';
+import { type TeamFixture, teamWithRoles } from '../support/fixtures.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
 
 describe('API authorization matrix', () => {
   let t: TestApp;

@@ -1,8 +1,8 @@
 import { TRIAL_MESSAGES } from '@trialwear/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { failAuditOf } from './support/failing-audit.js';
-import { type TeamFixture, teamWithRoles } from './support/fixtures.js';
-import { createTestApp, type TestApp } from './support/test-app.js';
+import { failAuditOf } from '../support/failing-audit.js';
+import { type TeamFixture, teamWithRoles } from '../support/fixtures.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
 
 describe('trials', () => {
   let t: TestApp;

@@ -1,15 +1,14 @@
 import { ACCOUNT_LOCKED, SFA_MESSAGES } from '@trialwear/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { unlockUser } from '../src/features/auth/lockout.js';
-import { totpAt } from '../src/features/sfa/totp.js';
-import { FIXTURE_PASSWORD, identityTeams, type NewTestUser } from './support/fixtures.js';
-import { lastMail, mailText } from './support/mail.js';
-import { createTestApp, type TestApp } from './support/test-app.js';
-import { testClock } from './support/test-clock.js';
+import { totpAt } from '../../src/features/sfa/totp.js';
+import { FIXTURE_PASSWORD, identityTeams, type NewTestUser } from '../support/fixtures.js';
+import { lastMail, mailText } from '../support/mail.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+import { testClock } from '../support/test-clock.js';
 
 const clock = testClock('2026-05-04T08:00:00Z');
 
-describe('identity: second factor and lockout', () => {
+describe('identity: second factor', () => {
   let t: TestApp;
   let newUser: NewTestUser;
 
@@ -165,27 +164,6 @@ describe('identity: second factor and lockout', () => {
     expect(reset.json()).toEqual({ message: 'SFAIsNotSet' });
     await c.post('/api/auth/logout');
     expect((await c.login(u.username, FIXTURE_PASSWORD)).message).toBe('SFAIsNotSet');
-  });
-
-  it('five wrong passwords lock the account; unlock restores it', async () => {
-    const u = await newUser({ sfa: false });
-    const c = t.client();
-    for (let i = 0; i < 4; i++)
-      expect(
-        (await c.post('/api/auth/login', { username: u.username, password: 'Wrong-pw1!' })).statusCode,
-      ).toBe(401);
-    const locked = await c.post('/api/auth/login', { username: u.username, password: 'Wrong-pw1!' });
-    expect(locked.statusCode).toBe(423);
-    expect(locked.json()).toMatchObject({
-      message: SFA_MESSAGES.locked,
-      reason: ACCOUNT_LOCKED,
-      displayToUser: true,
-    });
-    expect(
-      (await c.post('/api/auth/login', { username: u.username, password: FIXTURE_PASSWORD })).statusCode,
-    ).toBe(423);
-    await unlockUser(t.ctx, u.id);
-    expect((await c.login(u.username, FIXTURE_PASSWORD)).message).toBe('Authorized');
   });
 
   it('five wrong codes lock the account and end the session', async () => {

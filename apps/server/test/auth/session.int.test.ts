@@ -1,7 +1,7 @@
 import { LOGIN_MESSAGES } from '@trialwear/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestTeam, createTestUser, FIXTURE_PASSWORD } from './support/fixtures.js';
-import { createTestApp, type TestApp } from './support/test-app.js';
+import { createTestTeam, createTestUser, FIXTURE_PASSWORD } from '../support/fixtures.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
 
 describe('sign-in and session basics', () => {
   let t: TestApp;

@@ -3,10 +3,10 @@
  * simulator talk exactly as the portal and Fitbit would.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INVALID_STATE_MESSAGE } from '../src/features/devices/consent-state.js';
-import { type TeamFixture, teamWithRoles } from './support/fixtures.js';
-import { lastMail, mailText } from './support/mail.js';
-import { createTestApp, type TestApp } from './support/test-app.js';
+import { INVALID_STATE_MESSAGE } from '../../src/features/devices/consent-state.js';
+import { type TeamFixture, teamWithRoles } from '../support/fixtures.js';
+import { lastMail, mailText } from '../support/mail.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
 
 describe('Fitbit authorization and device list', () => {
   let t: TestApp;
