@@ -6,11 +6,11 @@
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
+import { freePort } from '../../scripts/free-port.mjs';
 import { startSmtpSink } from './smtp-sink.js';
 
 declare module 'vitest' {
@@ -23,17 +23,6 @@ declare module 'vitest' {
 }
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
 
 async function waitForHealth(url: string, child: ChildProcess, log: () => string) {
   const deadline = Date.now() + 120_000;

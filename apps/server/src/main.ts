@@ -49,7 +49,7 @@ async function main() {
 
   try {
     if (config.SEED_DEMO) {
-      const seeded = await seedDemoIfEmpty(runtime.ctx.db);
+      const seeded = await seedDemoIfEmpty(runtime.ctx);
       if (seeded) log('Seeded the demo team, trials, participants and accounts');
     }
     if (config.WORKERS && runtime.ctx.boss) {

@@ -17,7 +17,12 @@ import {
   HIDDEN_FIELDS,
   setAllowedBrands,
 } from '../features/teams/service.js';
-import { addMembership, createUser, findUserIdByUsername } from '../features/users/service.js';
+import {
+  addMembership,
+  createUser,
+  findUserIdByUsername,
+  setSfaRequired,
+} from '../features/users/service.js';
 import { AppError } from '../http/errors.js';
 import { openRuntimeDatabase } from '../runtime.js';
 import { seedDemoIfEmpty } from '../seed/demo.js';
@@ -146,10 +151,10 @@ const commands: Record<string, (db: Db, flags: Flags) => Promise<Record<string, 
   'require-sfa': async (db, flags) => {
     const id = await findUserIdByUsername(db, required(flags, 'username'));
     const sfaRequired = !flags.off;
-    await db.updateTable('users').set({ sfa_required: sfaRequired }).where('id', '=', id).execute();
+    await setSfaRequired(db, id, sfaRequired);
     return { id, sfaRequired };
   },
-  'seed-demo': async (db) => ({ seeded: await seedDemoIfEmpty(db) }),
+  'seed-demo': async (db) => ({ seeded: await seedDemoIfEmpty({ db }) }),
 };
 
 function describe(err: unknown): string {

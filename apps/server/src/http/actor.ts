@@ -11,7 +11,7 @@ export interface Actor {
   ip: string;
 }
 
-/** Use after requireRole(...): the session is full and has a team and a role. */
+/** For routes whose table access is a role list or 'any': the session is full and has a team and a role. */
 export function actorOf(request: FastifyRequest): Actor {
   const auth = request.auth;
   if (!auth) throw notSignedIn();

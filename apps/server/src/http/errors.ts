@@ -23,6 +23,10 @@ export const notFound = (what = 'Not found') => new AppError(404, what, 'NotFoun
 export const forbidden = (message = 'Unauthorized') =>
   new AppError(403, message, 'Forbidden', { displayToUser: true });
 export const notSignedIn = () => new AppError(401, 'Not signed in', 'NotSignedIn', { displayToUser: false });
+export const SESSION_EXPIRED_MESSAGE = 'Your session has expired. Please sign in again.';
+/** The session existed but ran out (30 minutes idle or 12 hours): tell the person, unlike a plain 401. */
+export const sessionExpired = () =>
+  new AppError(401, SESSION_EXPIRED_MESSAGE, 'NotSignedIn', { displayToUser: true });
 
 export function errorBody(request: FastifyRequest, err: AppError): ApiError {
   return {

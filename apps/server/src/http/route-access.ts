@@ -8,14 +8,9 @@
  */
 import { API_ACCESS, type ApiAccess, type ApiRoute, roleAllows } from '@trialwear/contract';
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
-import { AppError, forbidden, notSignedIn } from './errors.js';
+import { AppError, forbidden, notSignedIn, sessionExpired } from './errors.js';
 
-export const SESSION_EXPIRED_MESSAGE = 'Your session has expired. Please sign in again.';
-
-const noSession = (request: FastifyRequest) =>
-  request.authExpired
-    ? new AppError(401, SESSION_EXPIRED_MESSAGE, 'NotSignedIn', { displayToUser: true })
-    : notSignedIn();
+const noSession = (request: FastifyRequest) => (request.authExpired ? sessionExpired() : notSignedIn());
 
 /** The check for one access level (exported for the few places that check by hand, e.g. tests). */
 export function checkAccess(request: FastifyRequest, access: ApiAccess) {

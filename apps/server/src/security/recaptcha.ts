@@ -3,6 +3,8 @@
  * siteverify endpoint (score at least RECAPTCHA_MIN_SCORE). Without it,
  * verification is off and the server warns once at start.
  */
+import { AppError } from '../http/errors.js';
+
 export interface RecaptchaVerifier {
   enabled: boolean;
   verify(token: string, remoteIp?: string): Promise<boolean>;
@@ -31,4 +33,11 @@ export function createRecaptchaVerifier(opts: {
       }
     },
   };
+}
+
+/** Refuses the call (400, shown to the user) unless the token passes. */
+export async function requireRecaptcha(verifier: RecaptchaVerifier, token: string, remoteIp?: string) {
+  if (!(await verifier.verify(token, remoteIp))) {
+    throw new AppError(400, 'reCAPTCHA verification failed', 'RecaptchaFailed', { displayToUser: true });
+  }
 }

@@ -5,8 +5,12 @@
  */
 import type { Role } from '@trialwear/contract';
 import type { Db } from '../db/database.js';
+import { inTransaction } from '../db/transaction.js';
+import * as participantsRepo from '../features/participants/repo.js';
 import { createTeam } from '../features/teams/service.js';
-import { createUser } from '../features/users/service.js';
+import * as trialUsersRepo from '../features/trial-users/repo.js';
+import * as trialsRepo from '../features/trials/repo.js';
+import { createUser, hasAnyUser } from '../features/users/service.js';
 
 export const DEMO_TEAM = 'Demo Research Team';
 export const DEMO_PASSWORD = 'Demo-pass1!';
@@ -24,93 +28,88 @@ export const DEMO_USERS: ReadonlyArray<{
 
 const GENDERS = ['female', 'male', 'other', 'None'] as const;
 
-export async function seedDemoIfEmpty(db: Db): Promise<boolean> {
-  const anyUser = await db.selectFrom('users').select('id').limit(1).executeTakeFirst();
-  if (anyUser) return false;
-  await seedDemo(db);
+const DEMO_TRIALS = [
+  {
+    number: '001',
+    name: 'Sleep and Activity Study',
+    code: 'SLP',
+    notes: 'Sleep duration and daily steps over 12 weeks.',
+    participants: 12,
+  },
+  {
+    number: '002',
+    name: 'Home Blood Pressure Pilot',
+    code: 'HBP',
+    notes: 'Morning and evening blood pressure readings.',
+    participants: 6,
+  },
+];
+
+/** Seeds only an empty database (no user yet); true when it did. */
+export async function seedDemoIfEmpty(ctx: { db: Db }): Promise<boolean> {
+  if (await hasAnyUser(ctx.db)) return false;
+  await seedDemo(ctx);
   return true;
 }
 
-export async function seedDemo(db: Db): Promise<{ teamId: number; userIds: Record<string, number> }> {
-  const teamId = await createTeam(db, {
-    name: DEMO_TEAM,
-    maxParticipants: 500,
-    maxTrials: 20,
-    retentionDays: 365,
-    hiddenFields: [],
-    organization: 'TrialWear Demo University',
-  });
-  const userIds: Record<string, number> = {};
-  for (const u of DEMO_USERS) {
-    userIds[u.username] = await createUser(db, {
-      username: u.username,
-      email: `${u.username}@demo.trialwear.local`,
-      password: DEMO_PASSWORD,
-      firstName: u.firstName,
-      lastName: u.lastName,
+/** All or nothing: a failed seed leaves no half-made demo team behind. */
+export async function seedDemo(ctx: {
+  db: Db;
+}): Promise<{ teamId: number; userIds: Record<string, number> }> {
+  return inTransaction(ctx, async ({ db }) => {
+    const teamId = await createTeam(db, {
+      name: DEMO_TEAM,
+      maxParticipants: 500,
+      maxTrials: 20,
+      retentionDays: 365,
+      hiddenFields: [],
       organization: 'TrialWear Demo University',
-      teamId,
-      role: u.role,
-      // Second-factor sign-in arrives with the identity feature; until then demo accounts skip it.
-      sfaRequired: false,
     });
-  }
-  const trials = [
-    {
-      number: '001',
-      name: 'Sleep and Activity Study',
-      code: 'SLP',
-      notes: 'Sleep duration and daily steps over 12 weeks.',
-      participants: 12,
-    },
-    {
-      number: '002',
-      name: 'Home Blood Pressure Pilot',
-      code: 'HBP',
-      notes: 'Morning and evening blood pressure readings.',
-      participants: 6,
-    },
-  ];
-  for (const t of trials) {
-    const { id: trialId } = await db
-      .insertInto('trials')
-      .values({
-        team_id: teamId,
-        trial_number: t.number,
-        trial_name: t.name,
-        trial_notes: t.notes,
-        trial_code: t.code,
-        owner_user_id: userIds.admin!,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await db
-      .insertInto('trial_users')
-      .values(
-        [userIds.admin!, userIds.coordinator!, userIds.viewer!].map((user_id) => ({
-          trial_id: trialId,
-          user_id,
-        })),
-      )
-      .execute();
-    await db
-      .insertInto('participants')
-      .values(
+    const userIds: Record<string, number> = {};
+    for (const u of DEMO_USERS) {
+      userIds[u.username] = await createUser(db, {
+        username: u.username,
+        email: `${u.username}@demo.trialwear.local`,
+        password: DEMO_PASSWORD,
+        firstName: u.firstName,
+        lastName: u.lastName,
+        organization: 'TrialWear Demo University',
+        teamId,
+        role: u.role,
+        // Second-factor sign-in arrives with the identity feature; until then demo accounts skip it.
+        sfaRequired: false,
+      });
+    }
+    for (const t of DEMO_TRIALS) {
+      // The owner becomes the first trial user; the coordinator and the viewer join.
+      const trialId = await trialsRepo.insertTrial(db, {
+        teamId,
+        number: t.number,
+        name: t.name,
+        notes: t.notes,
+        code: t.code,
+        ownerId: userIds.admin!,
+      });
+      for (const userId of [userIds.coordinator!, userIds.viewer!]) {
+        await trialUsersRepo.addTrialUser(db, trialId, userId);
+      }
+      await participantsRepo.insertParticipants(
+        db,
         Array.from({ length: t.participants }, (_, i) => {
           const suffix = String(i + 1).padStart(3, '0');
           return {
-            team_id: teamId,
-            trial_id: trialId,
+            teamId,
+            trialId,
             email: `${t.code.toLowerCase()}-${suffix}@participants.trialwear.local`,
-            gender: GENDERS[i % GENDERS.length],
+            gender: GENDERS[i % GENDERS.length]!,
             age: 25 + ((i * 7) % 50),
             notes: i % 3 === 0 ? 'Prefers morning visits' : null,
-            participant_code_suffix: suffix,
-            participant_code: `${t.code}-${suffix}`,
+            suffix,
+            code: `${t.code}-${suffix}`,
           };
         }),
-      )
-      .execute();
-  }
-  return { teamId, userIds };
+      );
+    }
+    return { teamId, userIds };
+  });
 }

@@ -3,10 +3,10 @@
  * else an embedded one in .data/test-pg. We migrate one template database
  * (pg-boss schema included) once; each test file clones it in milliseconds.
  */
-import net from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+import { freePort } from '../../../../scripts/free-port.mjs';
 import { openDatabase } from '../../src/db/database.js';
 import { startEmbeddedPostgres } from '../../src/db/embedded-postgres.js';
 import { migrate } from '../../src/db/migrate.js';
@@ -20,17 +20,6 @@ declare module 'vitest' {
 }
 
 const TEMPLATE = 'tw_test_template';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
 
 function withDatabase(url: string, database: string) {
   const u = new URL(url);

@@ -5,13 +5,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import type PgBoss from 'pg-boss';
 import { inject } from 'vitest';
+import { freePort } from '../../../../scripts/free-port.mjs';
 import type { AppContext } from '../../src/app-context.js';
 import { loadConfig } from '../../src/config.js';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.js';
@@ -115,17 +115,6 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
 }
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

@@ -7,7 +7,9 @@
 import { ACCOUNT_LOCKED, SFA_MESSAGES } from '@trialwear/contract';
 import type { AppContext } from '../../app-context.js';
 import { recordAudit } from '../../audit/audit-log.js';
+import { inTransaction } from '../../db/transaction.js';
 import { AppError } from '../../http/errors.js';
+import * as repo from './repo.js';
 import { endAllSessions } from './session.js';
 
 export const MAX_FAILED_ATTEMPTS = 5;
@@ -15,31 +17,31 @@ export const MAX_FAILED_ATTEMPTS = 5;
 export const accountLocked = () =>
   new AppError(423, SFA_MESSAGES.locked, ACCOUNT_LOCKED, { displayToUser: true });
 
-/** Counts one failure; locks the account at the limit. Returns true when this failure locked it. */
+/**
+ * Counts one failure; locks the account at the limit. Returns true when this
+ * failure locked it. Its own transaction, committed before the caller
+ * refuses the attempt, so the count survives the error answer.
+ */
 export async function recordFailedAttempt(
-  ctx: AppContext,
+  ctx: Pick<AppContext, 'db' | 'now'>,
   userId: number,
   kind: 'password' | 'sfa',
   ip: string | null,
 ) {
-  const row = await ctx.db
-    .updateTable('users')
-    .set((eb) => ({ failed_attempts: eb('failed_attempts', '+', 1) }))
-    .where('id', '=', userId)
-    .returning(['failed_attempts', 'locked_at'])
-    .executeTakeFirst();
-  await recordAudit(ctx.db, {
-    userId,
-    teamId: null,
-    action: `auth.${kind}.failed`,
-    entityType: 'user',
-    entityId: userId,
-    ip,
-  });
-  if (row && row.failed_attempts >= MAX_FAILED_ATTEMPTS && !row.locked_at) {
-    await ctx.db.updateTable('users').set({ locked_at: ctx.now() }).where('id', '=', userId).execute();
-    await endAllSessions(ctx, userId);
-    await recordAudit(ctx.db, {
+  return inTransaction(ctx, async (tx) => {
+    const row = await repo.addFailedAttempt(tx.db, userId);
+    await recordAudit(tx.db, {
+      userId,
+      teamId: null,
+      action: `auth.${kind}.failed`,
+      entityType: 'user',
+      entityId: userId,
+      ip,
+    });
+    if (!row || row.failed_attempts < MAX_FAILED_ATTEMPTS || row.locked_at) return false;
+    await repo.lockUser(tx.db, userId, tx.now());
+    await endAllSessions(tx, userId);
+    await recordAudit(tx.db, {
       userId,
       teamId: null,
       action: 'auth.locked',
@@ -48,25 +50,22 @@ export async function recordFailedAttempt(
       ip,
     });
     return true;
-  }
-  return false;
+  });
 }
 
-export async function clearFailedAttempts(ctx: AppContext, userId: number) {
-  await ctx.db.updateTable('users').set({ failed_attempts: 0 }).where('id', '=', userId).execute();
+export async function clearFailedAttempts(ctx: Pick<AppContext, 'db'>, userId: number) {
+  await repo.clearFailedAttempts(ctx.db, userId);
 }
 
 export async function unlockUser(ctx: Pick<AppContext, 'db'>, userId: number) {
-  await ctx.db
-    .updateTable('users')
-    .set({ failed_attempts: 0, locked_at: null })
-    .where('id', '=', userId)
-    .execute();
-  await recordAudit(ctx.db, {
-    userId: null,
-    teamId: null,
-    action: 'auth.unlocked',
-    entityType: 'user',
-    entityId: userId,
+  await inTransaction(ctx, async (tx) => {
+    await repo.unlockUser(tx.db, userId);
+    await recordAudit(tx.db, {
+      userId: null,
+      teamId: null,
+      action: 'auth.unlocked',
+      entityType: 'user',
+      entityId: userId,
+    });
   });
 }

@@ -89,3 +89,73 @@ export async function extendSession(db: Db, id: string, now: Date, expiresAt: Da
 export async function deleteSession(db: Db, id: string) {
   await db.deleteFrom('sessions').where('id', '=', id).execute();
 }
+
+export async function setSessionStatus(db: Db, id: string, status: string) {
+  await db.updateTable('sessions').set({ auth_status: status }).where('id', '=', id).execute();
+}
+
+export async function setSessionTeam(db: Db, id: string, teamId: number) {
+  await db.updateTable('sessions').set({ team_id: teamId }).where('id', '=', id).execute();
+}
+
+/** Sessions hold the token_version they started with: bumping it ends them all. */
+export async function bumpTokenVersion(db: Db, userId: number, now: Date) {
+  await db
+    .updateTable('users')
+    .set((eb) => ({ token_version: eb('token_version', '+', 1), updated_at: now }))
+    .where('id', '=', userId)
+    .execute();
+}
+
+export async function deleteUserSessions(db: Db, userId: number) {
+  await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+}
+
+/** One more failure; returns the new count and whether the account was locked already. */
+export function addFailedAttempt(db: Db, userId: number) {
+  return db
+    .updateTable('users')
+    .set((eb) => ({ failed_attempts: eb('failed_attempts', '+', 1) }))
+    .where('id', '=', userId)
+    .returning(['failed_attempts', 'locked_at'])
+    .executeTakeFirst();
+}
+
+export async function lockUser(db: Db, userId: number, now: Date) {
+  await db.updateTable('users').set({ locked_at: now }).where('id', '=', userId).execute();
+}
+
+export async function clearFailedAttempts(db: Db, userId: number) {
+  await db.updateTable('users').set({ failed_attempts: 0 }).where('id', '=', userId).execute();
+}
+
+export async function unlockUser(db: Db, userId: number) {
+  await db
+    .updateTable('users')
+    .set({ failed_attempts: 0, locked_at: null })
+    .where('id', '=', userId)
+    .execute();
+}
+
+export async function insertRememberedDevice(
+  db: Db,
+  d: { id: string; userId: number; createdAt: Date; expiresAt: Date },
+) {
+  await db
+    .insertInto('remembered_devices')
+    .values({ id: d.id, user_id: d.userId, created_at: d.createdAt, expires_at: d.expiresAt })
+    .execute();
+}
+
+export function findRememberedDevice(db: Db, id: string, userId: number) {
+  return db
+    .selectFrom('remembered_devices')
+    .select('expires_at')
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+}
+
+export async function deleteRememberedDevices(db: Db, userId: number) {
+  await db.deleteFrom('remembered_devices').where('user_id', '=', userId).execute();
+}

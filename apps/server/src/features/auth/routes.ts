@@ -9,8 +9,10 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
 import { createKeyLimiter } from '../../http/key-limiter.js';
+import { identityOf, originOf, sessionUserOf } from '../../http/session-identity.js';
+import { clearSessionCookie, deviceCookieOf, setSessionCookie } from './cookies.js';
 import { login } from './service.js';
-import { endSession, refreshSession, requireRole } from './session.js';
+import { endSession, refreshSession } from './session.js';
 
 const okSchema = z.object({ success: z.boolean(), message: z.string() });
 
@@ -32,15 +34,22 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async (request, reply) => {
       perAccount(request.body.username.toLowerCase());
-      return login(ctx, request, reply, request.body);
+      const { sessionToken, answer } = await login(
+        ctx,
+        originOf(request),
+        request.body,
+        deviceCookieOf(request),
+      );
+      setSessionCookie(reply, ctx, sessionToken);
+      return answer;
     },
   );
 
   // Session check (spec core §4): 200 for a full session; 403 carrying the
   // status and the partial user while a second factor is pending; 401 otherwise.
+  // The route-table guard ('any') has already answered 401/403 when the session is not full.
   const sessionCheck = async (request: FastifyRequest) => {
-    await requireRole('any')(request);
-    return { message: 'Authorized' as const, user: request.auth!.user };
+    return { message: 'Authorized' as const, user: sessionUserOf(request) };
   };
 
   const sessionSchema = {
@@ -58,7 +67,8 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
     '/api/auth/logout',
     { schema: { tags: ['auth'], summary: 'End this session', response: { 200: okSchema } } },
     async (request, reply) => {
-      await endSession(ctx, request, reply);
+      await endSession(ctx, originOf(request).sessionId);
+      clearSessionCookie(reply);
       return { success: true, message: 'Logged out' };
     },
   );
@@ -66,7 +76,6 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
   r.post(
     '/api/auth/refreshToken',
     {
-      onRequest: requireRole('any'),
       schema: {
         tags: ['auth'],
         summary: 'Keep the session alive (the client calls it every 15 minutes)',
@@ -74,7 +83,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
       },
     },
     async (request) => {
-      await refreshSession(ctx, request.auth!);
+      await refreshSession(ctx, identityOf(request).sessionId);
       return { success: true, message: 'Session refreshed' };
     },
   );

@@ -6,18 +6,12 @@
  * from a request body.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import {
-  API_ACCESS,
-  type ApiAccess,
-  type ApiRoute,
-  type AuthStatus,
-  type Role,
-  roleAllows,
-  type SessionUser,
-} from '@trialwear/contract';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AuthStatus, Role, SessionUser } from '@trialwear/contract';
+import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context.js';
-import { AppError, forbidden, notSignedIn } from '../../http/errors.js';
+import { inTransaction } from '../../db/transaction.js';
+import { notSignedIn, sessionExpired } from '../../http/errors.js';
+import type { RequestOrigin } from '../../http/session-identity.js';
 import * as repo from './repo.js';
 
 export const SESSION_COOKIE = 'tw_session';
@@ -42,10 +36,6 @@ declare module 'fastify' {
   }
 }
 
-export const SESSION_EXPIRED_MESSAGE = 'Your session has expired. Please sign in again.';
-const sessionExpired = () =>
-  new AppError(401, SESSION_EXPIRED_MESSAGE, 'NotSignedIn', { displayToUser: true });
-
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 export function teamStatus(
@@ -61,7 +51,7 @@ export function teamStatus(
 
 /** The user as the API sends it, in the team (and so the role) the session is in. */
 export async function buildSessionUser(
-  ctx: AppContext,
+  ctx: Pick<AppContext, 'db' | 'now'>,
   user: { id: number; username: string; email: string; first_name: string; last_name: string },
   teamId: number | null,
 ): Promise<{ sessionUser: SessionUser; role: Role | null }> {
@@ -83,12 +73,12 @@ export async function buildSessionUser(
   };
 }
 
+/** Records a new session; returns its token, which the route sets as the session cookie. */
 export async function startSession(
-  ctx: AppContext,
-  request: FastifyRequest,
-  reply: FastifyReply,
+  ctx: Pick<AppContext, 'db' | 'now'>,
+  origin: Pick<RequestOrigin, 'ip' | 'userAgent'>,
   s: { userId: number; teamId: number | null; status: AuthStatus; tokenVersion: number },
-) {
+): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   const now = ctx.now();
   await repo.insertSession(ctx.db, {
@@ -99,40 +89,28 @@ export async function startSession(
     tokenVersion: s.tokenVersion,
     createdAt: now,
     expiresAt: new Date(now.getTime() + IDLE_MS),
-    ip: request.ip,
-    userAgent: request.headers['user-agent'] ?? null,
+    ip: origin.ip,
+    userAgent: origin.userAgent,
   });
-  reply.setCookie(SESSION_COOKIE, token, {
-    path: '/',
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: ctx.config.publicUrl.startsWith('https://'),
-  });
+  return token;
 }
 
-export async function endSession(ctx: AppContext, request: FastifyRequest, reply: FastifyReply) {
-  if (request.auth) await repo.deleteSession(ctx.db, request.auth.sessionId);
-  reply.clearCookie(SESSION_COOKIE, { path: '/' });
+/** Ends one session (logout); the route clears the cookie. */
+export async function endSession(ctx: Pick<AppContext, 'db'>, sessionId: string | null) {
+  if (sessionId) await repo.deleteSession(ctx.db, sessionId);
 }
 
 /** Slide the idle expiry forward (POST /auth/refreshToken), within the absolute lifetime. */
-export async function refreshSession(ctx: AppContext, auth: RequestAuth) {
-  const session = await repo.findSession(ctx.db, auth.sessionId);
+export async function refreshSession(ctx: AppContext, sessionId: string) {
+  const session = await repo.findSession(ctx.db, sessionId);
   if (!session) throw notSignedIn();
   const now = ctx.now();
   const absoluteEnd = new Date(session.created_at).getTime() + ABSOLUTE_MS;
   if (now.getTime() >= absoluteEnd) {
-    await repo.deleteSession(ctx.db, auth.sessionId);
-    throw new AppError(401, 'Your session has expired. Please sign in again.', 'NotSignedIn', {
-      displayToUser: true,
-    });
+    await repo.deleteSession(ctx.db, sessionId);
+    throw sessionExpired();
   }
-  await repo.extendSession(
-    ctx.db,
-    auth.sessionId,
-    now,
-    new Date(Math.min(now.getTime() + IDLE_MS, absoluteEnd)),
-  );
+  await repo.extendSession(ctx.db, sessionId, now, new Date(Math.min(now.getTime() + IDLE_MS, absoluteEnd)));
 }
 
 /** onRequest hook body: resolve request.auth from the cookie (null when absent or no longer valid). */
@@ -159,56 +137,18 @@ export async function resolveAuth(ctx: AppContext, request: FastifyRequest): Pro
   };
 }
 
-/**
- * Route guard factory (use as the route's onRequest hook, so that it runs
- * before body validation: a caller without the right gets 401/403, never a
- * validation answer): the caller must be fully signed in and hold one of
- * `roles` in the session's team (Sys_Admin passes). Partially signed-in users
- * (second factor pending) get 403 carrying their status, as the spec's
- * session check expects.
- */
-export function requireRole(roles: readonly Role[] | 'any') {
-  return async (request: FastifyRequest) => {
-    const auth = request.auth;
-    if (!auth) throw request.authExpired ? sessionExpired() : notSignedIn();
-    if (auth.status !== 'Authorized') {
-      throw new AppError(403, auth.status, 'Forbidden', { displayToUser: false, user: auth.user });
-    }
-    if (roles === 'any') return;
-    if (!roleAllows(auth.role, roles)) throw forbidden();
-  };
+export async function setSessionStatus(ctx: Pick<AppContext, 'db'>, sessionId: string, status: AuthStatus) {
+  await repo.setSessionStatus(ctx.db, sessionId, status);
 }
 
-/** The guard for an API route, from the contract's API_ACCESS table. */
-export function guardFor(route: ApiRoute) {
-  return guardForAccess(API_ACCESS[route]);
-}
-
-function guardForAccess(access: ApiAccess) {
-  if (access === 'public') return async () => {};
-  if (access === 'session') return requireAnySession;
-  return requireRole(access);
-}
-
-/** For the second-factor calls: any session, partial or full. */
-export async function requireAnySession(request: FastifyRequest) {
-  if (!request.auth) throw request.authExpired ? sessionExpired() : notSignedIn();
-}
-
-export async function setSessionStatus(ctx: AppContext, sessionId: string, status: AuthStatus) {
-  await ctx.db.updateTable('sessions').set({ auth_status: status }).where('id', '=', sessionId).execute();
-}
-
-export async function setSessionTeam(ctx: AppContext, sessionId: string, teamId: number) {
-  await ctx.db.updateTable('sessions').set({ team_id: teamId }).where('id', '=', sessionId).execute();
+export async function setSessionTeam(ctx: Pick<AppContext, 'db'>, sessionId: string, teamId: number) {
+  await repo.setSessionTeam(ctx.db, sessionId, teamId);
 }
 
 /** Ends every session of a user (logout everywhere, password change/reset, lockout). */
-export async function endAllSessions(ctx: AppContext, userId: number) {
-  await ctx.db
-    .updateTable('users')
-    .set((eb) => ({ token_version: eb('token_version', '+', 1), updated_at: ctx.now() }))
-    .where('id', '=', userId)
-    .execute();
-  await ctx.db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+export async function endAllSessions(ctx: Pick<AppContext, 'db' | 'now'>, userId: number) {
+  await inTransaction(ctx, async (tx) => {
+    await repo.bumpTokenVersion(tx.db, userId, tx.now());
+    await repo.deleteUserSessions(tx.db, userId);
+  });
 }

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
+import { originOf } from '../../http/session-identity.js';
 import { sendContactMessage } from './service.js';
 
 export function registerContactRoutes(app: FastifyInstance, ctx: AppContext) {
@@ -18,11 +19,9 @@ export function registerContactRoutes(app: FastifyInstance, ctx: AppContext) {
       },
     },
     async (request) => {
-      const id = await sendContactMessage(ctx, request.body, {
-        userId: request.auth?.user.id ?? null,
-        ip: request.ip,
-        log: (obj, msg) => request.log.error(obj, msg),
-      });
+      const id = await sendContactMessage(ctx, originOf(request), request.body, (obj, msg) =>
+        request.log.error(obj, msg),
+      );
       return { success: true as const, message: CONTACT_MESSAGES.sent, id };
     },
   );

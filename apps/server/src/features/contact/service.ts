@@ -7,17 +7,19 @@
 import { CONTACT_MESSAGES, type ContactRequest } from '@trialwear/contract';
 import type { AppContext } from '../../app-context.js';
 import { AppError } from '../../http/errors.js';
+import type { RequestOrigin } from '../../http/session-identity.js';
+import { requireRecaptcha } from '../../security/recaptcha.js';
 import * as repo from './repo.js';
 
 export async function sendContactMessage(
   ctx: AppContext,
+  origin: RequestOrigin,
   input: ContactRequest,
-  meta: { userId: number | null; ip: string | null; log: (obj: object, msg: string) => void },
+  log: (obj: object, msg: string) => void,
 ) {
-  if (!(await ctx.recaptcha.verify(input.recaptchaResponse, meta.ip ?? undefined))) {
-    throw new AppError(400, 'reCAPTCHA verification failed', 'RecaptchaFailed', { displayToUser: true });
-  }
-  const id = await repo.insertContactMessage(ctx.db, { ...input, userId: meta.userId, ip: meta.ip });
+  await requireRecaptcha(ctx.recaptcha, input.recaptchaResponse, origin.ip);
+  // Stored on its own, not in a transaction with the mail status: the message must survive a failed mail.
+  const id = await repo.insertContactMessage(ctx.db, { ...input, userId: origin.userId, ip: origin.ip });
   try {
     await ctx.mailer.send({
       to: ctx.config.SUPPORT_EMAIL,
@@ -34,7 +36,7 @@ export async function sendContactMessage(
     });
   } catch (err) {
     await repo.setMailStatus(ctx.db, id, 'failed', (err as Error).message);
-    meta.log({ err, contactMessageId: id }, 'contact message stored but mail failed');
+    log({ err, contactMessageId: id }, 'contact message stored but mail failed');
     throw new AppError(502, CONTACT_MESSAGES.failed, 'MailError', { displayToUser: true });
   }
   await repo.setMailStatus(ctx.db, id, 'sent', null);

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { sql } from 'kysely';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
+import { checkHealth } from './service.js';
 
 const up = z.enum(['up', 'down']);
 
@@ -20,19 +20,9 @@ export function registerHealthRoutes(app: FastifyInstance, ctx: AppContext) {
       },
     },
     async (_request, reply) => {
-      const database = await sql`SELECT 1`.execute(ctx.db).then(
-        () => 'up' as const,
-        () => 'down' as const,
-      );
-      // pg-boss keeps its own pool; asking it for its schema version checks that path end to end.
-      const queue = ctx.boss
-        ? await ctx.boss.schemaVersion().then(
-            (v) => (v ? ('up' as const) : ('down' as const)),
-            () => 'down' as const,
-          )
-        : ('down' as const);
-      if (database === 'up' && queue === 'up') return { status: 'ok' as const, database, queue };
-      return reply.status(503).send({ status: 'degraded' as const, database, queue });
+      const { status, database, queue } = await checkHealth(ctx);
+      if (status === 'ok') return { status, database, queue };
+      return reply.status(503).send({ status, database, queue });
     },
   );
 }

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
 import { APP_VERSION } from '../../version.js';
+import { publicConfig } from './service.js';
 
 export function registerMetaRoutes(app: FastifyInstance, ctx: AppContext) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -27,9 +28,6 @@ export function registerMetaRoutes(app: FastifyInstance, ctx: AppContext) {
         response: { 200: z.object({ version: z.string(), recaptchaSiteKey: z.string().nullable() }) },
       },
     },
-    async () => ({
-      version: APP_VERSION,
-      recaptchaSiteKey: ctx.recaptcha.enabled ? (ctx.config.RECAPTCHA_SITE_KEY ?? null) : null,
-    }),
+    async () => publicConfig(ctx),
   );
 }

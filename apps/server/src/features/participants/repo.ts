@@ -86,34 +86,41 @@ export async function codeTakenInTrial(db: Db, trialId: number, code: string, ex
   return !!(await q.executeTakeFirst());
 }
 
-export async function insertParticipant(
-  db: Db,
-  p: {
-    teamId: number;
-    trialId: number;
-    email: string;
-    gender: 'None' | 'female' | 'male' | 'other';
-    age: number | null;
-    notes: string | null;
-    suffix: string | null;
-    code: string | null;
-  },
-) {
+export interface NewParticipant {
+  teamId: number;
+  trialId: number;
+  email: string;
+  gender: 'None' | 'female' | 'male' | 'other';
+  age: number | null;
+  notes: string | null;
+  suffix: string | null;
+  code: string | null;
+}
+
+const participantValues = (p: NewParticipant) => ({
+  team_id: p.teamId,
+  trial_id: p.trialId,
+  email: p.email,
+  gender: p.gender,
+  age: p.age,
+  notes: p.notes,
+  participant_code_suffix: p.suffix,
+  participant_code: p.code,
+});
+
+export async function insertParticipant(db: Db, p: NewParticipant) {
   const { id } = await db
     .insertInto('participants')
-    .values({
-      team_id: p.teamId,
-      trial_id: p.trialId,
-      email: p.email,
-      gender: p.gender,
-      age: p.age,
-      notes: p.notes,
-      participant_code_suffix: p.suffix,
-      participant_code: p.code,
-    })
+    .values(participantValues(p))
     .returning('id')
     .executeTakeFirstOrThrow();
   return id;
+}
+
+/** Many at once, in one statement (the demo seed). */
+export async function insertParticipants(db: Db, ps: NewParticipant[]) {
+  if (!ps.length) return;
+  await db.insertInto('participants').values(ps.map(participantValues)).execute();
 }
 
 export async function updateParticipant(

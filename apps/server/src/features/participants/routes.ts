@@ -10,7 +10,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
 import { actorOf } from '../../http/actor.js';
-import { guardFor } from '../auth/session.js';
 import {
   addParticipant,
   changeParticipantCode,
@@ -28,7 +27,6 @@ export function registerParticipantRoutes(app: FastifyInstance, ctx: AppContext)
   r.get(
     '/api/trialParticipants/:trialId',
     {
-      onRequest: guardFor('GET /api/trialParticipants/:trialId'),
       schema: {
         tags,
         summary: "The trial's participants; email and notes are left out when the team hides them",
@@ -50,7 +48,6 @@ export function registerParticipantRoutes(app: FastifyInstance, ctx: AppContext)
   r.post(
     '/api/trialParticipants',
     {
-      onRequest: guardFor('POST /api/trialParticipants'),
       schema: {
         tags,
         summary: 'Add a participant to a trial; code = trial code, dash, suffix',
@@ -71,7 +68,6 @@ export function registerParticipantRoutes(app: FastifyInstance, ctx: AppContext)
   r.put(
     '/api/participant',
     {
-      onRequest: guardFor('PUT /api/participant'),
       schema: {
         tags,
         summary: "Edit a participant's gender, age, email and notes (the code changes through PATCH …/code)",
@@ -85,7 +81,6 @@ export function registerParticipantRoutes(app: FastifyInstance, ctx: AppContext)
   r.patch(
     '/api/trialParticipants/:trialId/:participantId/code',
     {
-      onRequest: guardFor('PATCH /api/trialParticipants/:trialId/:participantId/code'),
       schema: {
         tags,
         summary: "Change (suffix) or clear (null) a participant's code",
@@ -110,7 +105,6 @@ export function registerParticipantRoutes(app: FastifyInstance, ctx: AppContext)
   r.delete(
     '/api/participant',
     {
-      onRequest: guardFor('DELETE /api/participant'),
       schema: {
         tags,
         summary: 'Delete a participant with their device links and readings (Sys_Admin, Admin, User)',

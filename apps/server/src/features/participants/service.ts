@@ -13,6 +13,7 @@ import {
 } from '@trialwear/contract';
 import type { AppContext } from '../../app-context.js';
 import { recordActorAudit } from '../../audit/audit-log.js';
+import { inTransaction } from '../../db/transaction.js';
 import type { Actor } from '../../http/actor.js';
 import { AppError, notFound } from '../../http/errors.js';
 import { requireVisibleTrial } from '../trials/service.js';
@@ -101,54 +102,56 @@ export async function addParticipant(
     codeSuffix: string | null;
   },
 ) {
-  const trial = await requireVisibleTrial(ctx, actor, input.trialId);
-  const team = await repo.teamHiddenFieldsSetting(ctx.db, actor.teamId);
-  const hidden = effectiveHiddenFields(team.hidden_participant_fields);
+  return inTransaction(ctx, async (tx) => {
+    const trial = await requireVisibleTrial(tx, actor, input.trialId);
+    const team = await repo.teamHiddenFieldsSetting(tx.db, actor.teamId);
+    const hidden = effectiveHiddenFields(team.hidden_participant_fields);
 
-  let email: string;
-  if (hidden.includes('email')) {
-    // The team keeps no participant emails: a unique placeholder on a reserved domain (RFC 2606).
-    email = `participant-${randomUUID()}@hidden.invalid`;
-  } else {
-    const parsed = participantEmailSchema.safeParse(input.email);
-    if (!parsed.success) throw validationError('email', parsed.error.issues[0]!.message);
-    email = parsed.data;
-  }
-  const notes = hidden.includes('notes') ? null : input.notes || null;
+    let email: string;
+    if (hidden.includes('email')) {
+      // The team keeps no participant emails: a unique placeholder on a reserved domain (RFC 2606).
+      email = `participant-${randomUUID()}@hidden.invalid`;
+    } else {
+      const parsed = participantEmailSchema.safeParse(input.email);
+      if (!parsed.success) throw validationError('email', parsed.error.issues[0]!.message);
+      email = parsed.data;
+    }
+    const notes = hidden.includes('notes') ? null : input.notes || null;
 
-  if (
-    team.max_participants !== null &&
-    (await repo.countTeamParticipants(ctx.db, actor.teamId)) >= team.max_participants
-  ) {
-    throw new AppError(403, PARTICIPANT_MESSAGES.limitReached, 'LimitReached', { displayToUser: true });
-  }
-  const code = input.codeSuffix ? `${trial.trial_code}-${input.codeSuffix}` : null;
-  if (code && (await repo.codeTakenInTrial(ctx.db, trial.id, code))) {
-    throw new AppError(409, PARTICIPANT_MESSAGES.codeTaken, 'CodeTaken', { displayToUser: true });
-  }
-  if (await repo.emailTakenInTeam(ctx.db, actor.teamId, email)) {
-    throw new AppError(409, PARTICIPANT_MESSAGES.emailTaken, 'EmailTaken', { displayToUser: true });
-  }
-  const id = await repo
-    .insertParticipant(ctx.db, {
-      teamId: actor.teamId,
-      trialId: trial.id,
-      email,
-      gender: input.gender,
-      age: input.age,
-      notes,
-      suffix: input.codeSuffix,
-      code,
-    })
-    .catch((err) => mapUniqueViolation(err, code));
-  const row = (await repo.findParticipant(ctx.db, actor.teamId, id))!;
-  await audit(ctx, actor, 'participant.create', id, undefined, present(row, []));
-  return {
-    participantId: id,
-    participant_code: code,
-    participant_code_suffix: input.codeSuffix,
-    participant: present(row, hidden),
-  };
+    if (
+      team.max_participants !== null &&
+      (await repo.countTeamParticipants(tx.db, actor.teamId)) >= team.max_participants
+    ) {
+      throw new AppError(403, PARTICIPANT_MESSAGES.limitReached, 'LimitReached', { displayToUser: true });
+    }
+    const code = input.codeSuffix ? `${trial.trial_code}-${input.codeSuffix}` : null;
+    if (code && (await repo.codeTakenInTrial(tx.db, trial.id, code))) {
+      throw new AppError(409, PARTICIPANT_MESSAGES.codeTaken, 'CodeTaken', { displayToUser: true });
+    }
+    if (await repo.emailTakenInTeam(tx.db, actor.teamId, email)) {
+      throw new AppError(409, PARTICIPANT_MESSAGES.emailTaken, 'EmailTaken', { displayToUser: true });
+    }
+    const id = await repo
+      .insertParticipant(tx.db, {
+        teamId: actor.teamId,
+        trialId: trial.id,
+        email,
+        gender: input.gender,
+        age: input.age,
+        notes,
+        suffix: input.codeSuffix,
+        code,
+      })
+      .catch((err) => mapUniqueViolation(err, code));
+    const row = (await repo.findParticipant(tx.db, actor.teamId, id))!;
+    await audit(tx, actor, 'participant.create', id, undefined, present(row, []));
+    return {
+      participantId: id,
+      participant_code: code,
+      participant_code_suffix: input.codeSuffix,
+      participant: present(row, hidden),
+    };
+  });
 }
 
 export async function editParticipant(
@@ -156,31 +159,33 @@ export async function editParticipant(
   actor: Actor,
   input: { id: number; gender?: Gender; age: number | null; email?: string; notes?: string },
 ) {
-  const before = await getParticipant(ctx, actor, input.id);
-  const hidden = await hiddenFieldsOf(ctx, actor.teamId);
-  const fields: Parameters<typeof repo.updateParticipant>[3] = { age: input.age };
-  if (input.gender !== undefined) fields.gender = input.gender;
-  if (input.email !== undefined) {
-    if (hidden.includes('email'))
-      throw validationError('email', 'Email is hidden for this team and cannot be changed.');
-    const parsed = participantEmailSchema.safeParse(input.email);
-    if (!parsed.success) throw validationError('email', parsed.error.issues[0]!.message);
-    if (await repo.emailTakenInTeam(ctx.db, actor.teamId, parsed.data, input.id)) {
-      throw new AppError(409, PARTICIPANT_MESSAGES.emailTaken, 'EmailTaken', { displayToUser: true });
+  return inTransaction(ctx, async (tx) => {
+    const before = await getParticipant(tx, actor, input.id);
+    const hidden = await hiddenFieldsOf(tx, actor.teamId);
+    const fields: Parameters<typeof repo.updateParticipant>[3] = { age: input.age };
+    if (input.gender !== undefined) fields.gender = input.gender;
+    if (input.email !== undefined) {
+      if (hidden.includes('email'))
+        throw validationError('email', 'Email is hidden for this team and cannot be changed.');
+      const parsed = participantEmailSchema.safeParse(input.email);
+      if (!parsed.success) throw validationError('email', parsed.error.issues[0]!.message);
+      if (await repo.emailTakenInTeam(tx.db, actor.teamId, parsed.data, input.id)) {
+        throw new AppError(409, PARTICIPANT_MESSAGES.emailTaken, 'EmailTaken', { displayToUser: true });
+      }
+      fields.email = parsed.data;
     }
-    fields.email = parsed.data;
-  }
-  if (input.notes !== undefined) {
-    if (hidden.includes('notes'))
-      throw validationError('notes', 'Notes are hidden for this team and cannot be changed.');
-    fields.notes = input.notes || null;
-  }
-  await repo
-    .updateParticipant(ctx.db, actor.teamId, input.id, fields)
-    .catch((err) => mapUniqueViolation(err, null));
-  const after = (await repo.findParticipant(ctx.db, actor.teamId, input.id))!;
-  await audit(ctx, actor, 'participant.update', input.id, present(before, []), present(after, []));
-  return present(after, hidden);
+    if (input.notes !== undefined) {
+      if (hidden.includes('notes'))
+        throw validationError('notes', 'Notes are hidden for this team and cannot be changed.');
+      fields.notes = input.notes || null;
+    }
+    await repo
+      .updateParticipant(tx.db, actor.teamId, input.id, fields)
+      .catch((err) => mapUniqueViolation(err, null));
+    const after = (await repo.findParticipant(tx.db, actor.teamId, input.id))!;
+    await audit(tx, actor, 'participant.update', input.id, present(before, []), present(after, []));
+    return present(after, hidden);
+  });
 }
 
 export async function changeParticipantCode(
@@ -190,32 +195,36 @@ export async function changeParticipantCode(
   participantId: number,
   suffix: string | null,
 ) {
-  const row = await repo.findParticipant(ctx.db, actor.teamId, participantId);
-  if (!row || row.trial_id !== trialId) throw notFound(PARTICIPANT_MESSAGES.codeNotFound);
-  const trial = await requireVisibleTrial(ctx, actor, trialId).catch(() => {
-    throw notFound(PARTICIPANT_MESSAGES.codeNotFound);
+  return inTransaction(ctx, async (tx) => {
+    const row = await repo.findParticipant(tx.db, actor.teamId, participantId);
+    if (!row || row.trial_id !== trialId) throw notFound(PARTICIPANT_MESSAGES.codeNotFound);
+    const trial = await requireVisibleTrial(tx, actor, trialId).catch(() => {
+      throw notFound(PARTICIPANT_MESSAGES.codeNotFound);
+    });
+    const code = suffix === null ? null : `${trial.trial_code}-${suffix}`;
+    if (code === row.participant_code) return { participant_code: code, changed: false };
+    if (code && (await repo.codeTakenInTrial(tx.db, trialId, code, participantId))) {
+      throw new AppError(409, codeTakenMessage(code), 'CodeTaken', { displayToUser: true });
+    }
+    await repo
+      .setParticipantCode(tx.db, actor.teamId, participantId, suffix, code)
+      .catch((err) => mapUniqueViolation(err, code));
+    await audit(
+      tx,
+      actor,
+      code ? 'participant.code.change' : 'participant.code.clear',
+      participantId,
+      { participant_code: row.participant_code },
+      { participant_code: code },
+    );
+    return { participant_code: code, changed: true };
   });
-  const code = suffix === null ? null : `${trial.trial_code}-${suffix}`;
-  if (code === row.participant_code) return { participant_code: code, changed: false };
-  if (code && (await repo.codeTakenInTrial(ctx.db, trialId, code, participantId))) {
-    throw new AppError(409, codeTakenMessage(code), 'CodeTaken', { displayToUser: true });
-  }
-  await repo
-    .setParticipantCode(ctx.db, actor.teamId, participantId, suffix, code)
-    .catch((err) => mapUniqueViolation(err, code));
-  await audit(
-    ctx,
-    actor,
-    code ? 'participant.code.change' : 'participant.code.clear',
-    participantId,
-    { participant_code: row.participant_code },
-    { participant_code: code },
-  );
-  return { participant_code: code, changed: true };
 }
 
 export async function removeParticipant(ctx: AppContext, actor: Actor, participantId: number) {
-  const before = await getParticipant(ctx, actor, participantId);
-  await repo.deleteParticipant(ctx.db, actor.teamId, participantId);
-  await audit(ctx, actor, 'participant.delete', participantId, present(before, []), undefined);
+  return inTransaction(ctx, async (tx) => {
+    const before = await getParticipant(tx, actor, participantId);
+    await repo.deleteParticipant(tx.db, actor.teamId, participantId);
+    await audit(tx, actor, 'participant.delete', participantId, present(before, []), undefined);
+  });
 }

@@ -4,7 +4,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
 import { createKeyLimiter } from '../../http/key-limiter.js';
-import { requireRole } from '../auth/session.js';
+import { identityOf, originOf } from '../../http/session-identity.js';
+import { clearSessionCookie } from '../auth/cookies.js';
 import { changePassword, requestReset, resetPassword, validateResetToken } from './service.js';
 
 const tags = ['passwords'];
@@ -26,7 +27,7 @@ export function registerPasswordRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async (request) => {
       perAddress(request.body.email.toLowerCase());
-      return requestReset(ctx, request, request.body.email, request.body.recaptchaResponse);
+      return requestReset(ctx, originOf(request), request.body.email, request.body.recaptchaResponse);
     },
   );
   r.post(
@@ -53,12 +54,11 @@ export function registerPasswordRoutes(app: FastifyInstance, ctx: AppContext) {
         response: { 200: ok },
       },
     },
-    async (request) => resetPassword(ctx, request, request.body.token, request.body.newPassword),
+    async (request) => resetPassword(ctx, originOf(request), request.body.token, request.body.newPassword),
   );
   r.post(
     '/api/auth/changePwdReq',
     {
-      onRequest: requireRole('any'),
       schema: {
         tags,
         summary: 'Change the password (current one required); ends every session',
@@ -66,7 +66,15 @@ export function registerPasswordRoutes(app: FastifyInstance, ctx: AppContext) {
         response: { 200: ok },
       },
     },
-    async (request, reply) =>
-      changePassword(ctx, request, reply, request.body.currentPassword, request.body.newPassword),
+    async (request, reply) => {
+      const answer = await changePassword(
+        ctx,
+        identityOf(request),
+        request.body.currentPassword,
+        request.body.newPassword,
+      );
+      clearSessionCookie(reply);
+      return answer;
+    },
   );
 }

@@ -4,15 +4,17 @@
  * user (token_version) and forget remembered devices.
  */
 import { PASSWORD_FLOW_MESSAGES } from '@trialwear/contract';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { sql } from 'kysely';
 import type { AppContext } from '../../app-context.js';
 import { recordAudit } from '../../audit/audit-log.js';
+import { inTransaction } from '../../db/transaction.js';
 import { AppError } from '../../http/errors.js';
+import type { RequestOrigin, SessionIdentity } from '../../http/session-identity.js';
+import { requireRecaptcha } from '../../security/recaptcha.js';
 import { hashToken, newLinkToken } from '../../security/tokens.js';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import { forgetDevices } from '../auth/remembered-device.js';
-import { endAllSessions, endSession } from '../auth/session.js';
+import { endAllSessions } from '../auth/session.js';
+import * as repo from './repo.js';
 
 const RESET_TTL_MS = 60 * 60 * 1000;
 const invalidLink = () =>
@@ -20,31 +22,34 @@ const invalidLink = () =>
 
 export async function requestReset(
   ctx: AppContext,
-  request: FastifyRequest,
+  origin: RequestOrigin,
   email: string,
   recaptchaResponse: string,
 ) {
-  if (!(await ctx.recaptcha.verify(recaptchaResponse, request.ip))) {
-    throw new AppError(400, 'reCAPTCHA verification failed', 'RecaptchaFailed', { displayToUser: true });
-  }
-  const user = await ctx.db
-    .selectFrom('users')
-    .select(['id', 'email', 'first_name', 'is_active'])
-    .where(sql<string>`lower(email)`, '=', email.toLowerCase())
-    .executeTakeFirst();
+  await requireRecaptcha(ctx.recaptcha, recaptchaResponse, origin.ip);
+  const user = await repo.findUserByEmail(ctx.db, email);
   // The same answer whether or not the address is known (no account enumeration).
   if (user?.is_active) {
     const { token, hash } = newLinkToken();
     const now = ctx.now();
-    await ctx.db
-      .insertInto('password_reset_tokens')
-      .values({
-        token_hash: hash,
-        user_id: user.id,
-        created_at: now,
-        expires_at: new Date(now.getTime() + RESET_TTL_MS),
-      })
-      .execute();
+    // The token and its audit row first, then the mail: no transaction is held open while mailing.
+    await inTransaction(ctx, async (tx) => {
+      await repo.insertResetToken(tx.db, {
+        tokenHash: hash,
+        userId: user.id,
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + RESET_TTL_MS),
+      });
+      await recordAudit(tx.db, {
+        userId: user.id,
+        teamId: null,
+        action: 'password.reset.requested',
+        entityType: 'user',
+        entityId: user.id,
+        requestId: origin.requestId,
+        ip: origin.ip,
+      });
+    });
     await ctx.mailer.send({
       to: user.email,
       subject: 'Reset your TrialWear password',
@@ -58,25 +63,12 @@ export async function requestReset(
         'The link works once. If you did not ask for it, ignore this email: your password stays as it is.',
       ].join('\n'),
     });
-    await recordAudit(ctx.db, {
-      userId: user.id,
-      teamId: null,
-      action: 'password.reset.requested',
-      entityType: 'user',
-      entityId: user.id,
-      requestId: request.id,
-      ip: request.ip,
-    });
   }
   return { success: true, message: PASSWORD_FLOW_MESSAGES.resetRequested };
 }
 
-async function liveToken(ctx: AppContext, token: string) {
-  const row = await ctx.db
-    .selectFrom('password_reset_tokens')
-    .selectAll()
-    .where('token_hash', '=', hashToken(token))
-    .executeTakeFirst();
+async function liveToken(ctx: Pick<AppContext, 'db' | 'now'>, token: string) {
+  const row = await repo.findResetToken(ctx.db, hashToken(token));
   if (!row || row.used_at || new Date(row.expires_at).getTime() <= ctx.now().getTime()) throw invalidLink();
   return row;
 }
@@ -88,73 +80,58 @@ export async function validateResetToken(ctx: AppContext, token: string) {
 
 export async function resetPassword(
   ctx: AppContext,
-  request: FastifyRequest,
+  origin: RequestOrigin,
   token: string,
   newPassword: string,
 ) {
   const row = await liveToken(ctx, token);
   const passwordHash = await hashPassword(newPassword);
-  const used = await ctx.db
-    .updateTable('password_reset_tokens')
-    .set({ used_at: ctx.now() })
-    .where('token_hash', '=', row.token_hash)
-    .where('used_at', 'is', null)
-    .executeTakeFirst();
-  if (Number(used.numUpdatedRows) !== 1) throw invalidLink(); // spent by a concurrent request
-  await ctx.db
-    .updateTable('users')
-    .set({ password_hash: passwordHash, failed_attempts: 0, locked_at: null, updated_at: ctx.now() })
-    .where('id', '=', row.user_id)
-    .execute();
-  await endAllSessions(ctx, row.user_id);
-  await forgetDevices(ctx, row.user_id);
-  await recordAudit(ctx.db, {
-    userId: row.user_id,
-    teamId: null,
-    action: 'password.reset',
-    entityType: 'user',
-    entityId: row.user_id,
-    requestId: request.id,
-    ip: request.ip,
+  await inTransaction(ctx, async (tx) => {
+    if (!(await repo.spendResetToken(tx.db, row.token_hash, tx.now()))) throw invalidLink(); // spent by a concurrent request
+    await repo.resetPasswordHash(tx.db, row.user_id, passwordHash, tx.now());
+    await endAllSessions(tx, row.user_id);
+    await forgetDevices(tx, row.user_id);
+    await recordAudit(tx.db, {
+      userId: row.user_id,
+      teamId: null,
+      action: 'password.reset',
+      entityType: 'user',
+      entityId: row.user_id,
+      requestId: origin.requestId,
+      ip: origin.ip,
+    });
   });
   return { success: true, message: PASSWORD_FLOW_MESSAGES.newPasswordSet };
 }
 
+/** Ends every session of the user, this one included: the route clears its cookie. */
 export async function changePassword(
   ctx: AppContext,
-  request: FastifyRequest,
-  reply: FastifyReply,
+  who: SessionIdentity,
   currentPassword: string,
   newPassword: string,
 ) {
-  const userId = request.auth!.user.id;
-  const user = await ctx.db
-    .selectFrom('users')
-    .select(['password_hash'])
-    .where('id', '=', userId)
-    .executeTakeFirstOrThrow();
+  const user = await repo.findPasswordHash(ctx.db, who.userId);
   if (!(await verifyPassword(user.password_hash, currentPassword))) {
     throw new AppError(400, PASSWORD_FLOW_MESSAGES.wrongCurrent, 'ValidationError', {
       displayToUser: true,
       errors: [{ path: 'currentPassword', message: PASSWORD_FLOW_MESSAGES.wrongCurrent }],
     });
   }
-  await ctx.db
-    .updateTable('users')
-    .set({ password_hash: await hashPassword(newPassword), updated_at: ctx.now() })
-    .where('id', '=', userId)
-    .execute();
-  await endAllSessions(ctx, userId);
-  await forgetDevices(ctx, userId);
-  await endSession(ctx, request, reply);
-  await recordAudit(ctx.db, {
-    userId,
-    teamId: request.auth!.teamId,
-    action: 'password.changed',
-    entityType: 'user',
-    entityId: userId,
-    requestId: request.id,
-    ip: request.ip,
+  const passwordHash = await hashPassword(newPassword);
+  await inTransaction(ctx, async (tx) => {
+    await repo.setPasswordHash(tx.db, who.userId, passwordHash, tx.now());
+    await endAllSessions(tx, who.userId);
+    await forgetDevices(tx, who.userId);
+    await recordAudit(tx.db, {
+      userId: who.userId,
+      teamId: who.teamId,
+      action: 'password.changed',
+      entityType: 'user',
+      entityId: who.userId,
+      requestId: who.requestId,
+      ip: who.ip,
+    });
   });
   return { success: true, message: PASSWORD_FLOW_MESSAGES.newPasswordSet };
 }

@@ -8,8 +8,10 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
-import { requireAnySession } from '../auth/session.js';
+import { identityOf } from '../../http/session-identity.js';
+import { clearSessionCookie, setDeviceCookie } from '../auth/cookies.js';
 import {
+  isSecondFactorValidated,
   resetSecondFactor,
   sendEmailCode,
   setupAuthenticator,
@@ -28,7 +30,6 @@ export function registerSfaRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/auth/secondFactorSetup',
     {
-      onRequest: requireAnySession,
       config: limited,
       schema: {
         tags,
@@ -36,12 +37,11 @@ export function registerSfaRoutes(app: FastifyInstance, ctx: AppContext) {
         response: { 200: z.object({ qrImage: z.string(), key: z.string() }) },
       },
     },
-    async (request) => setupAuthenticator(ctx, request),
+    async (request) => setupAuthenticator(ctx, identityOf(request)),
   );
   r.post(
     '/api/auth/verifyTOTP',
     {
-      onRequest: requireAnySession,
       config: limited,
       schema: {
         tags,
@@ -50,12 +50,15 @@ export function registerSfaRoutes(app: FastifyInstance, ctx: AppContext) {
         response: { 200: ok },
       },
     },
-    async (request, reply) => verifyAuthenticator(ctx, request, reply, request.body.sfaToken),
+    async (request, reply) => {
+      const answer = await verifyAuthenticator(ctx, identityOf(request), request.body.sfaToken);
+      clearSessionCookie(reply);
+      return answer;
+    },
   );
   r.post(
     '/api/auth/validateTOTP',
     {
-      onRequest: requireAnySession,
       config: limited,
       schema: {
         tags,
@@ -65,40 +68,45 @@ export function registerSfaRoutes(app: FastifyInstance, ctx: AppContext) {
         response: { 200: z.object({ message: authStatusSchema, user: sessionUserSchema }) },
       },
     },
-    async (request, reply) =>
-      validateSecondFactor(ctx, request, reply, request.body.sfaToken, request.body.skipSFA),
+    async (request, reply) => {
+      const { answer, deviceToken } = await validateSecondFactor(
+        ctx,
+        identityOf(request),
+        request.body.sfaToken,
+        request.body.skipSFA,
+      );
+      if (deviceToken) setDeviceCookie(reply, ctx, deviceToken);
+      return answer;
+    },
   );
   r.post(
     '/api/auth/generateSendEmailTOTP',
     {
-      onRequest: requireAnySession,
       config: { rateLimit: { max: 5, timeWindow: '10 minutes' } },
       schema: { tags, summary: 'Email a 6-digit sign-in code (10-minute expiry)', response: { 200: ok } },
     },
-    async (request) => sendEmailCode(ctx, request),
+    async (request) => sendEmailCode(ctx, identityOf(request)),
   );
   r.post(
     '/api/auth/resetSFA',
     {
-      onRequest: requireAnySession,
       schema: {
         tags,
         summary: 'Remove the authenticator (back to SFAIsNotSet)',
         response: { 200: z.object({ message: authStatusSchema }) },
       },
     },
-    async (request) => resetSecondFactor(ctx, request),
+    async (request) => resetSecondFactor(ctx, identityOf(request)),
   );
   r.get(
     '/api/auth//isSfaAlreadyValidated',
     {
-      onRequest: requireAnySession,
       schema: {
         tags,
         summary: 'Whether this session has passed the second factor',
         response: { 200: z.object({ success: z.boolean() }) },
       },
     },
-    async (request) => ({ success: request.auth!.status === 'Authorized' }),
+    async (request) => isSecondFactorValidated(identityOf(request)),
   );
 }

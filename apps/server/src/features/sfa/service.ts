@@ -4,17 +4,19 @@
  * toward the account lock; a TOTP step is accepted once only.
  */
 import { createHash, randomInt } from 'node:crypto';
-import { type AuthStatus, SFA_MESSAGES } from '@trialwear/contract';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { type AuthStatus, type SessionUser, SFA_MESSAGES } from '@trialwear/contract';
 import QRCode from 'qrcode';
 import type { AppContext } from '../../app-context.js';
 import { recordAudit } from '../../audit/audit-log.js';
+import { inTransaction } from '../../db/transaction.js';
 import { AppError } from '../../http/errors.js';
+import type { SessionIdentity } from '../../http/session-identity.js';
 import { decryptSecret, encryptSecret } from '../../security/encryption.js';
 import { accountLocked, clearFailedAttempts, recordFailedAttempt } from '../auth/lockout.js';
-import { rememberDevice } from '../auth/remembered-device.js';
+import { forgetDevices, rememberDevice } from '../auth/remembered-device.js';
 import * as authRepo from '../auth/repo.js';
-import { buildSessionUser, endSession, type RequestAuth, setSessionStatus } from '../auth/session.js';
+import { buildSessionUser, endSession, setSessionStatus } from '../auth/session.js';
+import * as repo from './repo.js';
 import { checkStep, generateTotpSecret, otpauthUrl } from './totp.js';
 
 const EMAIL_CODE_TTL_MS = 10 * 60 * 1000;
@@ -25,155 +27,117 @@ const wrongStep = () =>
   new AppError(403, SFA_MESSAGES.alreadyValidated, 'Forbidden', { displayToUser: true });
 const invalidCode = () =>
   new AppError(400, SFA_MESSAGES.invalidCode, 'ValidationError', { displayToUser: true });
+const validationPending = (status: AuthStatus) =>
+  status === 'SFAValidateCodeNeeded' || status === 'SFAValidateEmailCodeNeeded';
 
-async function loadUser(ctx: AppContext, auth: RequestAuth) {
-  const user = await authRepo.findUserById(ctx.db, auth.user.id);
+async function loadUser(ctx: AppContext, who: SessionIdentity) {
+  const user = await authRepo.findUserById(ctx.db, who.userId);
   if (!user) throw new AppError(401, 'Not signed in', 'NotSignedIn');
   if (user.locked_at) throw accountLocked();
   return user;
 }
 
-function audit(ctx: AppContext, request: FastifyRequest, userId: number, action: string) {
+function audit(ctx: Pick<AppContext, 'db'>, who: SessionIdentity, action: string) {
   return recordAudit(ctx.db, {
-    userId,
+    userId: who.userId,
     teamId: null,
     action,
     entityType: 'user',
-    entityId: userId,
-    requestId: request.id,
-    ip: request.ip,
+    entityId: who.userId,
+    requestId: who.requestId,
+    ip: who.ip,
   });
 }
 
 /** A wrong code: count it; at the limit the account locks and the session ends. */
-async function failed(ctx: AppContext, request: FastifyRequest, userId: number): Promise<never> {
-  if (await recordFailedAttempt(ctx, userId, 'sfa', request.ip)) throw accountLocked();
+async function failed(ctx: AppContext, who: SessionIdentity): Promise<never> {
+  if (await recordFailedAttempt(ctx, who.userId, 'sfa', who.ip)) throw accountLocked();
   throw invalidCode();
 }
 
-export async function setupAuthenticator(ctx: AppContext, request: FastifyRequest) {
-  const auth = request.auth!;
-  if (auth.status !== 'SFAIsNotSet' && auth.status !== 'SFAVerifyCodeNeeded') throw wrongStep();
-  const user = await loadUser(ctx, auth);
+export async function setupAuthenticator(ctx: AppContext, who: SessionIdentity) {
+  if (who.status !== 'SFAIsNotSet' && who.status !== 'SFAVerifyCodeNeeded') throw wrongStep();
+  const user = await loadUser(ctx, who);
   const secret = generateTotpSecret();
-  await ctx.db
-    .updateTable('users')
-    .set({
-      sfa_secret_enc: encryptSecret(ctx.secrets.encryptionKey, secret),
-      sfa_enabled: false,
-      sfa_type: null,
-      updated_at: ctx.now(),
-    })
-    .where('id', '=', user.id)
-    .execute();
-  await setSessionStatus(ctx, auth.sessionId, 'SFAVerifyCodeNeeded');
-  await audit(ctx, request, user.id, 'sfa.setup');
+  await inTransaction(ctx, async (tx) => {
+    await repo.saveTotpSecret(tx.db, user.id, encryptSecret(tx.secrets.encryptionKey, secret), tx.now());
+    await setSessionStatus(tx, who.sessionId, 'SFAVerifyCodeNeeded');
+    await audit(tx, who, 'sfa.setup');
+  });
   return { qrImage: await QRCode.toDataURL(otpauthUrl(secret, user.username)), key: secret };
 }
 
-/** First code after setup: turns the authenticator on, then signs out (core §4). */
-export async function verifyAuthenticator(
-  ctx: AppContext,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  code: string,
-) {
-  const auth = request.auth!;
-  if (auth.status !== 'SFAVerifyCodeNeeded') throw wrongStep();
-  const user = await loadUser(ctx, auth);
+/**
+ * First code after setup: turns the authenticator on, then signs out (core §4):
+ * the session ends here and the route clears its cookie.
+ */
+export async function verifyAuthenticator(ctx: AppContext, who: SessionIdentity, code: string) {
+  if (who.status !== 'SFAVerifyCodeNeeded') throw wrongStep();
+  const user = await loadUser(ctx, who);
   if (!user.sfa_secret_enc) throw wrongStep();
   const step = checkStep(code, decryptSecret(ctx.secrets.encryptionKey, user.sfa_secret_enc), ctx.now());
-  if (step === null) return failed(ctx, request, user.id);
-  await ctx.db
-    .updateTable('users')
-    .set({
-      sfa_enabled: true,
-      sfa_type: 'totp',
-      sfa_last_totp_step: String(step),
-      failed_attempts: 0,
-      updated_at: ctx.now(),
-    })
-    .where('id', '=', user.id)
-    .execute();
-  await audit(ctx, request, user.id, 'sfa.verified');
-  await endSession(ctx, request, reply);
+  if (step === null) return failed(ctx, who);
+  await inTransaction(ctx, async (tx) => {
+    await repo.enableTotp(tx.db, user.id, step, tx.now());
+    await audit(tx, who, 'sfa.verified');
+    await endSession(tx, who.sessionId);
+  });
   return { success: true, message: 'Your authenticator is set up. Please log in again.' };
 }
 
-/** Sign-in with the authenticator code or an emailed code; skipSFA remembers the device for 48 h. */
+/**
+ * Sign-in with the authenticator code or an emailed code. With skipSFA the
+ * device is remembered for 48 h: the answer carries the cookie value for the
+ * route to set.
+ */
 export async function validateSecondFactor(
   ctx: AppContext,
-  request: FastifyRequest,
-  reply: FastifyReply,
+  who: SessionIdentity,
   code: string,
   skipSFA: boolean,
-) {
-  const auth = request.auth!;
-  if (auth.status !== 'SFAValidateCodeNeeded' && auth.status !== 'SFAValidateEmailCodeNeeded')
-    throw wrongStep();
-  const user = await loadUser(ctx, auth);
+): Promise<{ answer: { message: AuthStatus; user: SessionUser }; deviceToken: string | null }> {
+  if (!validationPending(who.status)) throw wrongStep();
+  const user = await loadUser(ctx, who);
   const now = ctx.now();
-  let ok = false;
-  if (user.sfa_enabled && user.sfa_secret_enc) {
-    const step = checkStep(code, decryptSecret(ctx.secrets.encryptionKey, user.sfa_secret_enc), now);
-    // Atomic check-and-set: the same step is never accepted twice, even by two requests at once.
-    if (step !== null) {
-      const updated = await ctx.db
-        .updateTable('users')
-        .set({ sfa_last_totp_step: String(step) })
-        .where('id', '=', user.id)
-        .where((eb) =>
-          eb.or([eb('sfa_last_totp_step', 'is', null), eb('sfa_last_totp_step', '<', String(step))]),
-        )
-        .executeTakeFirst();
-      ok = Number(updated.numUpdatedRows) === 1;
-      if (!ok) await audit(ctx, request, user.id, 'sfa.totp.replay');
+  const accepted = await inTransaction(ctx, async (tx) => {
+    let ok = false;
+    if (user.sfa_enabled && user.sfa_secret_enc) {
+      const step = checkStep(code, decryptSecret(tx.secrets.encryptionKey, user.sfa_secret_enc), now);
+      if (step !== null) {
+        ok = await repo.claimTotpStep(tx.db, user.id, step);
+        if (!ok) await audit(tx, who, 'sfa.totp.replay');
+      }
     }
-  }
-  if (!ok) {
-    const used = await ctx.db
-      .updateTable('email_sfa_codes')
-      .set({ used_at: now })
-      .where('user_id', '=', user.id)
-      .where('code_hash', '=', hashCode(user.id, code))
-      .where('used_at', 'is', null)
-      .where('expires_at', '>', now)
-      .returning('id')
-      .executeTakeFirst();
-    ok = !!used;
-  }
-  if (!ok) return failed(ctx, request, user.id);
-  await clearFailedAttempts(ctx, user.id);
-  await setSessionStatus(ctx, auth.sessionId, 'Authorized');
-  if (skipSFA) await rememberDevice(ctx, reply, user.id);
-  await audit(ctx, request, user.id, 'sfa.validated');
-  const { sessionUser } = await buildSessionUser(ctx, user, auth.teamId);
-  return { message: 'Authorized' as AuthStatus, user: sessionUser };
+    if (!ok) ok = await repo.useEmailCode(tx.db, user.id, hashCode(user.id, code), now);
+    // Returning (not throwing) commits the replay audit; the failure is counted below.
+    if (!ok) return null;
+    await clearFailedAttempts(tx, user.id);
+    await setSessionStatus(tx, who.sessionId, 'Authorized');
+    const deviceToken = skipSFA ? await rememberDevice(tx, user.id) : null;
+    await audit(tx, who, 'sfa.validated');
+    return { deviceToken };
+  });
+  if (!accepted) return failed(ctx, who);
+  const { sessionUser } = await buildSessionUser(ctx, user, who.teamId);
+  return { answer: { message: 'Authorized', user: sessionUser }, deviceToken: accepted.deviceToken };
 }
 
-export async function sendEmailCode(ctx: AppContext, request: FastifyRequest) {
-  const auth = request.auth!;
-  if (auth.status !== 'SFAValidateCodeNeeded' && auth.status !== 'SFAValidateEmailCodeNeeded')
-    throw wrongStep();
-  const user = await loadUser(ctx, auth);
+export async function sendEmailCode(ctx: AppContext, who: SessionIdentity) {
+  if (!validationPending(who.status)) throw wrongStep();
+  const user = await loadUser(ctx, who);
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   const now = ctx.now();
   // One live code at a time: a new one replaces the old.
-  await ctx.db
-    .updateTable('email_sfa_codes')
-    .set({ used_at: now })
-    .where('user_id', '=', user.id)
-    .where('used_at', 'is', null)
-    .execute();
-  await ctx.db
-    .insertInto('email_sfa_codes')
-    .values({
-      user_id: user.id,
-      code_hash: hashCode(user.id, code),
-      created_at: now,
-      expires_at: new Date(now.getTime() + EMAIL_CODE_TTL_MS),
-    })
-    .execute();
+  await inTransaction(ctx, async (tx) => {
+    await repo.expireEmailCodes(tx.db, user.id, now);
+    await repo.insertEmailCode(
+      tx.db,
+      user.id,
+      hashCode(user.id, code),
+      now,
+      new Date(now.getTime() + EMAIL_CODE_TTL_MS),
+    );
+  });
   try {
     await ctx.mailer.send({
       to: user.email,
@@ -189,8 +153,11 @@ export async function sendEmailCode(ctx: AppContext, request: FastifyRequest) {
   } catch {
     throw new AppError(502, SFA_MESSAGES.sendFailed, 'MailError', { displayToUser: true });
   }
-  await setSessionStatus(ctx, auth.sessionId, 'SFAValidateEmailCodeNeeded');
-  await audit(ctx, request, user.id, 'sfa.email.sent');
+  // Only a code that was sent moves the session on (no transaction is held open while mailing).
+  await inTransaction(ctx, async (tx) => {
+    await setSessionStatus(tx, who.sessionId, 'SFAValidateEmailCodeNeeded');
+    await audit(tx, who, 'sfa.email.sent');
+  });
   return { success: true, message: SFA_MESSAGES.codeSent };
 }
 
@@ -199,26 +166,21 @@ export async function sendEmailCode(ctx: AppContext, request: FastifyRequest) {
  * during setup; NOT while a validation is pending, or a stolen password
  * alone could replace the authenticator.
  */
-export async function resetSecondFactor(ctx: AppContext, request: FastifyRequest) {
-  const auth = request.auth!;
-  if (auth.status === 'SFAValidateCodeNeeded' || auth.status === 'SFAValidateEmailCodeNeeded')
-    throw wrongStep();
-  const user = await loadUser(ctx, auth);
-  await ctx.db
-    .updateTable('users')
-    .set({
-      sfa_enabled: false,
-      sfa_type: null,
-      sfa_secret_enc: null,
-      sfa_last_totp_step: null,
-      updated_at: ctx.now(),
-    })
-    .where('id', '=', user.id)
-    .execute();
-  await ctx.db.deleteFrom('remembered_devices').where('user_id', '=', user.id).execute();
+export async function resetSecondFactor(ctx: AppContext, who: SessionIdentity) {
+  if (validationPending(who.status)) throw wrongStep();
+  const user = await loadUser(ctx, who);
   // An account without a required second factor stays signed in; the others set one up next.
   const status: AuthStatus = user.sfa_required ? 'SFAIsNotSet' : 'Authorized';
-  await setSessionStatus(ctx, auth.sessionId, status);
-  await audit(ctx, request, user.id, 'sfa.reset');
+  await inTransaction(ctx, async (tx) => {
+    await repo.clearSecondFactor(tx.db, user.id, tx.now());
+    await forgetDevices(tx, user.id);
+    await setSessionStatus(tx, who.sessionId, status);
+    await audit(tx, who, 'sfa.reset');
+  });
   return { message: status };
+}
+
+/** Whether this session has passed the second factor. */
+export function isSecondFactorValidated(who: SessionIdentity) {
+  return { success: who.status === 'Authorized' };
 }

@@ -3,9 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
-import { AppError } from '../../http/errors.js';
-import { requireRole } from '../auth/session.js';
-import { approveSignup, participantSignUp, signUp, validateInvitation } from './service.js';
+import { actorOf } from '../../http/actor.js';
+import { originOf } from '../../http/session-identity.js';
+import { approveSignup, participantSignUp, signUp, validateInvitation, verifyRecaptcha } from './service.js';
 
 const tags = ['sign-up'];
 const ok = z.object({ success: z.boolean(), message: z.string() });
@@ -15,7 +15,6 @@ export function registerSignupRoutes(app: FastifyInstance, ctx: AppContext) {
   r.post(
     '/api/userSignUpPermission/approveSignUp',
     {
-      onRequest: requireRole(['Sys_Admin']),
       schema: {
         tags,
         summary: 'Approve a sign-up: email a single-use link granting a role in a team (Sys_Admin)',
@@ -23,7 +22,7 @@ export function registerSignupRoutes(app: FastifyInstance, ctx: AppContext) {
         response: { 200: ok },
       },
     },
-    async (request) => approveSignup(ctx, request, request.body),
+    async (request) => approveSignup(ctx, actorOf(request), request.body),
   );
   r.post(
     '/api/userSignUpPermission/signupRequestValidation',
@@ -51,7 +50,7 @@ export function registerSignupRoutes(app: FastifyInstance, ctx: AppContext) {
         response: { 200: ok.extend({ data: z.object({ redirectTo: z.string() }) }) },
       },
     },
-    async (request) => signUp(ctx, request, request.body),
+    async (request) => signUp(ctx, originOf(request), request.body),
   );
   r.post(
     '/api/Participants/signup',
@@ -77,11 +76,6 @@ export function registerSignupRoutes(app: FastifyInstance, ctx: AppContext) {
         response: { 200: z.object({ success: z.boolean() }) },
       },
     },
-    async (request) => {
-      const success = await ctx.recaptcha.verify(request.body.recaptchaResponse, request.ip);
-      if (!success)
-        throw new AppError(400, 'reCAPTCHA verification failed', 'RecaptchaFailed', { displayToUser: true });
-      return { success };
-    },
+    async (request) => verifyRecaptcha(ctx, originOf(request), request.body.recaptchaResponse),
   );
 }

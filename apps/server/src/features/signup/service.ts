@@ -5,14 +5,17 @@
  * from the form.
  */
 import { SIGNUP_MESSAGES } from '@trialwear/contract';
-import type { FastifyRequest } from 'fastify';
-import { sql } from 'kysely';
 import type { AppContext } from '../../app-context.js';
 import { recordAudit } from '../../audit/audit-log.js';
+import { inTransaction } from '../../db/transaction.js';
+import type { Actor } from '../../http/actor.js';
 import { AppError, notFound } from '../../http/errors.js';
+import type { RequestOrigin } from '../../http/session-identity.js';
+import { requireRecaptcha } from '../../security/recaptcha.js';
 import { hashToken, newLinkToken } from '../../security/tokens.js';
 import { hashPassword } from '../auth/passwords.js';
-import { createUser } from '../users/service.js';
+import { insertUser, prepareUser } from '../users/service.js';
+import * as repo from './repo.js';
 
 const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 const invalidLink = () =>
@@ -20,29 +23,36 @@ const invalidLink = () =>
 
 export async function approveSignup(
   ctx: AppContext,
-  request: FastifyRequest,
+  actor: Actor,
   input: { email: string; role: 'Viewer' | 'User' | 'Admin'; teamId: number },
 ) {
-  const team = await ctx.db
-    .selectFrom('teams')
-    .select(['id', 'team_name'])
-    .where('id', '=', input.teamId)
-    .executeTakeFirst();
-  if (!team) throw notFound('Team not found');
   const { token, hash } = newLinkToken();
   const now = ctx.now();
-  await ctx.db
-    .insertInto('signup_invitations')
-    .values({
-      token_hash: hash,
+  // The invitation and its audit row first, then the mail: no transaction is held open while mailing.
+  const team = await inTransaction(ctx, async (tx) => {
+    const team = await repo.findTeam(tx.db, input.teamId);
+    if (!team) throw notFound('Team not found');
+    await repo.insertInvitation(tx.db, {
+      tokenHash: hash,
       email: input.email,
       role: input.role,
-      team_id: team.id,
-      approved_by: request.auth!.user.id,
-      created_at: now,
-      expires_at: new Date(now.getTime() + INVITE_TTL_MS),
-    })
-    .execute();
+      teamId: team.id,
+      approvedBy: actor.userId,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + INVITE_TTL_MS),
+    });
+    await recordAudit(tx.db, {
+      userId: actor.userId,
+      teamId: team.id,
+      action: 'signup.approved',
+      entityType: 'signup_invitation',
+      entityId: hash.slice(0, 16),
+      after: { email: input.email, role: input.role, teamId: team.id },
+      requestId: actor.requestId,
+      ip: actor.ip,
+    });
+    return team;
+  });
   await ctx.mailer.send({
     to: input.email,
     subject: 'Your TrialWear sign-up was approved',
@@ -57,26 +67,11 @@ export async function approveSignup(
       'If you did not ask to join TrialWear, ignore this email.',
     ].join('\n'),
   });
-  await recordAudit(ctx.db, {
-    userId: request.auth!.user.id,
-    teamId: team.id,
-    action: 'signup.approved',
-    entityType: 'signup_invitation',
-    entityId: hash.slice(0, 16),
-    after: { email: input.email, role: input.role, teamId: team.id },
-    requestId: request.id,
-    ip: request.ip,
-  });
   return { success: true, message: SIGNUP_MESSAGES.approvalSent };
 }
 
-async function liveInvitation(ctx: AppContext, token: string) {
-  const row = await ctx.db
-    .selectFrom('signup_invitations as i')
-    .innerJoin('teams as t', 't.id', 'i.team_id')
-    .select(['i.token_hash', 'i.email', 'i.role', 'i.team_id', 't.team_name', 'i.used_at', 'i.expires_at'])
-    .where('i.token_hash', '=', hashToken(token))
-    .executeTakeFirst();
+async function liveInvitation(ctx: Pick<AppContext, 'db' | 'now'>, token: string) {
+  const row = await repo.findInvitation(ctx.db, hashToken(token));
   if (!row || row.used_at || new Date(row.expires_at).getTime() <= ctx.now().getTime()) throw invalidLink();
   return row;
 }
@@ -86,9 +81,14 @@ export async function validateInvitation(ctx: AppContext, token: string) {
   return { email: row.email, role: row.role, teamId: row.team_id, teamName: row.team_name };
 }
 
+/**
+ * Spending the link, creating the account and the audit row are one
+ * transaction: a refused username rolls the link back to unused, so the
+ * person can retry with another one.
+ */
 export async function signUp(
   ctx: AppContext,
-  request: FastifyRequest,
+  origin: RequestOrigin,
   input: {
     token: string;
     username: string;
@@ -99,62 +99,42 @@ export async function signUp(
     recaptchaResponse: string;
   },
 ) {
-  if (!(await ctx.recaptcha.verify(input.recaptchaResponse, request.ip))) {
-    throw new AppError(400, 'reCAPTCHA verification failed', 'RecaptchaFailed', { displayToUser: true });
-  }
+  await requireRecaptcha(ctx.recaptcha, input.recaptchaResponse, origin.ip);
   const invite = await liveInvitation(ctx, input.token);
-  const spent = await ctx.db
-    .updateTable('signup_invitations')
-    .set({ used_at: ctx.now() })
-    .where('token_hash', '=', invite.token_hash)
-    .where('used_at', 'is', null)
-    .executeTakeFirst();
-  if (Number(spent.numUpdatedRows) !== 1) throw invalidLink();
-  let userId: number;
-  try {
-    userId = await createUser(ctx.db, {
-      username: input.username,
-      email: invite.email,
-      password: input.password,
-      firstName: input.firstName,
-      lastName: input.lastName,
-      organization: input.organization || undefined,
-      teamId: invite.team_id,
-      role: invite.role,
-      sfaRequired: true,
-    });
-  } catch (err) {
-    // Give the link back so the person can retry with another username.
-    await ctx.db
-      .updateTable('signup_invitations')
-      .set({ used_at: null })
-      .where('token_hash', '=', invite.token_hash)
-      .execute();
-    if (err instanceof AppError && err.statusCode === 409) {
-      throw new AppError(
-        409,
-        err.message.includes('username') ? SIGNUP_MESSAGES.usernameTaken : SIGNUP_MESSAGES.emailTaken,
-        'Conflict',
-        {
-          displayToUser: true,
-        },
-      );
-    }
-    throw err;
-  }
-  await ctx.db
-    .updateTable('signup_invitations')
-    .set({ used_by: userId })
-    .where('token_hash', '=', invite.token_hash)
-    .execute();
-  await recordAudit(ctx.db, {
-    userId,
+  const user = await prepareUser({
+    username: input.username,
+    email: invite.email,
+    password: input.password,
+    firstName: input.firstName,
+    lastName: input.lastName,
+    organization: input.organization || undefined,
     teamId: invite.team_id,
-    action: 'signup.completed',
-    entityType: 'user',
-    entityId: userId,
-    requestId: request.id,
-    ip: request.ip,
+    role: invite.role,
+    sfaRequired: true,
+  });
+  await inTransaction(ctx, async (tx) => {
+    if (!(await repo.spendInvitation(tx.db, invite.token_hash, tx.now()))) throw invalidLink();
+    const userId = await insertUser(tx.db, user).catch((err) => {
+      if (err instanceof AppError && err.statusCode === 409) {
+        throw new AppError(
+          409,
+          err.message.includes('username') ? SIGNUP_MESSAGES.usernameTaken : SIGNUP_MESSAGES.emailTaken,
+          'Conflict',
+          { displayToUser: true },
+        );
+      }
+      throw err;
+    });
+    await repo.setInvitationUser(tx.db, invite.token_hash, userId);
+    await recordAudit(tx.db, {
+      userId,
+      teamId: invite.team_id,
+      action: 'signup.completed',
+      entityType: 'user',
+      entityId: userId,
+      requestId: origin.requestId,
+      ip: origin.ip,
+    });
   });
   return { success: true, message: SIGNUP_MESSAGES.success, data: { redirectTo: '/LoginPage' } };
 }
@@ -168,28 +148,23 @@ export async function participantSignUp(
   ctx: AppContext,
   input: { username: string; email: string; password: string },
 ) {
-  const clash = await ctx.db
-    .selectFrom('participant_accounts')
-    .select('id')
-    .where((eb) =>
-      eb.or([
-        eb(sql<string>`lower(username)`, '=', input.username.toLowerCase()),
-        eb(sql<string>`lower(email)`, '=', input.email.toLowerCase()),
-      ]),
-    )
-    .executeTakeFirst();
-  if (clash)
-    throw new AppError(409, 'An account with this username or email already exists.', 'Conflict', {
-      displayToUser: true,
-    });
-  const { id } = await ctx.db
-    .insertInto('participant_accounts')
-    .values({
+  const passwordHash = await hashPassword(input.password);
+  const id = await inTransaction(ctx, async (tx) => {
+    if (await repo.participantAccountExists(tx.db, input.username, input.email))
+      throw new AppError(409, 'An account with this username or email already exists.', 'Conflict', {
+        displayToUser: true,
+      });
+    return repo.insertParticipantAccount(tx.db, {
       username: input.username,
       email: input.email,
-      password_hash: await hashPassword(input.password),
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+      passwordHash,
+    });
+  });
   return { success: true, message: 'Your participant account was created.', id };
+}
+
+/** POST /api/recaptchaVer3Verify: refused unless the token passes. */
+export async function verifyRecaptcha(ctx: AppContext, origin: RequestOrigin, token: string) {
+  await requireRecaptcha(ctx.recaptcha, token, origin.ip);
+  return { success: true };
 }

@@ -1,9 +1,17 @@
-import { sql } from 'kysely';
+import type { AuthStatus, SessionUser } from '@trialwear/contract';
 import { z } from 'zod';
+import type { AppContext } from '../../app-context.js';
+import { recordAudit } from '../../audit/audit-log.js';
 import type { Db } from '../../db/database.js';
-import { AppError } from '../../http/errors.js';
+import { inTransaction } from '../../db/transaction.js';
+import { AppError, forbidden, notFound } from '../../http/errors.js';
+import type { SessionIdentity } from '../../http/session-identity.js';
+import * as authRepo from '../auth/repo.js';
+import { buildSessionUser, setSessionTeam } from '../auth/session.js';
+import * as repo from './repo.js';
 
 export const BRANDS = ['Fitbit', 'Omron', 'Dexcom'] as const;
+export type Brand = (typeof BRANDS)[number];
 export const HIDDEN_FIELDS = ['email', 'notes'] as const;
 
 export const newTeamSchema = z.object({
@@ -22,56 +30,36 @@ export type NewTeam = z.input<typeof newTeamSchema>;
 /** Creates a team with its allowed brands and the catalog devices of those brands as supported devices. */
 export async function createTeam(db: Db, input: NewTeam): Promise<number> {
   const t = newTeamSchema.parse(input);
-  const existing = await db
-    .selectFrom('teams')
-    .select('id')
-    .where(sql<string>`lower(team_name)`, '=', t.name.toLowerCase())
-    .executeTakeFirst();
-  if (existing)
-    throw new AppError(409, `A team named "${t.name}" already exists`, 'Conflict', { displayToUser: true });
-  return db.transaction().execute(async (trx) => {
-    const { id } = await trx
-      .insertInto('teams')
-      .values({
-        team_name: t.name,
-        max_participants: t.maxParticipants ?? null,
-        max_trials: t.maxTrials ?? null,
-        max_users: t.maxUsers ?? null,
-        retention_days: t.retentionDays ?? null,
-        hidden_participant_fields: t.hiddenFields ?? null,
-        organization: t.organization ?? null,
-        subscription_starts: new Date().toISOString().slice(0, 10),
-        subscription_type: 'standard',
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+  return inTransaction({ db }, async ({ db: trx }) => {
+    if (await repo.findTeamIdByName(trx, t.name))
+      throw new AppError(409, `A team named "${t.name}" already exists`, 'Conflict', { displayToUser: true });
+    const id = await repo.insertTeam(trx, {
+      name: t.name,
+      maxParticipants: t.maxParticipants ?? null,
+      maxTrials: t.maxTrials ?? null,
+      maxUsers: t.maxUsers ?? null,
+      retentionDays: t.retentionDays ?? null,
+      hiddenFields: t.hiddenFields ?? null,
+      organization: t.organization ?? null,
+      subscriptionStarts: new Date().toISOString().slice(0, 10),
+    });
     if (t.allowedBrands.length) {
-      await trx
-        .insertInto('team_allowed_brands')
-        .values(t.allowedBrands.map((brand_name) => ({ team_id: id, brand_name })))
-        .execute();
-      const devices = await trx
-        .selectFrom('global_device_catalog')
-        .select('id')
-        .where('manufacturer', 'in', t.allowedBrands)
-        .execute();
-      if (devices.length) {
-        await trx
-          .insertInto('team_supported_devices')
-          .values(devices.map((d) => ({ team_id: id, global_device_catalog_id: d.id })))
-          .execute();
-      }
+      await repo.insertAllowedBrands(trx, id, t.allowedBrands);
+      const devices = (await repo.listCatalogDevices(trx)).filter((d) =>
+        t.allowedBrands.includes(d.manufacturer),
+      );
+      await repo.insertSupportedDevices(
+        trx,
+        id,
+        devices.map((d) => d.id),
+      );
     }
     return id;
   });
 }
 
 export async function findTeamIdByName(db: Db, name: string): Promise<number> {
-  const team = await db
-    .selectFrom('teams')
-    .select('id')
-    .where(sql<string>`lower(team_name)`, '=', name.toLowerCase())
-    .executeTakeFirst();
+  const team = await repo.findTeamIdByName(db, name);
   if (!team) throw new AppError(404, `No team named "${name}"`, 'NotFound', { displayToUser: true });
   return team.id;
 }
@@ -81,25 +69,60 @@ export async function findTeamIdByName(db: Db, name: string): Promise<number> {
  * added become (or stay) supported, those of removed brands are deactivated
  * (not deleted: participant links and storage settings may refer to them).
  */
-export async function setAllowedBrands(db: Db, teamId: number, brands: Array<(typeof BRANDS)[number]>) {
-  await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('team_allowed_brands').where('team_id', '=', teamId).execute();
-    if (brands.length) {
-      await trx
-        .insertInto('team_allowed_brands')
-        .values(brands.map((brand_name) => ({ team_id: teamId, brand_name })))
-        .execute();
-    }
-    const catalog = await trx.selectFrom('global_device_catalog').select(['id', 'manufacturer']).execute();
-    for (const device of catalog) {
-      const active = brands.includes(device.manufacturer);
-      await trx
-        .insertInto('team_supported_devices')
-        .values({ team_id: teamId, global_device_catalog_id: device.id, is_active: active })
-        .onConflict((oc) =>
-          oc.columns(['team_id', 'global_device_catalog_id']).doUpdateSet({ is_active: active }),
-        )
-        .execute();
+export async function setAllowedBrands(db: Db, teamId: number, brands: Brand[]) {
+  await inTransaction({ db }, async ({ db: trx }) => {
+    await repo.deleteAllowedBrands(trx, teamId);
+    await repo.insertAllowedBrands(trx, teamId, brands);
+    for (const device of await repo.listCatalogDevices(trx)) {
+      await repo.upsertSupportedDevice(trx, teamId, device.id, brands.includes(device.manufacturer));
     }
   });
+}
+
+/** The caller's teams; every team for a Sys_Admin. */
+export async function listTeams(ctx: AppContext, who: SessionIdentity) {
+  if (who.role === 'Sys_Admin') return repo.listAllTeams(ctx.db);
+  return (await repo.listMemberships(ctx.db, who.userId)).map((m) => ({
+    id: m.team_id,
+    team_name: m.team_name,
+  }));
+}
+
+export async function listAllTeams(ctx: AppContext) {
+  return (await repo.listAllTeams(ctx.db)).map((t) => ({ team_id: t.id, team_name: t.team_name }));
+}
+
+/** A user's teams with the role in each: the caller's own, or anyone's for a Sys_Admin. */
+export async function listUserTeams(ctx: AppContext, who: SessionIdentity, userId: number) {
+  if (who.userId !== userId && who.role !== 'Sys_Admin') throw notFound('User not found');
+  return repo.listMemberships(ctx.db, userId);
+}
+
+/** Switches the session to another of the user's teams; the role comes from that membership. */
+export async function selectTeam(
+  ctx: AppContext,
+  who: SessionIdentity,
+  teamId: number,
+): Promise<{ message: AuthStatus; user: SessionUser }> {
+  const membership = await inTransaction(ctx, async (tx) => {
+    const membership = await authRepo.findMembership(tx.db, who.userId, teamId);
+    if (!membership) throw forbidden();
+    await setSessionTeam(tx, who.sessionId, membership.team_id);
+    await repo.setLastSelectedTeam(tx.db, who.userId, membership.team_id);
+    await recordAudit(tx.db, {
+      userId: who.userId,
+      teamId: membership.team_id,
+      action: 'team.selected',
+      entityType: 'team',
+      entityId: membership.team_id,
+      before: { teamId: who.teamId },
+      after: { teamId: membership.team_id, role: membership.role },
+      requestId: who.requestId,
+      ip: who.ip,
+    });
+    return membership;
+  });
+  const user = (await authRepo.findUserById(ctx.db, who.userId))!;
+  const { sessionUser } = await buildSessionUser(ctx, user, membership.team_id);
+  return { message: 'Authorized', user: sessionUser };
 }

@@ -1,6 +1,7 @@
 import { type Role, roleAllows } from '@trialwear/contract';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
+import { inTransaction } from '../../db/transaction.js';
 
 const ALL_TEAM_TRIALS: readonly Role[] = ['Sys_Admin', 'Admin'];
 
@@ -54,6 +55,15 @@ export function findVisibleTrial(db: Db, teamId: number, userId: number, role: R
   return visibleTrials(db, teamId, userId, role).where('t.id', '=', trialId).executeTakeFirst();
 }
 
+export async function teamTrialLimit(db: Db, teamId: number) {
+  const team = await db
+    .selectFrom('teams')
+    .select('max_trials')
+    .where('id', '=', teamId)
+    .executeTakeFirstOrThrow();
+  return team.max_trials;
+}
+
 export async function countTeamTrials(db: Db, teamId: number) {
   const r = await db
     .selectFrom('trials')
@@ -81,11 +91,12 @@ export async function trialCodeExists(db: Db, teamId: number, code: string) {
     .executeTakeFirst());
 }
 
+/** The trial and its owner as its first trial user (design §5), together. */
 export async function insertTrial(
   db: Db,
   t: { teamId: number; number: string; name: string; notes: string; code: string; ownerId: number },
 ) {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction({ db }, async ({ db: trx }) => {
     const { id } = await trx
       .insertInto('trials')
       .values({
@@ -98,7 +109,6 @@ export async function insertTrial(
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    // The owner is always a trial user (design §5).
     await trx.insertInto('trial_users').values({ trial_id: id, user_id: t.ownerId }).execute();
     return id;
   });

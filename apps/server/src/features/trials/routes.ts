@@ -4,7 +4,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
 import { actorOf } from '../../http/actor.js';
-import { guardFor } from '../auth/session.js';
 import { addTrial, editTrial, listTrials, removeTrial, requireVisibleTrial } from './service.js';
 
 const tags = ['trials'];
@@ -15,7 +14,6 @@ export function registerTrialRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/userTrials/',
     {
-      onRequest: guardFor('GET /api/userTrials/'),
       schema: {
         tags,
         summary: "The signed-in user's trials in the current team (all of them for Sys_Admin and Admin)",
@@ -28,7 +26,6 @@ export function registerTrialRoutes(app: FastifyInstance, ctx: AppContext) {
   r.post(
     '/api/userTrials',
     {
-      onRequest: guardFor('POST /api/userTrials'),
       schema: {
         tags,
         summary: 'Add a trial (Sys_Admin, Admin); the creator owns it',
@@ -45,7 +42,6 @@ export function registerTrialRoutes(app: FastifyInstance, ctx: AppContext) {
   r.put(
     '/api/userTrials',
     {
-      onRequest: guardFor('PUT /api/userTrials'),
       schema: {
         tags,
         summary: 'Edit a trial (Sys_Admin, Admin, User)',
@@ -62,7 +58,6 @@ export function registerTrialRoutes(app: FastifyInstance, ctx: AppContext) {
   r.delete(
     '/api/userTrials',
     {
-      onRequest: guardFor('DELETE /api/userTrials'),
       schema: {
         tags,
         summary: 'Delete a trial without participants (Sys_Admin, Admin)',
@@ -79,7 +74,6 @@ export function registerTrialRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/trialParticipants/:trialId/trialCode',
     {
-      onRequest: guardFor('GET /api/trialParticipants/:trialId/trialCode'),
       schema: {
         tags,
         summary: "The trial's code: the prefix of its participant codes",

@@ -1,6 +1,7 @@
 import { TRIAL_MESSAGES, type Trial, type TrialForm } from '@trialwear/contract';
 import type { AppContext } from '../../app-context.js';
 import { recordActorAudit } from '../../audit/audit-log.js';
+import { inTransaction } from '../../db/transaction.js';
 import type { Actor } from '../../http/actor.js';
 import { AppError, notFound } from '../../http/errors.js';
 import * as repo from './repo.js';
@@ -21,7 +22,7 @@ export function toTrial(row: repo.TrialRow): Trial {
 }
 
 /** The trial if the actor may see it; 404 otherwise (also for other teams' trials). */
-export async function requireVisibleTrial(ctx: AppContext, actor: Actor, trialId: number) {
+export async function requireVisibleTrial(ctx: Pick<AppContext, 'db'>, actor: Actor, trialId: number) {
   const row = await repo.findVisibleTrial(ctx.db, actor.teamId, actor.userId, actor.role, trialId);
   if (!row) throw notFound(TRIAL_MESSAGES.notFound);
   return row;
@@ -32,7 +33,7 @@ export async function listTrials(ctx: AppContext, actor: Actor): Promise<Trial[]
 }
 
 const audit = (
-  ctx: AppContext,
+  ctx: Pick<AppContext, 'db'>,
   actor: Actor,
   action: string,
   entityId: number,
@@ -41,31 +42,29 @@ const audit = (
 ) => recordActorAudit(ctx.db, actor, { action, entityType: 'trial', entityId, before, after });
 
 export async function addTrial(ctx: AppContext, actor: Actor, form: Required<TrialForm>): Promise<Trial> {
-  const team = await ctx.db
-    .selectFrom('teams')
-    .select('max_trials')
-    .where('id', '=', actor.teamId)
-    .executeTakeFirstOrThrow();
-  if (team.max_trials !== null && (await repo.countTeamTrials(ctx.db, actor.teamId)) >= team.max_trials) {
-    throw new AppError(409, TRIAL_MESSAGES.limitReached, 'Conflict', { displayToUser: true });
-  }
-  if (await repo.findTrialByNumber(ctx.db, actor.teamId, form.trialNumber)) {
-    throw new AppError(409, TRIAL_MESSAGES.numberTaken, 'Conflict', { displayToUser: true });
-  }
-  const code = await uniqueTrialCode(proposeTrialCode(form.trialName, form.trialNumber), (c) =>
-    repo.trialCodeExists(ctx.db, actor.teamId, c),
-  );
-  const id = await repo.insertTrial(ctx.db, {
-    teamId: actor.teamId,
-    number: form.trialNumber,
-    name: form.trialName,
-    notes: form.trialNotes,
-    code,
-    ownerId: actor.userId,
+  return inTransaction(ctx, async (tx) => {
+    const maxTrials = await repo.teamTrialLimit(tx.db, actor.teamId);
+    if (maxTrials !== null && (await repo.countTeamTrials(tx.db, actor.teamId)) >= maxTrials) {
+      throw new AppError(409, TRIAL_MESSAGES.limitReached, 'Conflict', { displayToUser: true });
+    }
+    if (await repo.findTrialByNumber(tx.db, actor.teamId, form.trialNumber)) {
+      throw new AppError(409, TRIAL_MESSAGES.numberTaken, 'Conflict', { displayToUser: true });
+    }
+    const code = await uniqueTrialCode(proposeTrialCode(form.trialName, form.trialNumber), (c) =>
+      repo.trialCodeExists(tx.db, actor.teamId, c),
+    );
+    const id = await repo.insertTrial(tx.db, {
+      teamId: actor.teamId,
+      number: form.trialNumber,
+      name: form.trialName,
+      notes: form.trialNotes,
+      code,
+      ownerId: actor.userId,
+    });
+    const trial = toTrial(await requireVisibleTrial(tx, actor, id));
+    await audit(tx, actor, 'trial.create', id, undefined, trial);
+    return trial;
   });
-  const trial = toTrial((await repo.findVisibleTrial(ctx.db, actor.teamId, actor.userId, actor.role, id))!);
-  await audit(ctx, actor, 'trial.create', id, undefined, trial);
-  return trial;
 }
 
 export async function editTrial(
@@ -74,18 +73,20 @@ export async function editTrial(
   trialId: number,
   form: Required<TrialForm>,
 ): Promise<Trial> {
-  const before = toTrial(await requireVisibleTrial(ctx, actor, trialId));
-  const clash = await repo.findTrialByNumber(ctx.db, actor.teamId, form.trialNumber);
-  if (clash && clash.id !== trialId)
-    throw new AppError(409, TRIAL_MESSAGES.numberTaken, 'Conflict', { displayToUser: true });
-  await repo.updateTrial(ctx.db, actor.teamId, trialId, {
-    number: form.trialNumber,
-    name: form.trialName,
-    notes: form.trialNotes,
+  return inTransaction(ctx, async (tx) => {
+    const before = toTrial(await requireVisibleTrial(tx, actor, trialId));
+    const clash = await repo.findTrialByNumber(tx.db, actor.teamId, form.trialNumber);
+    if (clash && clash.id !== trialId)
+      throw new AppError(409, TRIAL_MESSAGES.numberTaken, 'Conflict', { displayToUser: true });
+    await repo.updateTrial(tx.db, actor.teamId, trialId, {
+      number: form.trialNumber,
+      name: form.trialName,
+      notes: form.trialNotes,
+    });
+    const after = toTrial(await requireVisibleTrial(tx, actor, trialId));
+    await audit(tx, actor, 'trial.update', trialId, before, after);
+    return after;
   });
-  const after = toTrial(await requireVisibleTrial(ctx, actor, trialId));
-  await audit(ctx, actor, 'trial.update', trialId, before, after);
-  return after;
 }
 
 /**
@@ -94,9 +95,11 @@ export async function editTrial(
  * single click. Delete the participants first (each is confirmed and audited).
  */
 export async function removeTrial(ctx: AppContext, actor: Actor, trialId: number) {
-  const before = toTrial(await requireVisibleTrial(ctx, actor, trialId));
-  if (before.participantCount > 0)
-    throw new AppError(409, TRIAL_MESSAGES.hasParticipants, 'Conflict', { displayToUser: true });
-  await repo.deleteTrial(ctx.db, actor.teamId, trialId);
-  await audit(ctx, actor, 'trial.delete', trialId, before, undefined);
+  await inTransaction(ctx, async (tx) => {
+    const before = toTrial(await requireVisibleTrial(tx, actor, trialId));
+    if (before.participantCount > 0)
+      throw new AppError(409, TRIAL_MESSAGES.hasParticipants, 'Conflict', { displayToUser: true });
+    await repo.deleteTrial(tx.db, actor.teamId, trialId);
+    await audit(tx, actor, 'trial.delete', trialId, before, undefined);
+  });
 }

@@ -1,9 +1,10 @@
 import { newPasswordSchema, type Role, roleSchema } from '@trialwear/contract';
-import { sql } from 'kysely';
 import { z } from 'zod';
 import type { Db } from '../../db/database.js';
+import { inTransaction } from '../../db/transaction.js';
 import { AppError } from '../../http/errors.js';
 import { hashPassword } from '../auth/passwords.js';
+import * as repo from './repo.js';
 
 export const newUserSchema = z.object({
   username: z.string().trim().min(3, 'Username must be at least 3 characters').max(50),
@@ -18,61 +19,59 @@ export const newUserSchema = z.object({
 });
 export type NewUser = z.input<typeof newUserSchema>;
 
-export async function createUser(db: Db, input: NewUser): Promise<number> {
-  const u = newUserSchema.parse(input);
-  const clash = await db
-    .selectFrom('users')
-    .select(['username', 'email'])
-    .where((eb) =>
-      eb.or([
-        eb(sql<string>`lower(username)`, '=', u.username.toLowerCase()),
-        eb(sql<string>`lower(email)`, '=', u.email.toLowerCase()),
-      ]),
-    )
-    .executeTakeFirst();
-  if (clash) {
-    const what = clash.username.toLowerCase() === u.username.toLowerCase() ? 'username' : 'email';
-    throw new AppError(409, `A user with this ${what} already exists`, 'Conflict', { displayToUser: true });
-  }
-  const passwordHash = await hashPassword(u.password);
-  return db.transaction().execute(async (trx) => {
-    const { id } = await trx
-      .insertInto('users')
-      .values({
-        username: u.username,
-        email: u.email,
-        first_name: u.firstName,
-        last_name: u.lastName,
-        organization: u.organization ?? null,
-        password_hash: passwordHash,
-        sfa_required: u.sfaRequired,
-        last_selected_team_id: u.teamId,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await trx
-      .insertInto('team_memberships')
-      .values({ user_id: id, team_id: u.teamId, role: u.role, default_team: true })
-      .execute();
+/** A valid new user with the password hashed, ready for insertUser. */
+export interface PreparedUser extends Omit<z.output<typeof newUserSchema>, 'password'> {
+  passwordHash: string;
+}
+
+/** Validates and hashes (slow on purpose) before any transaction is opened. */
+export async function prepareUser(input: NewUser): Promise<PreparedUser> {
+  const { password, ...u } = newUserSchema.parse(input);
+  return { ...u, passwordHash: await hashPassword(password) };
+}
+
+/** Inserts the user with their default team membership (join a transaction: see createUser). */
+export async function insertUser(db: Db, u: PreparedUser): Promise<number> {
+  return inTransaction({ db }, async ({ db: trx }) => {
+    const clash = await repo.findUserClash(trx, u.username, u.email);
+    if (clash) {
+      const what = clash.username.toLowerCase() === u.username.toLowerCase() ? 'username' : 'email';
+      throw new AppError(409, `A user with this ${what} already exists`, 'Conflict', { displayToUser: true });
+    }
+    const id = await repo.insertUser(trx, {
+      username: u.username,
+      email: u.email,
+      firstName: u.firstName,
+      lastName: u.lastName,
+      organization: u.organization ?? null,
+      passwordHash: u.passwordHash,
+      sfaRequired: u.sfaRequired,
+      lastSelectedTeamId: u.teamId,
+    });
+    await repo.insertDefaultMembership(trx, id, u.teamId, u.role);
     return id;
   });
 }
 
+export async function createUser(db: Db, input: NewUser): Promise<number> {
+  return insertUser(db, await prepareUser(input));
+}
+
 export async function findUserIdByUsername(db: Db, username: string): Promise<number> {
-  const user = await db
-    .selectFrom('users')
-    .select('id')
-    .where(sql<string>`lower(username)`, '=', username.toLowerCase())
-    .executeTakeFirst();
+  const user = await repo.findUserIdByUsername(db, username);
   if (!user) throw new AppError(404, `No user named "${username}"`, 'NotFound', { displayToUser: true });
   return user.id;
 }
 
 /** Adds (or changes) the user's role in a team. */
 export async function addMembership(db: Db, userId: number, teamId: number, role: Role) {
-  await db
-    .insertInto('team_memberships')
-    .values({ user_id: userId, team_id: teamId, role })
-    .onConflict((oc) => oc.columns(['user_id', 'team_id']).doUpdateSet({ role }))
-    .execute();
+  await repo.upsertMembership(db, userId, teamId, role);
+}
+
+export async function setSfaRequired(db: Db, userId: number, sfaRequired: boolean) {
+  await repo.setSfaRequired(db, userId, sfaRequired);
+}
+
+export function hasAnyUser(db: Db): Promise<boolean> {
+  return repo.anyUserExists(db);
 }

@@ -1,8 +1,9 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordAudit } from '../src/audit/audit-log.js';
-import { createTeam } from '../src/features/teams/service.js';
-import { createTestApp, type TestApp } from './support/test-app.js';
+import { recordAudit } from '../../src/audit/audit-log.js';
+import { createTeam } from '../../src/features/teams/service.js';
+import { createTestTeam } from '../support/fixtures.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
 
 describe('schema rules the specs imply', () => {
   let t: TestApp;
@@ -11,8 +12,8 @@ describe('schema rules the specs imply', () => {
   let trialA: number;
   beforeAll(async () => {
     t = await createTestApp();
-    teamA = await createTeam(t.ctx.db, { name: 'Team A', allowedBrands: ['Fitbit', 'Omron'] });
-    teamB = await createTeam(t.ctx.db, { name: 'Team B' });
+    teamA = await createTestTeam(t, 'Team A', { allowedBrands: ['Fitbit', 'Omron'] });
+    teamB = await createTestTeam(t, 'Team B');
     trialA = (
       await t.ctx.db
         .insertInto('trials')

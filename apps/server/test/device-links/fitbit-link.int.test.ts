@@ -4,9 +4,9 @@
  */
 import { LINK_MESSAGES } from '@trialwear/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TeamFixture, teamWithRoles } from './support/fixtures.js';
-import { lastMail, mailText } from './support/mail.js';
-import { createTestApp, type TestApp } from './support/test-app.js';
+import { type TeamFixture, teamWithRoles } from '../support/fixtures.js';
+import { lastMail, mailText } from '../support/mail.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
 
 describe('Fitbit authorization and device list', () => {
   let t: TestApp;

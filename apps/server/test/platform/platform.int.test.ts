@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './support/test-app.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
 
 describe('platform: health, version, docs, errors, CSRF, headers', () => {
   let t: TestApp;
@@ -128,6 +128,33 @@ describe('platform: health, version, docs, errors, CSRF, headers', () => {
       );
       expect(cookie?.httpOnly).toBeFalsy();
       expect(cookie?.sameSite).toBe('Strict');
+    });
+
+    it('every write here needs the CSRF header', async () => {
+      const writes = [
+        '/api/auth/verifyTOTP',
+        '/api/auth/validateTOTP',
+        '/api/auth/generateSendEmailTOTP',
+        '/api/auth/resetSFA',
+        '/api/auth/forgotPassword',
+        '/api/auth/resetPasswordValidation',
+        '/api/auth/resetPassword',
+        '/api/auth/changePwdReq',
+        '/api/userSignUpPermission/approveSignUp',
+        '/api/userSignUpPermission/signupRequestValidation',
+        '/api/users/signup',
+        '/api/Participants/signup',
+        '/api/recaptchaVer3Verify',
+        '/api/selectTeam',
+        '/api/auth/login',
+        '/api/auth/logout',
+        '/api/auth/refreshToken',
+      ];
+      for (const url of writes) {
+        const res = await t.client().post(url, {}, { csrf: false });
+        expect(res.statusCode, url).toBe(403);
+        expect(res.json().reason, url).toBe('CsrfError');
+      }
     });
   });
 });

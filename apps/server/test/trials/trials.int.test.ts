@@ -1,7 +1,8 @@
 import { TRIAL_MESSAGES } from '@trialwear/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TeamFixture, teamWithRoles } from './support/fixtures.js';
-import { createTestApp, type TestApp } from './support/test-app.js';
+import { failAuditOf } from '../support/failing-audit.js';
+import { type TeamFixture, teamWithRoles } from '../support/fixtures.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
 
 describe('trials', () => {
   let t: TestApp;
@@ -161,5 +162,39 @@ describe('trials', () => {
     const ids = (await a.as.Admin.get('/api/userTrials/')).json().map((x: { trialId: number }) => x.trialId);
     expect(ids).not.toContain(empty.trialId);
     expect(ids).toContain(withPeople.trialId);
+  });
+
+  it('creating a trial is one transaction with its audit row: a failed audit leaves no trial or trial user', async () => {
+    const form = { trialNumber: 'TX-1', trialName: 'Rolled Back' };
+    const trialRows = () =>
+      t.ctx.db
+        .selectFrom('trials')
+        .select('id')
+        .where('team_id', '=', b.teamId)
+        .where('trial_number', '=', 'TX-1')
+        .execute();
+    const trialUserCount = async () =>
+      (await t.ctx.db.selectFrom('trial_users').select('trial_id').execute()).length;
+    const usersBefore = await trialUserCount();
+    const restore = await failAuditOf(t, 'trial.create');
+    try {
+      const res = await b.as.Admin.post('/api/userTrials', form);
+      expect(res.statusCode).toBeGreaterThanOrEqual(500);
+      expect(res.json()).toMatchObject({
+        reason: 'DBError',
+        displayToUser: false,
+        location: 'POST /api/userTrials',
+        errors: [],
+      });
+      expect(await trialRows()).toEqual([]);
+      expect(await trialUserCount()).toBe(usersBefore);
+    } finally {
+      await restore();
+    }
+    // The number is still free: nothing of the failed attempt was kept.
+    const ok = await b.as.Admin.post('/api/userTrials', form);
+    expect(ok.statusCode).toBe(200);
+    expect(await trialRows()).toHaveLength(1);
+    expect(await trialUserCount()).toBe(usersBefore + 1);
   });
 });

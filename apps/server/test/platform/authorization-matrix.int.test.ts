@@ -14,8 +14,8 @@ import {
   STATE_CHANGING_GETS,
 } from '@trialwear/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TeamFixture, teamWithRoles } from './support/fixtures.js';
-import { createTestApp, type TestApp } from './support/test-app.js';
+import { type TeamFixture, teamWithRoles } from '../support/fixtures.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
 
 describe('API authorization matrix', () => {
   let t: TestApp;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { CONTACT_MESSAGES } from '@trialwear/contract';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './support/test-app.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
 
 const valid = {
   firstName: 'Grace',

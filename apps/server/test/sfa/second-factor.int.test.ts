@@ -1,61 +1,38 @@
 import { ACCOUNT_LOCKED, SFA_MESSAGES } from '@trialwear/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { unlockUser } from '../src/features/auth/lockout.js';
-import { totpAt } from '../src/features/sfa/totp.js';
-import { createTeam } from '../src/features/teams/service.js';
-import { createUser } from '../src/features/users/service.js';
-import { lastMail, mailText } from './support/mail.js';
-import { createTestApp, type TestApp } from './support/test-app.js';
+import { totpAt } from '../../src/features/sfa/totp.js';
+import { FIXTURE_PASSWORD, identityTeams, type NewTestUser } from '../support/fixtures.js';
+import { lastMail, mailText } from '../support/mail.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+import { testClock } from '../support/test-clock.js';
 
-const PW = 'Identity-pw1!';
-let clock = new Date('2026-05-04T08:00:00Z');
-const advance = (ms: number) => {
-  clock = new Date(clock.getTime() + ms);
-};
+const clock = testClock('2026-05-04T08:00:00Z');
 
-describe('identity: second factor and lockout', () => {
+describe('identity: second factor', () => {
   let t: TestApp;
-  let teamA: number;
-  let n = 0;
-  const newUser = async (
-    opts: { sfa?: boolean; role?: 'Admin' | 'User' | 'Viewer' | 'Sys_Admin'; teamId?: number } = {},
-  ) => {
-    n += 1;
-    const username = `ident${n}`;
-    const id = await createUser(t.ctx.db, {
-      username,
-      email: `${username}@lab.example`,
-      password: PW,
-      firstName: 'Ida',
-      lastName: `Number${n}`,
-      teamId: opts.teamId ?? teamA,
-      role: opts.role ?? 'User',
-      sfaRequired: opts.sfa ?? true,
-    });
-    return { id, username, email: `${username}@lab.example` };
-  };
+  let newUser: NewTestUser;
 
   /** Signs up a fresh user through setup and verify; returns the secret and a client signed out. */
   const withAuthenticator = async () => {
     const u = await newUser();
     const c = t.client();
-    expect((await c.login(u.username, PW)).message).toBe('SFAIsNotSet');
+    expect((await c.login(u.username, FIXTURE_PASSWORD)).message).toBe('SFAIsNotSet');
     const setup = (await c.get('/api/auth/secondFactorSetup')).json();
-    const verify = await c.post('/api/auth/verifyTOTP', { sfaToken: totpAt(setup.key, clock) });
+    const verify = await c.post('/api/auth/verifyTOTP', { sfaToken: totpAt(setup.key, clock.now()) });
     expect(verify.statusCode).toBe(200);
     return { ...u, secret: setup.key as string, c };
   };
 
   beforeAll(async () => {
-    t = await createTestApp({ now: () => clock });
-    teamA = await createTeam(t.ctx.db, { name: 'Identity A' });
+    t = await createTestApp({ now: clock.now });
+    ({ newUser } = await identityTeams(t));
   });
   afterAll(() => t.close());
 
   it('first sign-in: SFAIsNotSet → setup (QR + key) → SFAVerifyCodeNeeded → verify logs out', async () => {
     const u = await newUser();
     const c = t.client();
-    expect((await c.login(u.username, PW)).message).toBe('SFAIsNotSet');
+    expect((await c.login(u.username, FIXTURE_PASSWORD)).message).toBe('SFAIsNotSet');
     const me = await c.get('/api/auth/user');
     expect(me.statusCode).toBe(403);
     expect(me.json()).toMatchObject({ message: 'SFAIsNotSet', user: { userName: u.username } });
@@ -78,11 +55,11 @@ describe('identity: second factor and lockout', () => {
     expect((await c.get('/api/auth/user')).json().message).toBe('SFAVerifyCodeNeeded');
 
     const wrong = await c.post('/api/auth/verifyTOTP', {
-      sfaToken: '000000' === totpAt(key, clock) ? '111111' : '000000',
+      sfaToken: '000000' === totpAt(key, clock.now()) ? '111111' : '000000',
     });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().message).toBe(SFA_MESSAGES.invalidCode);
-    const ok = await c.post('/api/auth/verifyTOTP', { sfaToken: totpAt(key, clock) });
+    const ok = await c.post('/api/auth/verifyTOTP', { sfaToken: totpAt(key, clock.now()) });
     expect(ok.statusCode).toBe(200);
     expect((await c.get('/api/auth/user')).statusCode).toBe(401); // logged out after verification
   });
@@ -90,15 +67,15 @@ describe('identity: second factor and lockout', () => {
   it('later sign-ins validate; a code is accepted once only; remembered device skips for 48 h', async () => {
     const u = await withAuthenticator();
     const c = t.client();
-    expect((await c.login(u.username, PW)).message).toBe('SFAValidateCodeNeeded');
+    expect((await c.login(u.username, FIXTURE_PASSWORD)).message).toBe('SFAValidateCodeNeeded');
     // The code used at verification is spent (same time step): replay refused.
     const replay = await c.post('/api/auth/validateTOTP', {
-      sfaToken: totpAt(u.secret, clock),
+      sfaToken: totpAt(u.secret, clock.now()),
       skipSFA: false,
     });
     expect(replay.statusCode).toBe(400);
-    advance(30_000);
-    const code = totpAt(u.secret, clock);
+    clock.advance(30_000);
+    const code = totpAt(u.secret, clock.now());
     const ok = await c.post('/api/auth/validateTOTP', { sfaToken: code, skipSFA: true });
     expect(ok.statusCode).toBe(200);
     expect(ok.json()).toMatchObject({ message: 'Authorized', user: { userName: u.username, role: 'User' } });
@@ -107,35 +84,35 @@ describe('identity: second factor and lockout', () => {
 
     // Same code from another browser: refused (no replay).
     const other = t.client();
-    await other.login(u.username, PW);
+    await other.login(u.username, FIXTURE_PASSWORD);
     expect((await other.post('/api/auth/validateTOTP', { sfaToken: code, skipSFA: false })).statusCode).toBe(
       400,
     );
 
     // The remembered device signs in without the second factor...
     await c.post('/api/auth/logout');
-    expect((await c.login(u.username, PW)).message).toBe('Authorized');
+    expect((await c.login(u.username, FIXTURE_PASSWORD)).message).toBe('Authorized');
     // ...for 48 hours only, and only for this user.
-    advance(49 * 60 * 60 * 1000);
+    clock.advance(49 * 60 * 60 * 1000);
     await c.post('/api/auth/logout');
-    expect((await c.login(u.username, PW)).message).toBe('SFAValidateCodeNeeded');
+    expect((await c.login(u.username, FIXTURE_PASSWORD)).message).toBe('SFAValidateCodeNeeded');
   });
 
   it('the device cookie is bound to its user', async () => {
     const a = await withAuthenticator();
     const b = await withAuthenticator();
     const c = t.client();
-    await c.login(a.username, PW);
-    advance(30_000);
-    await c.post('/api/auth/validateTOTP', { sfaToken: totpAt(a.secret, clock), skipSFA: true });
+    await c.login(a.username, FIXTURE_PASSWORD);
+    clock.advance(30_000);
+    await c.post('/api/auth/validateTOTP', { sfaToken: totpAt(a.secret, clock.now()), skipSFA: true });
     await c.post('/api/auth/logout');
-    expect((await c.login(b.username, PW)).message).toBe('SFAValidateCodeNeeded');
+    expect((await c.login(b.username, FIXTURE_PASSWORD)).message).toBe('SFAValidateCodeNeeded');
   });
 
   it('email code: sent, works once, expires after 10 minutes', async () => {
     const u = await withAuthenticator();
     const c = t.client();
-    await c.login(u.username, PW);
+    await c.login(u.username, FIXTURE_PASSWORD);
     const sent = await c.post('/api/auth/generateSendEmailTOTP');
     expect(sent.json()).toEqual({ success: true, message: SFA_MESSAGES.codeSent });
     expect((await c.get('/api/auth/user')).json().message).toBe('SFAValidateEmailCodeNeeded');
@@ -145,7 +122,7 @@ describe('identity: second factor and lockout', () => {
     const ok = await c.post('/api/auth/validateTOTP', { sfaToken: code, skipSFA: false });
     expect(ok.statusCode).toBe(200);
     const again = t.client();
-    await again.login(u.username, PW);
+    await again.login(u.username, FIXTURE_PASSWORD);
     expect((await again.post('/api/auth/validateTOTP', { sfaToken: code, skipSFA: false })).statusCode).toBe(
       400,
     );
@@ -153,7 +130,7 @@ describe('identity: second factor and lockout', () => {
     const code2 = mailText(lastMail(t.dataDir, (m) => m.includes(`To: ${u.email}`))).match(
       /code is: (\d{6})/,
     )![1]!;
-    advance(11 * 60 * 1000);
+    clock.advance(11 * 60 * 1000);
     expect((await again.post('/api/auth/validateTOTP', { sfaToken: code2, skipSFA: false })).statusCode).toBe(
       400,
     );
@@ -162,7 +139,7 @@ describe('identity: second factor and lockout', () => {
   it('code format messages are exact', async () => {
     const c = t.client();
     const u = await newUser();
-    await c.login(u.username, PW);
+    await c.login(u.username, FIXTURE_PASSWORD);
     const cases: Array<[string, string]> = [
       ['', SFA_MESSAGES.required],
       ['12ab56', SFA_MESSAGES.digits],
@@ -179,40 +156,21 @@ describe('identity: second factor and lockout', () => {
   it('resetSFA: allowed during setup and when signed in, refused while a validation is pending', async () => {
     const u = await withAuthenticator();
     const c = t.client();
-    await c.login(u.username, PW);
+    await c.login(u.username, FIXTURE_PASSWORD);
     expect((await c.post('/api/auth/resetSFA')).statusCode).toBe(403);
-    advance(30_000);
-    await c.post('/api/auth/validateTOTP', { sfaToken: totpAt(u.secret, clock), skipSFA: false });
+    clock.advance(30_000);
+    await c.post('/api/auth/validateTOTP', { sfaToken: totpAt(u.secret, clock.now()), skipSFA: false });
     const reset = await c.post('/api/auth/resetSFA');
     expect(reset.json()).toEqual({ message: 'SFAIsNotSet' });
     await c.post('/api/auth/logout');
-    expect((await c.login(u.username, PW)).message).toBe('SFAIsNotSet');
-  });
-
-  it('five wrong passwords lock the account; unlock restores it', async () => {
-    const u = await newUser({ sfa: false });
-    const c = t.client();
-    for (let i = 0; i < 4; i++)
-      expect(
-        (await c.post('/api/auth/login', { username: u.username, password: 'Wrong-pw1!' })).statusCode,
-      ).toBe(401);
-    const locked = await c.post('/api/auth/login', { username: u.username, password: 'Wrong-pw1!' });
-    expect(locked.statusCode).toBe(423);
-    expect(locked.json()).toMatchObject({
-      message: SFA_MESSAGES.locked,
-      reason: ACCOUNT_LOCKED,
-      displayToUser: true,
-    });
-    expect((await c.post('/api/auth/login', { username: u.username, password: PW })).statusCode).toBe(423);
-    await unlockUser(t.ctx, u.id);
-    expect((await c.login(u.username, PW)).message).toBe('Authorized');
+    expect((await c.login(u.username, FIXTURE_PASSWORD)).message).toBe('SFAIsNotSet');
   });
 
   it('five wrong codes lock the account and end the session', async () => {
     const u = await withAuthenticator();
     const c = t.client();
-    await c.login(u.username, PW);
-    const bad = totpAt(u.secret, clock) === '123456' ? '654321' : '123456';
+    await c.login(u.username, FIXTURE_PASSWORD);
+    const bad = totpAt(u.secret, clock.now()) === '123456' ? '654321' : '123456';
     for (let i = 0; i < 4; i++)
       expect((await c.post('/api/auth/validateTOTP', { sfaToken: bad })).statusCode).toBe(400);
     const res = await c.post('/api/auth/validateTOTP', { sfaToken: bad });

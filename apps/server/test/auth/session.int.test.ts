@@ -1,34 +1,29 @@
 import { LOGIN_MESSAGES } from '@trialwear/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTeam } from '../src/features/teams/service.js';
-import { createUser } from '../src/features/users/service.js';
-import { createTestApp, type TestApp } from './support/test-app.js';
-
-const PASSWORD = 'Secret-pw1!';
+import { createTestTeam, createTestUser, FIXTURE_PASSWORD } from '../support/fixtures.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
 
 describe('sign-in and session basics', () => {
   let t: TestApp;
   let teamId: number;
   beforeAll(async () => {
     t = await createTestApp();
-    teamId = await createTeam(t.ctx.db, { name: 'Cardiology Lab', hiddenFields: ['notes'] });
-    await createUser(t.ctx.db, {
+    teamId = await createTestTeam(t, 'Cardiology Lab', { hiddenFields: ['notes'] });
+    await createTestUser(t, {
+      teamId,
       username: 'nora',
       email: 'nora@lab.example',
-      password: PASSWORD,
       firstName: 'Nora',
       lastName: 'North',
-      teamId,
       role: 'Admin',
-      sfaRequired: false,
+      sfa: false,
     });
-    await createUser(t.ctx.db, {
+    await createTestUser(t, {
+      teamId,
       username: 'sfa-user',
       email: 'sfa@lab.example',
-      password: PASSWORD,
       firstName: 'Sef',
       lastName: 'Ay',
-      teamId,
       role: 'User',
     });
   });
@@ -60,7 +55,7 @@ describe('sign-in and session basics', () => {
 
   it('a user without second factor is Authorized, with team and role from the membership', async () => {
     const c = t.client();
-    const body = await c.login('NORA', PASSWORD);
+    const body = await c.login('NORA', FIXTURE_PASSWORD);
     expect(body.message).toBe('Authorized');
     expect(body.user).toMatchObject({
       userName: 'nora',
@@ -79,7 +74,7 @@ describe('sign-in and session basics', () => {
   });
 
   it('the session cookie is HttpOnly and SameSite', async () => {
-    const res = await t.client().post('/api/auth/login', { username: 'nora', password: PASSWORD });
+    const res = await t.client().post('/api/auth/login', { username: 'nora', password: FIXTURE_PASSWORD });
     const session = (res.cookies as Array<{ name: string; httpOnly?: boolean; sameSite?: string }>).find(
       (c) => c.name === 'tw_session',
     );
@@ -89,7 +84,7 @@ describe('sign-in and session basics', () => {
 
   it('a user whose second factor is pending gets 403 with the status and the partial user', async () => {
     const c = t.client();
-    const body = await c.login('sfa-user', PASSWORD);
+    const body = await c.login('sfa-user', FIXTURE_PASSWORD);
     expect(body.message).toBe('SFAIsNotSet');
     const me = await c.get('/api/auth/user');
     expect(me.statusCode).toBe(403);
@@ -100,7 +95,7 @@ describe('sign-in and session basics', () => {
 
   it('logout ends the session', async () => {
     const c = t.client();
-    await c.login('nora', PASSWORD);
+    await c.login('nora', FIXTURE_PASSWORD);
     expect((await c.post('/api/auth/refreshToken')).statusCode).toBe(200);
     expect((await c.post('/api/auth/logout')).statusCode).toBe(200);
     expect((await c.get('/api/auth/user')).statusCode).toBe(401);
@@ -109,8 +104,8 @@ describe('sign-in and session basics', () => {
   it('bumping token_version ends every session of that user', async () => {
     const c1 = t.client();
     const c2 = t.client();
-    await c1.login('nora', PASSWORD);
-    await c2.login('nora', PASSWORD);
+    await c1.login('nora', FIXTURE_PASSWORD);
+    await c2.login('nora', FIXTURE_PASSWORD);
     await t.ctx.db
       .updateTable('users')
       .set((eb) => ({ token_version: eb('token_version', '+', 1) }))
@@ -126,19 +121,18 @@ describe('session expiry', () => {
     let now = new Date('2026-03-01T09:00:00Z');
     const t = await createTestApp({ now: () => now });
     try {
-      const teamId = await createTeam(t.ctx.db, { name: 'Clock Team' });
-      await createUser(t.ctx.db, {
+      const teamId = await createTestTeam(t, 'Clock Team');
+      await createTestUser(t, {
+        teamId,
         username: 'tick',
         email: 'tick@x.example',
-        password: PASSWORD,
         firstName: 'Ti',
         lastName: 'Ck',
-        teamId,
         role: 'User',
-        sfaRequired: false,
+        sfa: false,
       });
       const c = t.client();
-      await c.login('tick', PASSWORD);
+      await c.login('tick', FIXTURE_PASSWORD);
       // Refresh every 15 minutes (as the SPA does) for almost 12 hours: still signed in.
       for (let minutes = 15; minutes < 12 * 60; minutes += 15) {
         now = new Date(Date.parse('2026-03-01T09:00:00Z') + minutes * 60_000);
@@ -155,7 +149,7 @@ describe('session expiry', () => {
 
       const d = t.client();
       now = new Date('2026-03-02T09:00:00Z');
-      await d.login('tick', PASSWORD);
+      await d.login('tick', FIXTURE_PASSWORD);
       now = new Date('2026-03-02T09:29:00Z');
       expect((await d.get('/api/auth/user')).statusCode).toBe(200);
       now = new Date('2026-03-02T09:31:00Z'); // 31 minutes idle

@@ -4,9 +4,9 @@
  * device entries; expired tokens refresh once; revoke; isolation.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TeamFixture, teamWithRoles } from './support/fixtures.js';
-import { lastMail, mailText } from './support/mail.js';
-import { createTestApp, type TestApp } from './support/test-app.js';
+import { type TeamFixture, teamWithRoles } from '../support/fixtures.js';
+import { lastMail, mailText } from '../support/mail.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
 
 const SIM_PATHS = { omron: '/sim/omron/connect/authorize', dexcom: '/sim/dexcom/v2/oauth2/login' } as const;
 

@@ -1,7 +1,8 @@
 import { PARTICIPANT_MESSAGES } from '@trialwear/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TeamFixture, teamWithRoles } from './support/fixtures.js';
-import { createTestApp, type TestApp } from './support/test-app.js';
+import { failAuditOf } from '../support/failing-audit.js';
+import { type TeamFixture, teamWithRoles } from '../support/fixtures.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
 
 describe('participants', () => {
   let t: TestApp;
@@ -210,70 +211,33 @@ describe('participants', () => {
       ]),
     );
   });
-});
 
-describe('trial users', () => {
-  let t: TestApp;
-  let a: TeamFixture;
-  let b: TeamFixture;
-  let trialId: number;
-  beforeAll(async () => {
-    t = await createTestApp();
-    a = await teamWithRoles(t, 'TU A');
-    b = await teamWithRoles(t, 'TU B');
-    trialId = (await a.as.Admin.post('/api/userTrials', { trialNumber: '1', trialName: 'One' })).json()
-      .trialId;
-  });
-  afterAll(() => t.close());
-
-  it('lists team users, adds and removes a trial user; owner stays', async () => {
-    const team = (await a.as.Admin.get(`/api/teamUsers/${trialId}`)).json();
-    expect(team).toHaveLength(4);
-    const viewer = team.find((u: { role: string }) => u.role === 'Viewer');
-    const added = await a.as.Admin.post('/api/trialUsers', {
-      userEmail: viewer.email.toUpperCase(),
-      trialId,
-    });
-    expect(added.json()).toEqual({ data: { userId: viewer.id, userEmail: viewer.email } });
-    const again = await a.as.Admin.post('/api/trialUsers', { userEmail: viewer.email, trialId });
-    expect(again.statusCode).toBe(409);
-    const users = (await a.as.Admin.get(`/api/trialUsers/${trialId}`)).json();
-    expect(users.map((u: { id: number; isOwner: boolean }) => [u.id, u.isOwner])).toEqual([
-      [a.userIds.Admin, true],
-      [viewer.id, false],
-    ]);
-    const owner = await a.as.Admin.delete('/api/trialUsers', { userId: a.userIds.Admin, trialId });
-    expect(owner.statusCode).toBe(409);
-    expect(
-      (await a.as.Admin.delete('/api/trialUsers', { userId: viewer.id, userEmail: viewer.email, trialId }))
-        .statusCode,
-    ).toBe(200);
-    expect((await a.as.Admin.get(`/api/trialUsers/${trialId}`)).json()).toHaveLength(1);
-  });
-
-  it('email rules; users of other teams cannot be added; User/Viewer are refused', async () => {
-    const bad = await a.as.Admin.post('/api/trialUsers', { userEmail: '', trialId });
-    expect(bad.json().errors[0].message).toBe('Email is required');
-    const invalid = await a.as.Admin.post('/api/trialUsers', { userEmail: 'x@', trialId });
-    expect(invalid.json().errors[0].message).toBe('Email is invalid');
-    const outsider = (await b.as.Admin.get('/api/auth/user')).json().user.email;
-    const res = await a.as.Admin.post('/api/trialUsers', { userEmail: outsider, trialId });
-    expect(res.statusCode).toBe(404);
-    for (const role of ['User', 'Viewer'] as const) {
-      expect((await a.as[role].get(`/api/trialUsers/${trialId}`)).statusCode).toBe(403);
-      expect((await a.as[role].post('/api/trialUsers', { userEmail: outsider, trialId })).statusCode).toBe(
-        403,
-      );
+  it('adding a participant is one transaction with its audit row: a failed audit leaves no participant', async () => {
+    const body = { trialId: closedTrialId, email: 'tx@x.example', codeSuffix: '900' };
+    const count = async () =>
+      (await t.ctx.db.selectFrom('participants').select('id').where('trial_id', '=', closedTrialId).execute())
+        .length;
+    const before = await count();
+    const restore = await failAuditOf(t, 'participant.create');
+    try {
+      const res = await closed.as.Admin.post('/api/trialParticipants', body);
+      expect(res.statusCode).toBeGreaterThanOrEqual(500);
+      expect(res.json()).toMatchObject({ reason: 'DBError', displayToUser: false, errors: [], user: null });
+      expect(res.json().location).toBe('POST /api/trialParticipants');
+      expect(await count()).toBe(before);
+    } finally {
+      await restore();
     }
-    expect((await b.as.Sys_Admin.get(`/api/trialUsers/${trialId}`)).statusCode).toBe(404);
-  });
-
-  it('team device configuration: own team readable, other teams 404 except for Sys_Admin', async () => {
-    const brands = (await a.as.Viewer.get(`/api/teamAllowedDevices/${a.teamId}`)).json();
-    expect(brands).toEqual([{ brand_name: 'Dexcom' }, { brand_name: 'Fitbit' }, { brand_name: 'Omron' }]);
-    const devices = (await a.as.User.get(`/api/teamSupportedDevices/${a.teamId}`)).json();
-    expect(devices.map((d: { device_name: string }) => d.device_name)).toContain('Fitbit Sense');
-    expect((await a.as.Admin.get(`/api/teamAllowedDevices/${b.teamId}`)).statusCode).toBe(404);
-    expect((await a.as.Sys_Admin.get(`/api/teamSupportedDevices/${b.teamId}`)).statusCode).toBe(200);
+    // Nothing half-made holds the code: the same add now succeeds, audited.
+    const ok = await closed.as.Admin.post('/api/trialParticipants', body);
+    expect(ok.statusCode).toBe(200);
+    expect(await count()).toBe(before + 1);
+    const audited = await t.ctx.db
+      .selectFrom('audit_log')
+      .select('entity_id')
+      .where('action', '=', 'participant.create')
+      .where('entity_id', '=', String(ok.json().participantId))
+      .execute();
+    expect(audited).toHaveLength(1);
   });
 });

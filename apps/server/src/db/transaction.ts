@@ -1,0 +1,13 @@
+/*
+ * One transaction for a write and everything it depends on: the checks
+ * before it and its audit row. The work gets a copy of the context whose
+ * `db` is the transaction, so the repos and recordAudit it calls join in.
+ */
+import type { Db } from './database.js';
+
+export function inTransaction<C extends { db: Db }, T>(ctx: C, work: (tx: C) => Promise<T>): Promise<T> {
+  // Already inside one (a service calling another, or the demo seed): join it,
+  // since Kysely has no nested transactions.
+  if (ctx.db.isTransaction) return work(ctx);
+  return ctx.db.transaction().execute((trx) => work({ ...ctx, db: trx }));
+}

@@ -1,0 +1,10 @@
+/** A clock a test moves by hand; pass `now` to createTestApp. */
+export function testClock(start: string) {
+  let at = new Date(start);
+  return {
+    now: () => at,
+    advance: (ms: number) => {
+      at = new Date(at.getTime() + ms);
+    },
+  };
+}
