@@ -1,4 +1,4 @@
-import type { AuthResponse, AuthStatus, SessionUser } from '@trialwear/contract';
+import type { ActionResult, AuthResponse, AuthStatus, SessionUser } from '@trialwear/contract';
 import { AUTH_STATUSES } from '@trialwear/contract';
 import { ApiRequestError, api } from '../../../lib/api-client';
 
@@ -33,5 +33,5 @@ export async function fetchSession(): Promise<SessionState> {
 
 export const login = (username: string, password: string, recaptchaResponse: string) =>
   api.post<AuthResponse>('/auth/login', { username, password, recaptchaResponse });
-export const logout = () => api.post<{ success: boolean }>('/auth/logout');
-export const refreshSession = () => api.post<{ success: boolean }>('/auth/refreshToken');
+export const logout = () => api.post<ActionResult>('/auth/logout');
+export const refreshSession = () => api.post<ActionResult>('/auth/refreshToken');

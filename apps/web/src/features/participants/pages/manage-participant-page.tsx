@@ -1,19 +1,19 @@
 import { Alert, Button, Card, Group, Modal, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { PARTICIPANT_MESSAGES, type Trial } from '@trialwear/contract';
+import {
+  type ListedParticipant,
+  PARTICIPANT_MESSAGES,
+  PROVIDER_BRAND,
+  PROVIDERS,
+  type TeamAllowedDevice,
+  type Trial,
+} from '@trialwear/contract';
 import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { api, displayableMessage } from '../../../lib/api-client';
 import { useSession } from '../../auth/session-context';
 import { ProviderSection } from '../../devices/components/provider-section';
-import { type ListedParticipant, useParticipantMutations } from '../api/participants-api';
-
-// Each section only when the team's allowed brands include it (core §2).
-const SECTIONS = [
-  { brand: 'Fitbit', provider: 'fitbit' },
-  { brand: 'Omron', provider: 'omron' },
-  { brand: 'Dexcom', provider: 'dexcom' },
-] as const;
+import { useParticipantMutations } from '../api/participants-api';
 
 /** /Participant: identity and delete; the device authorization panel is built by the device issue. */
 export default function ManageParticipantPage() {
@@ -31,11 +31,12 @@ function ManageParticipant({ participant, trial }: { participant: ListedParticip
   const [error, setError] = useState<string | null>(null);
   const brands = useQuery({
     queryKey: ['teamAllowedDevices', teamId],
-    queryFn: () => api.get<Array<{ brand_name: string }>>(`/teamAllowedDevices/${teamId}`),
+    queryFn: () => api.get<TeamAllowedDevice[]>(`/teamAllowedDevices/${teamId}`),
     enabled: teamId !== null,
   });
   const allowed = new Set((brands.data ?? []).map((b) => b.brand_name));
-  const sections = SECTIONS.filter((s) => allowed.has(s.brand));
+  // Each section only when the team's allowed brands include it (core §2).
+  const sections = PROVIDERS.filter((provider) => allowed.has(PROVIDER_BRAND[provider]));
 
   return (
     <Stack>
@@ -75,10 +76,10 @@ function ManageParticipant({ participant, trial }: { participant: ListedParticip
         <Alert color="gray">No allowed devices available for this team</Alert>
       )}
       <Stack>
-        {sections.map((s) => (
+        {sections.map((provider) => (
           <ProviderSection
-            key={s.brand}
-            provider={s.provider}
+            key={provider}
+            provider={provider}
             participantId={participant.id}
             trial={trial}
             isSysAdmin={session.kind === 'authorized' && session.user.role === 'Sys_Admin'}

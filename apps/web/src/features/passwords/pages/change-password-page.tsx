@@ -4,11 +4,12 @@ import { changePasswordSchema, PASSWORD_FLOW_MESSAGES } from '@trialwear/contrac
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
+import type { z } from 'zod';
 import { api, displayableMessage } from '../../../lib/api-client';
 import { useSession } from '../../auth/session-context';
 import { SfaCard } from '../../sfa/components/sfa-card';
 
-type Form = { currentPassword: string; newPassword: string; newConfirmPassword: string };
+type Form = z.input<typeof changePasswordSchema>;
 
 export default function ChangePasswordPage() {
   const { logout } = useSession();

@@ -4,10 +4,11 @@ import { PASSWORD_FLOW_MESSAGES, resetPasswordSchema } from '@trialwear/contract
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useSearchParams } from 'react-router';
+import type { z } from 'zod';
 import { api } from '../../../lib/api-client';
 import { SfaCard } from '../../sfa/components/sfa-card';
 
-type Form = { token: string; newPassword: string; newConfirmPassword: string };
+type Form = z.input<typeof resetPasswordSchema>;
 
 export default function ResetPasswordPage() {
   const token = useSearchParams()[0].get('token') ?? '';

@@ -1,5 +1,5 @@
 import { Alert, Code, Image, Loader, Stack, Text } from '@mantine/core';
-import { isValidSetupKey, isValidSetupQr, SFA_MESSAGES } from '@trialwear/contract';
+import { isValidSetupKey, isValidSetupQr, SFA_MESSAGES, type SfaSetup } from '@trialwear/contract';
 import { useEffect, useState } from 'react';
 import { displayableMessage } from '../../../lib/api-client';
 import { getSetup } from '../api/sfa-api';
@@ -10,7 +10,7 @@ import { useVerifyAndSignOut } from '../use-verify-and-sign-out';
 /** Set up the authenticator: scan the QR (or type the key), then prove it with a first code. */
 export default function SfaSetupPage() {
   const verify = useVerifyAndSignOut();
-  const [setup, setSetup] = useState<{ qrImage: string; key: string } | null>(null);
+  const [setup, setSetup] = useState<SfaSetup | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Anchor, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
-import { participantSignupSchema } from '@trialwear/contract';
+import { PARTICIPANT_SIGNUP_MESSAGES, participantSignupSchema } from '@trialwear/contract';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
@@ -33,7 +33,7 @@ export default function ParticipantSignupPage() {
       intro="For study participants. Staff accounts are created by approval."
     >
       {done ? (
-        <Alert color="teal">Your participant account was created.</Alert>
+        <Alert color="teal">{PARTICIPANT_SIGNUP_MESSAGES.created}</Alert>
       ) : (
         <form onSubmit={onSubmit} noValidate>
           <Stack>

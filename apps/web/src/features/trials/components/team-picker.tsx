@@ -1,21 +1,15 @@
 import { Select, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import type { SessionUser } from '@trialwear/contract';
+import type { SessionUser, UserTeam } from '@trialwear/contract';
 import { api } from '../../../lib/api-client';
 import { useSession } from '../../auth/session-context';
-
-interface TeamMembership {
-  team_id: number;
-  team_name: string;
-  role: string;
-}
 
 /** The user's teams (each with its own role); choosing one switches the session's team on the server. */
 export function TeamPicker({ user }: { user: SessionUser }) {
   const { reload } = useSession();
   const teams = useQuery({
     queryKey: ['userTeams', user.id],
-    queryFn: () => api.get<TeamMembership[]>(`/userTeamsData/${user.id}`),
+    queryFn: () => api.get<UserTeam[]>(`/userTeamsData/${user.id}`),
     retry: false,
   });
   if (!teams.data || teams.data.length < 2) {
