@@ -17,7 +17,7 @@ import type { ExportColumn } from '../../../components/data-table/export-table';
 import { displayableMessage } from '../../../lib/api-client';
 import { canManageParticipants, canManageTrialUsers } from '../../../lib/permissions';
 import { useSession } from '../../auth/session-context';
-import { useDeviceStatusRefresh } from '../../devices/use-device-status-refresh';
+import { useDeviceStatusRefresh } from '../../devices';
 import { useCurrentTrial } from '../../trials/current-trial';
 import { useTrialCode, useTrialParticipants } from '../api/participants-api';
 import { EditParticipantModal } from '../components/edit-participant-modal';

@@ -5,9 +5,10 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import type { z } from 'zod';
-import { api, displayableMessage } from '../../../lib/api-client';
+import { displayableMessage } from '../../../lib/api-client';
 import { useSession } from '../../auth/session-context';
 import { SfaCard } from '../../sfa/components/sfa-card';
+import { changePassword } from '../api/passwords-api';
 
 type Form = z.input<typeof changePasswordSchema>;
 
@@ -22,7 +23,7 @@ export default function ChangePasswordPage() {
   const onSubmit = handleSubmit(async (values) => {
     setError(null);
     try {
-      await api.post('/auth/changePwdReq', values);
+      await changePassword(values);
       // Every session ended on the server: sign in again with the new password (core §4).
       await logout(`${PASSWORD_FLOW_MESSAGES.newPasswordSet} Please log in again.`);
       navigate('/LoginPage', { replace: true });

@@ -5,8 +5,8 @@ import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useSearchParams } from 'react-router';
 import type { z } from 'zod';
-import { api } from '../../../lib/api-client';
 import { SfaCard } from '../../sfa/components/sfa-card';
+import { resetPassword, validateResetToken } from '../api/passwords-api';
 
 type Form = z.input<typeof resetPasswordSchema>;
 
@@ -21,14 +21,14 @@ export default function ResetPasswordPage() {
   });
   useEffect(() => {
     if (!token) return;
-    api.post('/auth/resetPasswordValidation', { token }).then(
+    validateResetToken(token).then(
       () => setState('valid'),
       () => setState('invalid'),
     );
   }, [token]);
   const onSubmit = handleSubmit(async (values) => {
     try {
-      await api.post('/auth/resetPassword', values);
+      await resetPassword(values);
       setState('done');
     } catch {
       setState('failed');

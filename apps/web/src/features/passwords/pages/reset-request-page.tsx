@@ -5,9 +5,10 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { z } from 'zod';
-import { api, displayableMessage } from '../../../lib/api-client';
+import { displayableMessage } from '../../../lib/api-client';
 import { RecaptchaError, useRecaptcha } from '../../../lib/use-recaptcha';
 import { SfaCard } from '../../sfa/components/sfa-card';
+import { requestPasswordReset } from '../api/passwords-api';
 
 const schema = z.object({ email: emailSchema });
 
@@ -22,10 +23,7 @@ export default function ResetRequestPage() {
   const onSubmit = handleSubmit(async ({ email }) => {
     setError(null);
     try {
-      const res = await api.post<{ message: string }>('/auth/forgotPassword', {
-        email,
-        recaptchaResponse: await getToken('forgot_password'),
-      });
+      const res = await requestPasswordReset(email, await getToken('forgot_password'));
       setDone(res.message);
     } catch (err) {
       setError(err instanceof RecaptchaError ? err.message : displayableMessage(err, GENERIC_ERRORS.anError));

@@ -5,8 +5,9 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import type { z } from 'zod';
-import { api, displayableMessage } from '../../../lib/api-client';
+import { displayableMessage } from '../../../lib/api-client';
 import { SfaCard } from '../../sfa/components/sfa-card';
+import { signUpParticipant } from '../api/signup-api';
 
 type Form = z.input<typeof participantSignupSchema>;
 
@@ -21,7 +22,7 @@ export default function ParticipantSignupPage() {
   const onSubmit = handleSubmit(async (values) => {
     setError(null);
     try {
-      await api.post('/Participants/signup', values);
+      await signUpParticipant(values);
       setDone(true);
     } catch (err) {
       setError(displayableMessage(err, 'Signup failed. Please try again.'));

@@ -2,16 +2,9 @@ import { Alert, Loader } from '@mantine/core';
 import { SIGNUP_MESSAGES } from '@trialwear/contract';
 import { useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { api, displayableMessage } from '../../../lib/api-client';
+import { displayableMessage } from '../../../lib/api-client';
 import { SfaCard } from '../../sfa/components/sfa-card';
-
-export interface Invitation {
-  email: string;
-  role: string;
-  teamId: number;
-  teamName: string;
-  token: string;
-}
+import { validateSignupToken } from '../api/signup-api';
 
 /** The emailed sign-up link lands here: check the token, then go to the sign-up form. */
 export default function SignupValidationPage() {
@@ -20,7 +13,7 @@ export default function SignupValidationPage() {
   const [error, setError] = useState<string | null>(token ? null : SIGNUP_MESSAGES.keyMissing);
   useEffect(() => {
     if (!token) return;
-    api.post<Omit<Invitation, 'token'>>('/userSignUpPermission/signupRequestValidation', { token }).then(
+    validateSignupToken(token).then(
       (invite) => navigate('/SignupPage', { replace: true, state: { invitation: { ...invite, token } } }),
       (err) => setError(displayableMessage(err, SIGNUP_MESSAGES.failed)),
     );
