@@ -6,9 +6,9 @@ import { Alert, Button, Loader } from '@mantine/core';
 import { AUTHORIZATION_FAILED, LINK_MESSAGES, PROVIDER_BRAND, type Provider } from '@trialwear/contract';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
+import { CenteredCard } from '../../../components/centered-card';
 import { ApiRequestError } from '../../../lib/api-client';
-import { useSession } from '../../auth/session-context';
-import { SfaCard } from '../../sfa/components/sfa-card';
+import { useSession } from '../../../lib/session/session-context';
 import { completeConsent } from '../api/device-links-api';
 
 type View =
@@ -48,7 +48,7 @@ export function CallbackPage({ provider }: { provider: Provider }) {
 
   const signedIn = session.kind === 'authorized';
   return (
-    <SfaCard
+    <CenteredCard
       title={`${PROVIDER_BRAND[provider]} authorization`}
       intro={`Connecting your ${PROVIDER_BRAND[provider]} to your study.`}
     >
@@ -63,7 +63,7 @@ export function CallbackPage({ provider }: { provider: Provider }) {
       {signedIn && view.kind !== 'waiting' && (
         <Button onClick={() => navigate('/TrialPage')}>Back to the trial</Button>
       )}
-    </SfaCard>
+    </CenteredCard>
   );
 }
 

@@ -2,8 +2,8 @@ import { Alert, Button, List, Text } from '@mantine/core';
 import { LINK_MESSAGES, PROVIDER_BRAND, type Provider } from '@trialwear/contract';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { CenteredCard } from '../../../components/centered-card';
 import { displayableMessage } from '../../../lib/api-client';
-import { SfaCard } from '../../sfa/components/sfa-card';
 import { authorizeUrl } from '../api/device-links-api';
 
 /**
@@ -29,7 +29,7 @@ export function ConsentPage({ provider: fixed }: { provider?: Provider }) {
     }
   };
   return (
-    <SfaCard
+    <CenteredCard
       title={`Share your ${brand} data with your study`}
       intro="Your study team uses TrialWear to collect the data of the devices you agreed to share."
     >
@@ -46,7 +46,7 @@ export function ConsentPage({ provider: fixed }: { provider?: Provider }) {
       <Button onClick={go} loading={going} disabled={!id}>
         Continue to {brand}
       </Button>
-    </SfaCard>
+    </CenteredCard>
   );
 }
 

@@ -3,7 +3,7 @@ import { type ListedParticipant, PARTICIPANT_MESSAGES, type Trial } from '@trial
 import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { displayableMessage } from '../../../lib/api-client';
-import { useSession } from '../../auth/session-context';
+import { useSession } from '../../../lib/session/session-context';
 import { DevicesManagement } from '../../devices';
 import { useParticipantMutations } from '../api/participants-api';
 

@@ -15,10 +15,10 @@ import { useNavigate } from 'react-router';
 import { DataTable } from '../../../components/data-table/data-table';
 import type { ExportColumn } from '../../../components/data-table/export-table';
 import { displayableMessage } from '../../../lib/api-client';
+import { useCurrentTrial } from '../../../lib/current-trial';
 import { canManageParticipants, canManageTrialUsers } from '../../../lib/permissions';
-import { useSession } from '../../auth/session-context';
+import { useSession } from '../../../lib/session/session-context';
 import { useDeviceStatusRefresh } from '../../devices';
-import { useCurrentTrial } from '../../trials/current-trial';
 import { useTrialCode, useTrialParticipants } from '../api/participants-api';
 import { EditParticipantModal } from '../components/edit-participant-modal';
 

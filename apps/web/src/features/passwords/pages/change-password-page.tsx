@@ -5,9 +5,9 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import type { z } from 'zod';
+import { CenteredCard } from '../../../components/centered-card';
 import { displayableMessage } from '../../../lib/api-client';
-import { useSession } from '../../auth/session-context';
-import { SfaCard } from '../../sfa/components/sfa-card';
+import { useSession } from '../../../lib/session/session-context';
 import { changePassword } from '../api/passwords-api';
 
 type Form = z.input<typeof changePasswordSchema>;
@@ -32,7 +32,7 @@ export default function ChangePasswordPage() {
     }
   });
   return (
-    <SfaCard title="Change Password" intro="After the change you sign in again everywhere.">
+    <CenteredCard title="Change Password" intro="After the change you sign in again everywhere.">
       <form onSubmit={onSubmit} noValidate>
         <Stack>
           {error && <Alert color="red">{error}</Alert>}
@@ -59,6 +59,6 @@ export default function ChangePasswordPage() {
           </Button>
         </Stack>
       </form>
-    </SfaCard>
+    </CenteredCard>
   );
 }

@@ -5,7 +5,7 @@ import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useSearchParams } from 'react-router';
 import type { z } from 'zod';
-import { SfaCard } from '../../sfa/components/sfa-card';
+import { CenteredCard } from '../../../components/centered-card';
 import { resetPassword, validateResetToken } from '../api/passwords-api';
 
 type Form = z.input<typeof resetPasswordSchema>;
@@ -35,7 +35,7 @@ export default function ResetPasswordPage() {
     }
   });
   return (
-    <SfaCard
+    <CenteredCard
       title="Choose a new password"
       intro="8 to 20 characters with a lowercase and an uppercase letter, a digit and a special character."
     >
@@ -75,6 +75,6 @@ export default function ResetPasswordPage() {
       <Anchor component={Link} to="/LoginPage" size="sm">
         Go to login
       </Anchor>
-    </SfaCard>
+    </CenteredCard>
   );
 }

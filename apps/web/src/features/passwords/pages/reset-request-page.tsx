@@ -5,9 +5,9 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { z } from 'zod';
+import { CenteredCard } from '../../../components/centered-card';
 import { displayableMessage } from '../../../lib/api-client';
 import { RecaptchaError, useRecaptcha } from '../../../lib/use-recaptcha';
-import { SfaCard } from '../../sfa/components/sfa-card';
 import { requestPasswordReset } from '../api/passwords-api';
 
 const schema = z.object({ email: emailSchema });
@@ -30,7 +30,7 @@ export default function ResetRequestPage() {
     }
   });
   return (
-    <SfaCard
+    <CenteredCard
       title="Reset your password"
       intro="Enter the email address of your account and we will send you a reset link."
     >
@@ -61,6 +61,6 @@ export default function ResetRequestPage() {
       <Anchor component={Link} to="/LoginPage" size="sm">
         Back to login
       </Anchor>
-    </SfaCard>
+    </CenteredCard>
   );
 }

@@ -5,8 +5,8 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import type { z } from 'zod';
+import { CenteredCard } from '../../../components/centered-card';
 import { displayableMessage } from '../../../lib/api-client';
-import { SfaCard } from '../../sfa/components/sfa-card';
 import { signUpParticipant } from '../api/signup-api';
 
 type Form = z.input<typeof participantSignupSchema>;
@@ -29,7 +29,7 @@ export default function ParticipantSignupPage() {
     }
   });
   return (
-    <SfaCard
+    <CenteredCard
       title="Participant sign-up"
       intro="For study participants. Staff accounts are created by approval."
     >
@@ -69,6 +69,6 @@ export default function ParticipantSignupPage() {
       <Anchor component={Link} to="/ParticipantLoginPage" size="sm">
         Already have a participant account?
       </Anchor>
-    </SfaCard>
+    </CenteredCard>
   );
 }

@@ -2,8 +2,8 @@ import { Alert, Loader } from '@mantine/core';
 import { SIGNUP_MESSAGES } from '@trialwear/contract';
 import { useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
+import { CenteredCard } from '../../../components/centered-card';
 import { displayableMessage } from '../../../lib/api-client';
-import { SfaCard } from '../../sfa/components/sfa-card';
 import { validateSignupToken } from '../api/signup-api';
 
 /** The emailed sign-up link lands here: check the token, then go to the sign-up form. */
@@ -19,8 +19,8 @@ export default function SignupValidationPage() {
     );
   }, [token, navigate]);
   return (
-    <SfaCard title="Sign up" intro="Checking your sign-up link…">
+    <CenteredCard title="Sign up" intro="Checking your sign-up link…">
       {error ? <Alert color="red">{error}</Alert> : <Loader size="sm" />}
-    </SfaCard>
+    </CenteredCard>
   );
 }

@@ -1,6 +1,6 @@
 import { Select, Text } from '@mantine/core';
 import type { SessionUser } from '@trialwear/contract';
-import { useSession } from '../../auth/session-context';
+import { useSession } from '../../../lib/session/session-context';
 import { selectTeam, useUserTeams } from '../api/teams-api';
 
 /** The user's teams (each with its own role); choosing one switches the session's team on the server. */
