@@ -76,3 +76,7 @@ export const newPasswordSchema = z
   .min(8, { message: PASSWORD_MESSAGES.tooShort, abort: true })
   .max(20, { message: PASSWORD_MESSAGES.tooLong, abort: true })
   .regex(passwordRule, PASSWORD_MESSAGES.rule);
+
+/** The plain answer of an action (logout, refresh, second-factor, password and sign-up calls). */
+export const actionResultSchema = z.object({ success: z.boolean(), message: z.string() });
+export type ActionResult = z.infer<typeof actionResultSchema>;

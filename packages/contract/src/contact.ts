@@ -44,3 +44,11 @@ export const contactRequestSchema = contactFormSchema.extend({
   recaptchaResponse: z.string().optional().default(''),
 });
 export type ContactRequest = z.infer<typeof contactRequestSchema>;
+
+/** POST /api/contactUs */
+export const contactResultSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  id: z.number(),
+});
+export type ContactResult = z.infer<typeof contactResultSchema>;

@@ -90,3 +90,38 @@ export const DEVICE_ERROR_LABELS = {
   authCheckFailed: 'Auth check failed',
 } as const;
 export type DeviceErrorLabel = (typeof DEVICE_ERROR_LABELS)[keyof typeof DEVICE_ERROR_LABELS];
+
+/**
+ * Providers a participant's link can name (`authorized_devices` of the trial
+ * page): a Fitbit link may run on the Google Health API back end, and is
+ * still a Fitbit link to the people using the portal.
+ */
+export const LINK_PROVIDERS = ['fitbit', 'google_health', 'omron', 'dexcom'] as const;
+export type LinkProvider = (typeof LINK_PROVIDERS)[number];
+export const PROVIDER_OF_LINK: Record<LinkProvider, Provider> = {
+  fitbit: 'fitbit',
+  google_health: 'fitbit',
+  omron: 'omron',
+  dexcom: 'dexcom',
+};
+/** The provider behind a link name from the API, or undefined for a name this contract does not know. */
+export function providerOfLink(name: string): Provider | undefined {
+  return (LINK_PROVIDERS as readonly string[]).includes(name)
+    ? PROVIDER_OF_LINK[name as LinkProvider]
+    : undefined;
+}
+
+/** "Authorization failed" texts per provider (core §8 "Authorization"), shown by the link flow's pages. */
+export const AUTHORIZATION_FAILED: Record<Provider, string> = {
+  fitbit: 'Authorization failed - Please click Cancel and try again if needed!',
+  omron: 'Authorization failed! Please click Cancel and try again if needed',
+  dexcom: 'Authorization failed!',
+};
+
+/** GET /api/consent/{provider}/authorizeUrl: where the participant's browser goes next. */
+export const authorizeUrlResultSchema = z.object({ url: z.string() });
+export type AuthorizeUrlResult = z.infer<typeof authorizeUrlResultSchema>;
+
+/** GET /api/teamAllowedDevices/{teamId}: the brands a team may link. */
+export const teamAllowedDeviceSchema = z.object({ brand_name: z.string() });
+export type TeamAllowedDevice = z.infer<typeof teamAllowedDeviceSchema>;

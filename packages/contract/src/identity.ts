@@ -4,7 +4,7 @@
  * the server's validation.
  */
 import { z } from 'zod';
-import { newPasswordSchema } from './auth.js';
+import { actionResultSchema, authStatusSchema, newPasswordSchema } from './auth.js';
 import { emailSchema } from './contact.js';
 
 export const SFA_MESSAGES = {
@@ -176,3 +176,44 @@ export const participantSignupSchema = z
     path: ['confirmPassword'],
     message: PASSWORD_FLOW_MESSAGES.signupMismatch,
   });
+
+/*
+ * Answers of the second-factor, password and sign-up calls, exactly as the
+ * server's routes declare them, and the messages the server sends in them.
+ */
+export const SFA_RESULT_MESSAGES = {
+  authenticatorSet: 'Your authenticator is set up. Please log in again.',
+} as const;
+
+export const PARTICIPANT_SIGNUP_MESSAGES = {
+  created: 'Your participant account was created.',
+} as const;
+
+/** GET /api/auth/secondFactorSetup */
+export const sfaSetupSchema = z.object({ qrImage: z.string(), key: z.string() });
+export type SfaSetup = z.infer<typeof sfaSetupSchema>;
+
+/** POST /api/auth/resetSFA: the status the session is in afterwards. */
+export const resetSfaResultSchema = z.object({ message: authStatusSchema });
+export type ResetSfaResult = z.infer<typeof resetSfaResultSchema>;
+
+/** POST /api/auth/resetPasswordValidation */
+export const resetPasswordValidationResultSchema = z.object({ userId: z.number() });
+export type ResetPasswordValidationResult = z.infer<typeof resetPasswordValidationResultSchema>;
+
+/** POST /api/userSignUpPermission/signupRequestValidation: what the emailed sign-up link grants. */
+export const signupInvitationSchema = z.object({
+  email: z.string(),
+  role: z.string(),
+  teamId: z.number(),
+  teamName: z.string(),
+});
+export type SignupInvitation = z.infer<typeof signupInvitationSchema>;
+
+/** POST /api/users/signup */
+export const signupResultSchema = actionResultSchema.extend({ data: z.object({ redirectTo: z.string() }) });
+export type SignupResult = z.infer<typeof signupResultSchema>;
+
+/** POST /api/Participants/signup */
+export const participantSignupResultSchema = actionResultSchema.extend({ id: z.number() });
+export type ParticipantSignupResult = z.infer<typeof participantSignupResultSchema>;

@@ -112,3 +112,40 @@ export function effectiveHiddenFields(setting: readonly string[] | null | undefi
   if (setting == null) return ['email', 'notes'];
   return HIDDEN_FIELD_NAMES.filter((f) => setting.includes(f));
 }
+
+/* Answers of the participant calls, exactly as the server's routes declare them. */
+
+/** A row of the trial page: the participant and the providers of their device links. */
+export const listedParticipantSchema = participantSchema.extend({ authorized_devices: z.array(z.string()) });
+export type ListedParticipant = z.infer<typeof listedParticipantSchema>;
+
+/** GET /api/trialParticipants/{trialId} */
+export const trialParticipantsSchema = z.object({
+  hiddenFields: z.array(z.enum(HIDDEN_FIELD_NAMES)),
+  participants: z.array(listedParticipantSchema),
+});
+export type TrialParticipants = z.infer<typeof trialParticipantsSchema>;
+
+/** POST /api/trialParticipants */
+export const addParticipantResultSchema = z.object({
+  participantId: z.number(),
+  participant_code: z.string().nullable(),
+  participant_code_suffix: z.string().nullable(),
+  participant: participantSchema,
+});
+export type AddParticipantResult = z.infer<typeof addParticipantResultSchema>;
+
+/** PUT /api/participant */
+export const editParticipantResultSchema = z.object({ participant: participantSchema });
+export type EditParticipantResult = z.infer<typeof editParticipantResultSchema>;
+
+/** PATCH /api/trialParticipants/{trialId}/{participantId}/code */
+export const codeChangeResultSchema = z.object({
+  participant_code: z.string().nullable(),
+  changed: z.boolean(),
+});
+export type CodeChangeResult = z.infer<typeof codeChangeResultSchema>;
+
+/** DELETE /api/participant */
+export const deleteParticipantResultSchema = z.object({ success: z.literal(true), id: z.number() });
+export type DeleteParticipantResult = z.infer<typeof deleteParticipantResultSchema>;

@@ -39,3 +39,21 @@ export const trialSchema = z.object({
   participantCount: z.number(),
 });
 export type Trial = z.infer<typeof trialSchema>;
+
+/* Answers of the trial calls, exactly as the server's routes declare them. */
+
+/** POST /api/userTrials */
+export const addTrialResultSchema = z.object({ trialId: z.number(), trial: trialSchema });
+export type AddTrialResult = z.infer<typeof addTrialResultSchema>;
+
+/** PUT /api/userTrials */
+export const updateTrialResultSchema = z.object({ trial: trialSchema });
+export type UpdateTrialResult = z.infer<typeof updateTrialResultSchema>;
+
+/** DELETE /api/userTrials */
+export const deleteTrialResultSchema = z.object({ success: z.literal(true), trialId: z.number() });
+export type DeleteTrialResult = z.infer<typeof deleteTrialResultSchema>;
+
+/** GET /api/trialParticipants/{trialId}/trialCode: the prefix of the trial's participant codes. */
+export const trialCodeResultSchema = z.object({ data: z.object({ trial_code: z.string() }) });
+export type TrialCodeResult = z.infer<typeof trialCodeResultSchema>;

@@ -3,7 +3,7 @@ import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { TIMINGS } from '@trialwear/contract';
 import { RouterProvider } from 'react-router';
-import { SessionProvider } from '../features/auth/session-context';
+import { SessionProvider } from '../lib/session/session-context';
 import { router } from './router';
 
 const theme = createTheme({

@@ -2,8 +2,8 @@ import { Alert, Center, Loader } from '@mantine/core';
 import { ACCESS_MESSAGES } from '@trialwear/contract';
 import { lazy, type ReactNode, Suspense } from 'react';
 import { Navigate, useLocation } from 'react-router';
-import type { SessionState } from '../features/auth/api/session-api';
-import { useSession } from '../features/auth/session-context';
+import type { SessionState } from '../lib/session/session-api';
+import { useSession } from '../lib/session/session-context';
 import { decideRoute, type GuardSession } from './route-guard';
 
 const NotFoundPage = lazy(() => import('../features/shell/pages/not-found-page'));

@@ -3,10 +3,14 @@
  * every write, and errors turned into ApiRequestError carrying the server's
  * error shape. Only messages flagged displayToUser are ever shown as is.
  */
-import { type ApiError, apiErrorSchema, GENERIC_ERRORS } from '@trialwear/contract';
-
-const CSRF_COOKIE = 'tw_csrf';
-const CSRF_HEADER = 'x-csrf-token';
+import {
+  type ApiError,
+  apiErrorSchema,
+  CSRF_COOKIE,
+  CSRF_HEADER,
+  type CsrfToken,
+  GENERIC_ERRORS,
+} from '@trialwear/contract';
 
 export class ApiRequestError extends Error {
   constructor(
@@ -32,7 +36,7 @@ async function csrfToken(): Promise<string> {
   const fromCookie = readCookie(CSRF_COOKIE);
   if (fromCookie) return decodeURIComponent(fromCookie);
   csrfRequest ??= fetch('/api/csrf-token', { credentials: 'include' })
-    .then((r) => r.json() as Promise<{ csrfToken: string }>)
+    .then((r) => r.json() as Promise<CsrfToken>)
     .then((b) => b.csrfToken)
     .finally(() => {
       csrfRequest = undefined;

@@ -1,10 +1,10 @@
 /** What the UI shows per role (core §6). The server enforces the same rules. */
-import { type Role, roleAllows } from '@trialwear/contract';
+import { ROLE_GROUPS, type Role, roleAllows } from '@trialwear/contract';
 
 const can = (roles: readonly Role[]) => (role: Role | null | undefined) => roleAllows(role, roles);
 
-export const canAddTrial = can(['Admin']);
-export const canEditTrial = can(['Admin', 'User']);
-export const canDeleteTrial = can(['Admin']);
-export const canManageParticipants = can(['Admin', 'User']);
-export const canManageTrialUsers = can(['Admin']);
+export const canAddTrial = can(ROLE_GROUPS.admins);
+export const canEditTrial = can(ROLE_GROUPS.writers);
+export const canDeleteTrial = can(ROLE_GROUPS.admins);
+export const canManageParticipants = can(ROLE_GROUPS.writers);
+export const canManageTrialUsers = can(ROLE_GROUPS.admins);

@@ -1,10 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
+import type { AppVersion, PublicConfig } from '@trialwear/contract';
 import { api } from './api-client';
-
-export interface PublicConfig {
-  version: string;
-  recaptchaSiteKey: string | null;
-}
 
 export function usePublicConfig() {
   return useQuery({
@@ -17,7 +13,7 @@ export function usePublicConfig() {
 export function useAppVersion() {
   return useQuery({
     queryKey: ['appVersion'],
-    queryFn: () => api.get<{ data: string }>('/appVersion').then((r) => r.data),
+    queryFn: () => api.get<AppVersion>('/appVersion').then((r) => r.data),
     staleTime: Number.POSITIVE_INFINITY,
   });
 }

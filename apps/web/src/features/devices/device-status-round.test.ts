@@ -1,5 +1,5 @@
+import { DEVICE_ERROR_LABELS, type DeviceEntry } from '@trialwear/contract';
 import { describe, expect, it } from 'vitest';
-import type { DeviceEntry } from './api/device-links-api';
 import { refreshRound, type StatusTarget } from './device-status-round';
 
 const ok: DeviceEntry = {
@@ -45,7 +45,7 @@ describe('device status refresh round', () => {
       targets,
       async (t) => {
         asked.push(t.participantId);
-        return t.provider === 'fitbit' ? [err('Rate limit exceeded')] : [ok];
+        return t.provider === 'fitbit' ? [err(DEVICE_ERROR_LABELS.rateLimited)] : [ok];
       },
       async () => {},
     );
@@ -58,7 +58,7 @@ describe('device status refresh round', () => {
       targets,
       async (t) => {
         if (t.participantId === 2) throw new Error('network');
-        return t.participantId === 3 ? [err('Authentication required')] : [ok];
+        return t.participantId === 3 ? [err(DEVICE_ERROR_LABELS.authRequired)] : [ok];
       },
       async () => {},
     );

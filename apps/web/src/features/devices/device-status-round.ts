@@ -5,8 +5,7 @@
  * remaining participants instead of hammering it; the next round (5 minutes
  * later) tries again.
  */
-import { DEVICE_STATUS } from '@trialwear/contract';
-import type { DeviceEntry, Provider } from './api/device-links-api';
+import { DEVICE_ERROR_LABELS, DEVICE_STATUS, type DeviceEntry, type Provider } from '@trialwear/contract';
 
 export interface StatusTarget {
   participantId: number;
@@ -43,7 +42,7 @@ export async function refreshRound(
       const list = await fetchDevices(target);
       entries.set(statusKey(target), list);
       if (list.some((d) => d.hasError)) incomplete = true;
-      if (list.some((d) => d.errorType === 'Rate limit exceeded')) rateLimited.add(target.provider);
+      if (list.some((d) => d.errorType === DEVICE_ERROR_LABELS.rateLimited)) rateLimited.add(target.provider);
     } catch {
       incomplete = true;
     }

@@ -1,15 +1,7 @@
-import { DEVICE_STATUS } from '@trialwear/contract';
+import { DEVICE_STATUS, type Provider, providerOfLink } from '@trialwear/contract';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { api } from '../../lib/api-client';
-import type { DeviceEntry, Provider } from './api/device-links-api';
+import { fetchDevices } from './api/device-links-api';
 import { refreshRound, type StatusTarget } from './device-status-round';
-
-const PROVIDER_OF: Record<string, Provider> = {
-  fitbit: 'fitbit',
-  google_health: 'fitbit',
-  omron: 'omron',
-  dexcom: 'dexcom',
-};
 
 /**
  * Re-checks the linked devices of the listed participants now and every
@@ -21,7 +13,7 @@ export function useDeviceStatusRefresh(participants: Array<{ id: number; authori
   const targets = useMemo<StatusTarget[]>(
     () =>
       participants.flatMap((p) =>
-        [...new Set(p.authorized_devices.map((d) => PROVIDER_OF[d]).filter((x): x is Provider => !!x))].map(
+        [...new Set(p.authorized_devices.map(providerOfLink).filter((x): x is Provider => !!x))].map(
           (provider) => ({
             participantId: p.id,
             provider,
@@ -42,7 +34,7 @@ export function useDeviceStatusRefresh(participants: Array<{ id: number; authori
     const run = async () => {
       const result = await refreshRound(
         targets,
-        (t) => api.get<DeviceEntry[]>(`/participantDevices/${t.participantId}/${t.provider}`),
+        (t) => fetchDevices(t.provider, t.participantId),
         (ms) => new Promise((r) => setTimeout(r, ms)),
         () => stopped,
       );

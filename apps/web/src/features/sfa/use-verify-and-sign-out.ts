@@ -1,5 +1,6 @@
+import { SFA_RESULT_MESSAGES } from '@trialwear/contract';
 import { useNavigate } from 'react-router';
-import { useSession } from '../auth/session-context';
+import { useSession } from '../../lib/session/session-context';
 import { verifyTotp } from './api/sfa-api';
 
 /** The first code after setup turns the authenticator on; then the user signs in again (core §4). */
@@ -8,7 +9,7 @@ export function useVerifyAndSignOut() {
   const navigate = useNavigate();
   return async (code: string) => {
     await verifyTotp(code);
-    await logout('Your authenticator is set up. Please log in again.');
+    await logout(SFA_RESULT_MESSAGES.authenticatorSet);
     navigate('/LoginPage', { replace: true });
   };
 }

@@ -6,9 +6,9 @@ import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { pageForStatus } from '../../../app/route-guard';
 import { ApiRequestError, NetworkError } from '../../../lib/api-client';
+import { useSession } from '../../../lib/session/session-context';
 import { RecaptchaError, useRecaptcha } from '../../../lib/use-recaptcha';
-import { login } from '../api/session-api';
-import { useSession } from '../session-context';
+import { login } from '../api/login-api';
 
 export default function LoginPage() {
   const { signedIn, logoutMessage } = useSession();

@@ -1,6 +1,5 @@
 import { Badge, Button, Card, Group, Progress, Stack, Text } from '@mantine/core';
-import { batteryTier } from '@trialwear/contract';
-import type { DeviceEntry, Provider } from '../api/device-links-api';
+import { batteryTier, type DeviceEntry, type Provider } from '@trialwear/contract';
 
 const TIER_COLOR: Record<ReturnType<typeof batteryTier>, string> = {
   high: 'teal',

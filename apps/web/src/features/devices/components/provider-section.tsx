@@ -5,12 +5,17 @@
  */
 import { Alert, Anchor, Button, Card, Code, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import type { Trial } from '@trialwear/contract';
+import {
+  AUTHORIZATION_FAILED,
+  LINK_MESSAGES,
+  PROVIDER_BRAND,
+  type Provider,
+  type Trial,
+} from '@trialwear/contract';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { displayableMessage } from '../../../lib/api-client';
 import {
-  type Provider,
   refreshToken,
   requestConsent,
   revokeAccess,
@@ -19,16 +24,10 @@ import {
 } from '../api/device-links-api';
 import { DeviceCard } from './device-card';
 
-const TITLES: Record<Provider, { title: string; brand: string; dataPage: string }> = {
-  fitbit: { title: 'Fitness tracker', brand: 'Fitbit', dataPage: '/FitbitParticipantDataPage' },
-  omron: { title: 'Scale and blood pressure', brand: 'Omron', dataPage: '/OmronParticipantDataPage' },
-  dexcom: { title: 'Glucose monitor', brand: 'Dexcom', dataPage: '/ParticipantDataPage' },
-};
-
-const AUTH_FAILED: Record<Provider, string> = {
-  fitbit: 'Authorization failed - Please click Cancel and try again if needed!',
-  omron: 'Authorization failed! Please click Cancel and try again if needed',
-  dexcom: 'Authorization failed!',
+const SECTION: Record<Provider, { title: string; dataPage: string }> = {
+  fitbit: { title: 'Fitness tracker', dataPage: '/FitbitParticipantDataPage' },
+  omron: { title: 'Scale and blood pressure', dataPage: '/OmronParticipantDataPage' },
+  dexcom: { title: 'Glucose monitor', dataPage: '/ParticipantDataPage' },
 };
 
 export function ProviderSection({
@@ -44,7 +43,7 @@ export function ProviderSection({
 }) {
   const qc = useQueryClient();
   const navigate = useNavigate();
-  const t = TITLES[provider];
+  const t = { ...SECTION[provider], brand: PROVIDER_BRAND[provider] };
   const status = useLinkStatus(provider, participantId);
   const linked = status.data?.status === 'authorized';
   const devices = useDevices(provider, participantId);
@@ -96,7 +95,7 @@ export function ProviderSection({
                       link: r.emailed ? undefined : r.link,
                     });
                   } catch (err) {
-                    setNote({ ok: false, text: displayableMessage(err, AUTH_FAILED[provider]) });
+                    setNote({ ok: false, text: displayableMessage(err, AUTHORIZATION_FAILED[provider]) });
                   }
                 })
               }
@@ -137,10 +136,7 @@ export function ProviderSection({
                       } catch (err) {
                         setNote({
                           ok: false,
-                          text: displayableMessage(
-                            err,
-                            'Something went wrong! We could not revoke the access token',
-                          ),
+                          text: displayableMessage(err, LINK_MESSAGES.revokeFailed),
                         });
                       }
                     })

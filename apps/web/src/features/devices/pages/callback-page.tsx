@@ -3,12 +3,13 @@
  * waiting, success, cancelled or error. The state carries the participant.
  */
 import { Alert, Button, Loader } from '@mantine/core';
+import { AUTHORIZATION_FAILED, LINK_MESSAGES, PROVIDER_BRAND, type Provider } from '@trialwear/contract';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
+import { CenteredCard } from '../../../components/centered-card';
 import { ApiRequestError } from '../../../lib/api-client';
-import { useSession } from '../../auth/session-context';
-import { SfaCard } from '../../sfa/components/sfa-card';
-import { completeConsent, type Provider } from '../api/device-links-api';
+import { useSession } from '../../../lib/session/session-context';
+import { completeConsent } from '../api/device-links-api';
 
 type View =
   | { kind: 'waiting' }
@@ -16,19 +17,7 @@ type View =
   | { kind: 'cancelled' }
   | { kind: 'error'; message: string };
 
-export const CALLBACK_TEXTS = {
-  cancelled: 'The authorization has been canceled. You may now close this page.',
-  invalid: 'Invalid authorization request. Please try again.',
-  failed: 'Unable to complete authorization. Please click Cancel and try again.',
-} as const;
-
-/** Error texts per provider (core §8 "Authorization"). */
-const FAILED: Record<Provider, string> = {
-  fitbit: 'Authorization failed - Please click Cancel and try again if needed!',
-  omron: 'Authorization failed! Please click Cancel and try again if needed',
-  dexcom: 'Authorization failed!',
-};
-const BRAND: Record<Provider, string> = { fitbit: 'Fitbit', omron: 'Omron', dexcom: 'Dexcom' };
+const CANCELLED = 'The authorization has been canceled. You may now close this page.';
 
 export function CallbackPage({ provider }: { provider: Provider }) {
   const [params] = useSearchParams();
@@ -43,7 +32,7 @@ export function CallbackPage({ provider }: { provider: Provider }) {
     const code = params.get('code');
     const state = params.get('state');
     if (params.get('error') === 'access_denied') return setView({ kind: 'cancelled' });
-    if (!code || !state) return setView({ kind: 'error', message: FAILED[provider] });
+    if (!code || !state) return setView({ kind: 'error', message: AUTHORIZATION_FAILED[provider] });
     completeConsent(provider, code, state).then(
       (r) => setView({ kind: 'success', message: r.message }),
       (err) =>
@@ -51,17 +40,17 @@ export function CallbackPage({ provider }: { provider: Provider }) {
           kind: 'error',
           message:
             err instanceof ApiRequestError && err.status === 422
-              ? CALLBACK_TEXTS.invalid
-              : CALLBACK_TEXTS.failed,
+              ? LINK_MESSAGES.invalidState
+              : LINK_MESSAGES.authFailed,
         }),
     );
   }, [params, provider]);
 
   const signedIn = session.kind === 'authorized';
   return (
-    <SfaCard
-      title={`${BRAND[provider]} authorization`}
-      intro={`Connecting your ${BRAND[provider]} to your study.`}
+    <CenteredCard
+      title={`${PROVIDER_BRAND[provider]} authorization`}
+      intro={`Connecting your ${PROVIDER_BRAND[provider]} to your study.`}
     >
       {view.kind === 'waiting' && <Loader size="sm" />}
       {view.kind === 'success' && (
@@ -69,12 +58,12 @@ export function CallbackPage({ provider }: { provider: Provider }) {
           {view.message}
         </Alert>
       )}
-      {view.kind === 'cancelled' && <Alert color="yellow">{CALLBACK_TEXTS.cancelled}</Alert>}
+      {view.kind === 'cancelled' && <Alert color="yellow">{CANCELLED}</Alert>}
       {view.kind === 'error' && <Alert color="red">{view.message}</Alert>}
       {signedIn && view.kind !== 'waiting' && (
         <Button onClick={() => navigate('/TrialPage')}>Back to the trial</Button>
       )}
-    </SfaCard>
+    </CenteredCard>
   );
 }
 

@@ -1,11 +1,10 @@
 import { Alert, Button, List, Text } from '@mantine/core';
+import { LINK_MESSAGES, PROVIDER_BRAND, type Provider } from '@trialwear/contract';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { CenteredCard } from '../../../components/centered-card';
 import { displayableMessage } from '../../../lib/api-client';
-import { SfaCard } from '../../sfa/components/sfa-card';
-import { authorizeUrl, type Provider } from '../api/device-links-api';
-
-const BRAND: Record<Provider, string> = { fitbit: 'Fitbit', omron: 'Omron', dexcom: 'Dexcom' };
+import { authorizeUrl } from '../api/device-links-api';
 
 /**
  * The participant-facing page of the emailed link (/PAFitbitConsentPage, with
@@ -15,7 +14,7 @@ const BRAND: Record<Provider, string> = { fitbit: 'Fitbit', omron: 'Omron', dexc
 export function ConsentPage({ provider: fixed }: { provider?: Provider }) {
   const [params] = useSearchParams();
   const provider: Provider = fixed ?? (params.get('provider') === 'dexcom' ? 'dexcom' : 'fitbit');
-  const brand = BRAND[provider];
+  const brand = PROVIDER_BRAND[provider];
   const id = params.get('id') ?? '';
   const t = params.get('t') ?? '';
   const [error, setError] = useState<string | null>(id ? null : 'This consent link is not complete.');
@@ -26,11 +25,11 @@ export function ConsentPage({ provider: fixed }: { provider?: Provider }) {
       window.location.assign((await authorizeUrl(provider, id, t)).url);
     } catch (err) {
       setGoing(false);
-      setError(displayableMessage(err, 'Invalid authorization request. Please try again.'));
+      setError(displayableMessage(err, LINK_MESSAGES.invalidState));
     }
   };
   return (
-    <SfaCard
+    <CenteredCard
       title={`Share your ${brand} data with your study`}
       intro="Your study team uses TrialWear to collect the data of the devices you agreed to share."
     >
@@ -47,7 +46,7 @@ export function ConsentPage({ provider: fixed }: { provider?: Provider }) {
       <Button onClick={go} loading={going} disabled={!id}>
         Continue to {brand}
       </Button>
-    </SfaCard>
+    </CenteredCard>
   );
 }
 

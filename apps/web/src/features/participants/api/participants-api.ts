@@ -1,12 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { HiddenField, Participant } from '@trialwear/contract';
+import type {
+  AddParticipantResult,
+  CodeChangeResult,
+  DeleteParticipantResult,
+  EditParticipantResult,
+  Participant,
+  TrialCodeResult,
+  TrialParticipants,
+} from '@trialwear/contract';
 import { api } from '../../../lib/api-client';
-
-export type ListedParticipant = Participant & { authorized_devices: string[] };
-export interface TrialParticipants {
-  hiddenFields: HiddenField[];
-  participants: ListedParticipant[];
-}
 
 const key = (trialId: number) => ['trialParticipants', trialId] as const;
 
@@ -22,9 +24,7 @@ export function useTrialCode(trialId: number | undefined) {
   return useQuery({
     queryKey: ['trialCode', trialId],
     queryFn: () =>
-      api
-        .get<{ data: { trial_code: string } }>(`/trialParticipants/${trialId}/trialCode`)
-        .then((r) => r.data.trial_code),
+      api.get<TrialCodeResult>(`/trialParticipants/${trialId}/trialCode`).then((r) => r.data.trial_code),
     enabled: !!trialId,
   });
 }
@@ -43,12 +43,7 @@ export function useParticipantMutations(trialId: number) {
   const refresh = () => qc.invalidateQueries({ queryKey: key(trialId) });
   return {
     add: useMutation({
-      mutationFn: (p: NewParticipant) =>
-        api.post<{
-          participantId: number;
-          participant_code: string | null;
-          participant_code_suffix: string | null;
-        }>('/trialParticipants', p),
+      mutationFn: (p: NewParticipant) => api.post<AddParticipantResult>('/trialParticipants', p),
       onSuccess: refresh,
     }),
     edit: useMutation({
@@ -58,19 +53,16 @@ export function useParticipantMutations(trialId: number) {
         age: string;
         email?: string;
         notes?: string;
-      }) => api.put<{ participant: Participant }>('/participant', p),
+      }) => api.put<EditParticipantResult>('/participant', p),
       onSuccess: refresh,
     }),
     changeCode: useMutation({
       mutationFn: ({ participantId, suffix }: { participantId: number; suffix: string | null }) =>
-        api.patch<{ participant_code: string | null }>(
-          `/trialParticipants/${trialId}/${participantId}/code`,
-          { suffix },
-        ),
+        api.patch<CodeChangeResult>(`/trialParticipants/${trialId}/${participantId}/code`, { suffix }),
       onSuccess: refresh,
     }),
     remove: useMutation({
-      mutationFn: (id: number) => api.delete<{ id: number }>('/participant', { id }),
+      mutationFn: (id: number) => api.delete<DeleteParticipantResult>('/participant', { id }),
       onSuccess: refresh,
     }),
   };

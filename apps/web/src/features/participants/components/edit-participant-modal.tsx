@@ -1,11 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Group, Modal, Stack } from '@mantine/core';
-import { type HiddenField, PARTICIPANT_MESSAGES } from '@trialwear/contract';
+import { type HiddenField, type ListedParticipant, PARTICIPANT_MESSAGES } from '@trialwear/contract';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { PhiBanner } from '../../../components/phi-banner';
 import { displayableMessage } from '../../../lib/api-client';
-import { type ListedParticipant, useParticipantMutations } from '../api/participants-api';
+import { useParticipantMutations } from '../api/participants-api';
 import { codeChangeError } from '../participant-errors';
 import { ParticipantFields, type ParticipantFormValues, participantFormSchema } from './participant-fields';
 

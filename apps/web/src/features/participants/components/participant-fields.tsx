@@ -23,13 +23,7 @@ export const participantFormSchema = (hidden: HiddenField[]) =>
     notes: z.string().max(LIMITS.notesMax, PARTICIPANT_MESSAGES.notesTooLong),
     codeSuffix: z.union([z.literal(''), codeSuffixSchema]),
   });
-export type ParticipantFormValues = {
-  gender: (typeof GENDERS)[number];
-  age: string;
-  email: string;
-  notes: string;
-  codeSuffix: string;
-};
+export type ParticipantFormValues = z.input<ReturnType<typeof participantFormSchema>>;
 
 export function ParticipantFields({
   form,

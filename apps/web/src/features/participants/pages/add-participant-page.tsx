@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { PhiBanner } from '../../../components/phi-banner';
-import { useCurrentTrial } from '../../trials/current-trial';
+import { useCurrentTrial } from '../../../lib/current-trial';
 import { useParticipantMutations, useTrialCode, useTrialParticipants } from '../api/participants-api';
 import {
   ParticipantFields,

@@ -1,21 +1,13 @@
 import { Alert, Button, Card, Group, Modal, Stack, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
-import { PARTICIPANT_MESSAGES, type Trial } from '@trialwear/contract';
+import { type ListedParticipant, PARTICIPANT_MESSAGES, type Trial } from '@trialwear/contract';
 import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { api, displayableMessage } from '../../../lib/api-client';
-import { useSession } from '../../auth/session-context';
-import { ProviderSection } from '../../devices/components/provider-section';
-import { type ListedParticipant, useParticipantMutations } from '../api/participants-api';
+import { displayableMessage } from '../../../lib/api-client';
+import { useSession } from '../../../lib/session/session-context';
+import { DevicesManagement } from '../../devices';
+import { useParticipantMutations } from '../api/participants-api';
 
-// Each section only when the team's allowed brands include it (core §2).
-const SECTIONS = [
-  { brand: 'Fitbit', provider: 'fitbit' },
-  { brand: 'Omron', provider: 'omron' },
-  { brand: 'Dexcom', provider: 'dexcom' },
-] as const;
-
-/** /Participant: identity and delete; the device authorization panel is built by the device issue. */
+/** /Participant: identity and delete, then the devices feature's authorization panel. */
 export default function ManageParticipantPage() {
   const state = useLocation().state as { participant?: ListedParticipant; trial?: Trial } | null;
   if (!state?.participant || !state.trial) return <Alert color="red">{PARTICIPANT_MESSAGES.notFound}</Alert>;
@@ -29,13 +21,6 @@ function ManageParticipant({ participant, trial }: { participant: ListedParticip
   const { remove } = useParticipantMutations(trial.trialId);
   const [confirming, setConfirming] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const brands = useQuery({
-    queryKey: ['teamAllowedDevices', teamId],
-    queryFn: () => api.get<Array<{ brand_name: string }>>(`/teamAllowedDevices/${teamId}`),
-    enabled: teamId !== null,
-  });
-  const allowed = new Set((brands.data ?? []).map((b) => b.brand_name));
-  const sections = SECTIONS.filter((s) => allowed.has(s.brand));
 
   return (
     <Stack>
@@ -70,21 +55,12 @@ function ManageParticipant({ participant, trial }: { participant: ListedParticip
           </Button>
         </Group>
       </Card>
-      <Title order={3}>Devices Management</Title>
-      {brands.isSuccess && sections.length === 0 && (
-        <Alert color="gray">No allowed devices available for this team</Alert>
-      )}
-      <Stack>
-        {sections.map((s) => (
-          <ProviderSection
-            key={s.brand}
-            provider={s.provider}
-            participantId={participant.id}
-            trial={trial}
-            isSysAdmin={session.kind === 'authorized' && session.user.role === 'Sys_Admin'}
-          />
-        ))}
-      </Stack>
+      <DevicesManagement
+        participantId={participant.id}
+        trial={trial}
+        teamId={teamId}
+        isSysAdmin={session.kind === 'authorized' && session.user.role === 'Sys_Admin'}
+      />
       <Modal opened={confirming} onClose={() => setConfirming(false)} title="Delete participant?" centered>
         <Stack>
           <Text>

@@ -1,15 +1,17 @@
 import { Alert, Button, Card, Group, List, Radio, Stack, Text, Title } from '@mantine/core';
-import type { Trial } from '@trialwear/contract';
+import type { Provider, Trial } from '@trialwear/contract';
 import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 
 type Chosen = Array<{ id: number; email: string }>;
+/** Dexcom data has no several-participants page in the spec. */
+type DataProvider = Extract<Provider, 'fitbit' | 'omron'>;
 
 /** Several participants selected on the trial page: choose the device whose data to compare (core §2). */
 export default function ParticipantsDataPage() {
   const navigate = useNavigate();
   const state = useLocation().state as { participants?: Chosen; trial?: Trial } | null;
-  const [device, setDevice] = useState<'fitbit' | 'omron'>('fitbit');
+  const [device, setDevice] = useState<DataProvider>('fitbit');
   if (!state?.participants?.length)
     return <Alert color="red">Something went wrong! We could not find participant's info.</Alert>;
   const go = () =>
@@ -30,7 +32,7 @@ export default function ParticipantsDataPage() {
           ))}
         </List>
       </Card>
-      <Radio.Group label="Device" value={device} onChange={(v) => setDevice(v as 'fitbit' | 'omron')}>
+      <Radio.Group label="Device" value={device} onChange={(v) => setDevice(v as DataProvider)}>
         <Group mt="xs">
           <Radio value="fitbit" label="Fitness tracker (Fitbit)" />
           <Radio value="omron" label="Scale and blood pressure (Omron)" />

@@ -2,7 +2,10 @@ import { Alert, Anchor, Badge, Button, Group, Stack, Text, Title } from '@mantin
 import type { ColumnDef } from '@tanstack/react-table';
 import {
   type HiddenField,
+  type ListedParticipant,
   PARTICIPANT_MESSAGES,
+  PROVIDER_BRAND,
+  providerOfLink,
   TABLE,
   TRIAL_MESSAGES,
   type Trial,
@@ -12,19 +15,18 @@ import { useNavigate } from 'react-router';
 import { DataTable } from '../../../components/data-table/data-table';
 import type { ExportColumn } from '../../../components/data-table/export-table';
 import { displayableMessage } from '../../../lib/api-client';
+import { useCurrentTrial } from '../../../lib/current-trial';
 import { canManageParticipants, canManageTrialUsers } from '../../../lib/permissions';
-import { useSession } from '../../auth/session-context';
-import { useDeviceStatusRefresh } from '../../devices/use-device-status-refresh';
-import { useCurrentTrial } from '../../trials/current-trial';
-import { type ListedParticipant, useTrialCode, useTrialParticipants } from '../api/participants-api';
+import { useSession } from '../../../lib/session/session-context';
+import { useDeviceStatusRefresh } from '../../devices';
+import { useTrialCode, useTrialParticipants } from '../api/participants-api';
 import { EditParticipantModal } from '../components/edit-participant-modal';
 
-const PROVIDER_LABEL: Record<string, string> = {
-  fitbit: 'Fitbit',
-  google_health: 'Fitbit',
-  omron: 'Omron',
-  dexcom: 'Dexcom',
-};
+/** The brand of a linked device; a link name the contract does not know is shown as sent. */
+function deviceLabel(link: string): string {
+  const provider = providerOfLink(link);
+  return provider ? PROVIDER_BRAND[provider] : link;
+}
 
 // Until the team's setting is known, both fields count as hidden (core §3).
 const BOTH_HIDDEN: HiddenField[] = ['email', 'notes'];
@@ -64,7 +66,7 @@ function TrialParticipants({ trial }: { trial: Trial }) {
     cols.push({
       id: 'authorized_devices',
       header: 'Authorized Devices',
-      accessorFn: (p) => p.authorized_devices.map((d) => PROVIDER_LABEL[d] ?? d).join(', '),
+      accessorFn: (p) => p.authorized_devices.map((d) => deviceLabel(d)).join(', '),
       cell: ({ row }) => (
         <Group gap={4}>
           {row.original.authorized_devices.length === 0 ? (
@@ -74,7 +76,7 @@ function TrialParticipants({ trial }: { trial: Trial }) {
           ) : (
             row.original.authorized_devices.map((d) => (
               <Badge key={d} size="sm" variant="light">
-                {PROVIDER_LABEL[d] ?? d}
+                {deviceLabel(d)}
               </Badge>
             ))
           )}

@@ -4,11 +4,13 @@ import { changePasswordSchema, PASSWORD_FLOW_MESSAGES } from '@trialwear/contrac
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
-import { api, displayableMessage } from '../../../lib/api-client';
-import { useSession } from '../../auth/session-context';
-import { SfaCard } from '../../sfa/components/sfa-card';
+import type { z } from 'zod';
+import { CenteredCard } from '../../../components/centered-card';
+import { displayableMessage } from '../../../lib/api-client';
+import { useSession } from '../../../lib/session/session-context';
+import { changePassword } from '../api/passwords-api';
 
-type Form = { currentPassword: string; newPassword: string; newConfirmPassword: string };
+type Form = z.input<typeof changePasswordSchema>;
 
 export default function ChangePasswordPage() {
   const { logout } = useSession();
@@ -21,7 +23,7 @@ export default function ChangePasswordPage() {
   const onSubmit = handleSubmit(async (values) => {
     setError(null);
     try {
-      await api.post('/auth/changePwdReq', values);
+      await changePassword(values);
       // Every session ended on the server: sign in again with the new password (core §4).
       await logout(`${PASSWORD_FLOW_MESSAGES.newPasswordSet} Please log in again.`);
       navigate('/LoginPage', { replace: true });
@@ -30,7 +32,7 @@ export default function ChangePasswordPage() {
     }
   });
   return (
-    <SfaCard title="Change Password" intro="After the change you sign in again everywhere.">
+    <CenteredCard title="Change Password" intro="After the change you sign in again everywhere.">
       <form onSubmit={onSubmit} noValidate>
         <Stack>
           {error && <Alert color="red">{error}</Alert>}
@@ -57,6 +59,6 @@ export default function ChangePasswordPage() {
           </Button>
         </Stack>
       </form>
-    </SfaCard>
+    </CenteredCard>
   );
 }

@@ -4,10 +4,11 @@ import { PASSWORD_FLOW_MESSAGES, resetPasswordSchema } from '@trialwear/contract
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useSearchParams } from 'react-router';
-import { api } from '../../../lib/api-client';
-import { SfaCard } from '../../sfa/components/sfa-card';
+import type { z } from 'zod';
+import { CenteredCard } from '../../../components/centered-card';
+import { resetPassword, validateResetToken } from '../api/passwords-api';
 
-type Form = { token: string; newPassword: string; newConfirmPassword: string };
+type Form = z.input<typeof resetPasswordSchema>;
 
 export default function ResetPasswordPage() {
   const token = useSearchParams()[0].get('token') ?? '';
@@ -20,21 +21,21 @@ export default function ResetPasswordPage() {
   });
   useEffect(() => {
     if (!token) return;
-    api.post('/auth/resetPasswordValidation', { token }).then(
+    validateResetToken(token).then(
       () => setState('valid'),
       () => setState('invalid'),
     );
   }, [token]);
   const onSubmit = handleSubmit(async (values) => {
     try {
-      await api.post('/auth/resetPassword', values);
+      await resetPassword(values);
       setState('done');
     } catch {
       setState('failed');
     }
   });
   return (
-    <SfaCard
+    <CenteredCard
       title="Choose a new password"
       intro="8 to 20 characters with a lowercase and an uppercase letter, a digit and a special character."
     >
@@ -74,6 +75,6 @@ export default function ResetPasswordPage() {
       <Anchor component={Link} to="/LoginPage" size="sm">
         Go to login
       </Anchor>
-    </SfaCard>
+    </CenteredCard>
   );
 }

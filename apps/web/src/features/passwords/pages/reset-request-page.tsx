@@ -5,9 +5,10 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { z } from 'zod';
-import { api, displayableMessage } from '../../../lib/api-client';
+import { CenteredCard } from '../../../components/centered-card';
+import { displayableMessage } from '../../../lib/api-client';
 import { RecaptchaError, useRecaptcha } from '../../../lib/use-recaptcha';
-import { SfaCard } from '../../sfa/components/sfa-card';
+import { requestPasswordReset } from '../api/passwords-api';
 
 const schema = z.object({ email: emailSchema });
 
@@ -22,17 +23,14 @@ export default function ResetRequestPage() {
   const onSubmit = handleSubmit(async ({ email }) => {
     setError(null);
     try {
-      const res = await api.post<{ message: string }>('/auth/forgotPassword', {
-        email,
-        recaptchaResponse: await getToken('forgot_password'),
-      });
+      const res = await requestPasswordReset(email, await getToken('forgot_password'));
       setDone(res.message);
     } catch (err) {
       setError(err instanceof RecaptchaError ? err.message : displayableMessage(err, GENERIC_ERRORS.anError));
     }
   });
   return (
-    <SfaCard
+    <CenteredCard
       title="Reset your password"
       intro="Enter the email address of your account and we will send you a reset link."
     >
@@ -63,6 +61,6 @@ export default function ResetRequestPage() {
       <Anchor component={Link} to="/LoginPage" size="sm">
         Back to login
       </Anchor>
-    </SfaCard>
+    </CenteredCard>
   );
 }

@@ -10,7 +10,7 @@ import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { z } from 'zod';
 import { ApiRequestError, displayableMessage } from '../../../lib/api-client';
-import { useSession } from '../../auth/session-context';
+import { useSession } from '../../../lib/session/session-context';
 
 const schema = z.object({ code: sfaCodeSchema, remember: z.boolean() });
 

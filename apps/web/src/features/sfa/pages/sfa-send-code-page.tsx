@@ -2,11 +2,11 @@ import { Alert, Button, Group } from '@mantine/core';
 import { SFA_MESSAGES } from '@trialwear/contract';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { CenteredCard } from '../../../components/centered-card';
 import { displayableMessage } from '../../../lib/api-client';
-import { useSession } from '../../auth/session-context';
+import { useSession } from '../../../lib/session/session-context';
 import { sendEmailCode, validateTotp } from '../api/sfa-api';
 import { CodeForm } from '../components/code-form';
-import { SfaCard } from '../components/sfa-card';
 
 /** Second factor by email: send a code, then enter it; on a send failure, offer the authenticator. */
 export default function SfaSendCodePage() {
@@ -25,7 +25,7 @@ export default function SfaSendCodePage() {
     }
   };
   return (
-    <SfaCard
+    <CenteredCard
       title="Sign-in code by email"
       intro="We send a 6-digit code to the email address of your account."
     >
@@ -54,6 +54,6 @@ export default function SfaSendCodePage() {
           }}
         />
       )}
-    </SfaCard>
+    </CenteredCard>
   );
 }

@@ -1,16 +1,16 @@
 import { Alert, Code, Image, Loader, Stack, Text } from '@mantine/core';
-import { isValidSetupKey, isValidSetupQr, SFA_MESSAGES } from '@trialwear/contract';
+import { isValidSetupKey, isValidSetupQr, SFA_MESSAGES, type SfaSetup } from '@trialwear/contract';
 import { useEffect, useState } from 'react';
+import { CenteredCard } from '../../../components/centered-card';
 import { displayableMessage } from '../../../lib/api-client';
 import { getSetup } from '../api/sfa-api';
 import { CodeForm } from '../components/code-form';
-import { SfaCard } from '../components/sfa-card';
 import { useVerifyAndSignOut } from '../use-verify-and-sign-out';
 
 /** Set up the authenticator: scan the QR (or type the key), then prove it with a first code. */
 export default function SfaSetupPage() {
   const verify = useVerifyAndSignOut();
-  const [setup, setSetup] = useState<{ qrImage: string; key: string } | null>(null);
+  const [setup, setSetup] = useState<SfaSetup | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
@@ -26,7 +26,7 @@ export default function SfaSetupPage() {
   }, []);
 
   return (
-    <SfaCard
+    <CenteredCard
       title="Set up your authenticator"
       intro="Scan the QR code with an authenticator app (Google Authenticator, Microsoft Authenticator, 1Password…), then enter the 6-digit code it shows."
     >
@@ -49,6 +49,6 @@ export default function SfaSetupPage() {
           onCode={verify}
         />
       )}
-    </SfaCard>
+    </CenteredCard>
   );
 }

@@ -1,16 +1,16 @@
 import { Anchor } from '@mantine/core';
 import { SFA_MESSAGES } from '@trialwear/contract';
 import { Link, useNavigate } from 'react-router';
-import { useSession } from '../../auth/session-context';
+import { CenteredCard } from '../../../components/centered-card';
+import { useSession } from '../../../lib/session/session-context';
 import { validateTotp } from '../api/sfa-api';
 import { CodeForm } from '../components/code-form';
-import { SfaCard } from '../components/sfa-card';
 
 export default function SfaValidatePage() {
   const { signedIn } = useSession();
   const navigate = useNavigate();
   return (
-    <SfaCard title="Second factor" intro="Enter the 6-digit code from your authenticator app.">
+    <CenteredCard title="Second factor" intro="Enter the 6-digit code from your authenticator app.">
       <CodeForm
         submitLabel="Continue"
         withRemember
@@ -23,6 +23,6 @@ export default function SfaValidatePage() {
       <Anchor component={Link} to="/SFASendCodeViaMsgPage" size="sm">
         Send me a code by email instead
       </Anchor>
-    </SfaCard>
+    </CenteredCard>
   );
 }

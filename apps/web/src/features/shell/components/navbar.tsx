@@ -1,7 +1,7 @@
 import { Anchor, Group, Menu, UnstyledButton } from '@mantine/core';
 import { NAV_ITEMS, roleAllows, SYS_ADMIN_MENU } from '@trialwear/contract';
 import { Link, NavLink } from 'react-router';
-import { useSession } from '../../auth/session-context';
+import { useSession } from '../../../lib/session/session-context';
 import classes from './navbar.module.css';
 import { ProfileMenu } from './profile-menu';
 

@@ -1,11 +1,12 @@
 import { Avatar, Group, Menu, Text, UnstyledButton } from '@mantine/core';
 import type { SessionUser } from '@trialwear/contract';
 import { useNavigate } from 'react-router';
-import { useSession } from '../../auth/session-context';
-import { resetSfa } from '../../sfa/api/sfa-api';
+import { useSession } from '../../../lib/session/session-context';
+import { useResetSecondFactor } from '../../sfa';
 
 export function ProfileMenu({ user }: { user: SessionUser }) {
-  const { logout, reload } = useSession();
+  const { logout } = useSession();
+  const resetSecondFactor = useResetSecondFactor();
   const navigate = useNavigate();
   const initials = `${user.first_name[0] ?? ''}${user.last_name[0] ?? ''}`.toUpperCase();
   return (
@@ -41,17 +42,7 @@ export function ProfileMenu({ user }: { user: SessionUser }) {
         {/* Switching among the user's teams arrives with the identity issue (GET /userTeamsData, POST /selectTeam). */}
         <Menu.Divider />
         <Menu.Item onClick={() => navigate('/ChangePwdReqPage')}>Change Password</Menu.Item>
-        <Menu.Item
-          onClick={async () => {
-            // New phone or lost authenticator: remove it and set up a new one now.
-            if (!window.confirm('Remove your authenticator and set up a new one?')) return;
-            const { message } = await resetSfa();
-            await reload();
-            navigate(message === 'SFAIsNotSet' ? '/SFASetupPage' : '/');
-          }}
-        >
-          Reset Second Factor
-        </Menu.Item>
+        <Menu.Item onClick={resetSecondFactor}>Reset Second Factor</Menu.Item>
         <Menu.Item color="red" onClick={() => logout().then(() => navigate('/LoginPage'))}>
           Logout
         </Menu.Item>

@@ -1,6 +1,6 @@
 import { Anchor, List, Text } from '@mantine/core';
 import { Link } from 'react-router';
-import { SfaCard } from '../../sfa/components/sfa-card';
+import { CenteredCard } from '../../../components/centered-card';
 
 /**
  * The spec leaves the participant login states open. Participants share data
@@ -9,7 +9,7 @@ import { SfaCard } from '../../sfa/components/sfa-card';
  */
 export default function ParticipantLoginPage() {
   return (
-    <SfaCard title="Participants" intro="You do not need to sign in to share your device data.">
+    <CenteredCard title="Participants" intro="You do not need to sign in to share your device data.">
       <Text size="sm">To connect your device to your study:</Text>
       <List size="sm">
         <List.Item>Open the consent link your study team emailed you.</List.Item>
@@ -21,6 +21,6 @@ export default function ParticipantLoginPage() {
       <Anchor component={Link} to="/ContactUsForm/" size="sm">
         Questions? Contact us
       </Anchor>
-    </SfaCard>
+    </CenteredCard>
   );
 }

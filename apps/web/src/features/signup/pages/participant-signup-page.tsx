@@ -1,12 +1,13 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Anchor, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
-import { participantSignupSchema } from '@trialwear/contract';
+import { PARTICIPANT_SIGNUP_MESSAGES, participantSignupSchema } from '@trialwear/contract';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import type { z } from 'zod';
-import { api, displayableMessage } from '../../../lib/api-client';
-import { SfaCard } from '../../sfa/components/sfa-card';
+import { CenteredCard } from '../../../components/centered-card';
+import { displayableMessage } from '../../../lib/api-client';
+import { signUpParticipant } from '../api/signup-api';
 
 type Form = z.input<typeof participantSignupSchema>;
 
@@ -21,19 +22,19 @@ export default function ParticipantSignupPage() {
   const onSubmit = handleSubmit(async (values) => {
     setError(null);
     try {
-      await api.post('/Participants/signup', values);
+      await signUpParticipant(values);
       setDone(true);
     } catch (err) {
       setError(displayableMessage(err, 'Signup failed. Please try again.'));
     }
   });
   return (
-    <SfaCard
+    <CenteredCard
       title="Participant sign-up"
       intro="For study participants. Staff accounts are created by approval."
     >
       {done ? (
-        <Alert color="teal">Your participant account was created.</Alert>
+        <Alert color="teal">{PARTICIPANT_SIGNUP_MESSAGES.created}</Alert>
       ) : (
         <form onSubmit={onSubmit} noValidate>
           <Stack>
@@ -68,6 +69,6 @@ export default function ParticipantSignupPage() {
       <Anchor component={Link} to="/ParticipantLoginPage" size="sm">
         Already have a participant account?
       </Anchor>
-    </SfaCard>
+    </CenteredCard>
   );
 }

@@ -1,20 +1,17 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Card, Select, Stack, TextInput, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { approveSignupSchema, SIGNUP_MESSAGES, SIGNUP_ROLES } from '@trialwear/contract';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { api, displayableMessage } from '../../../lib/api-client';
+import { displayableMessage } from '../../../lib/api-client';
+import { approveSignup, useSysAdminTeams } from '../api/signup-api';
 
 type Form = z.input<typeof approveSignupSchema>;
 
 /** Sys_Admin: approve a sign-up request by emailing a single-use link with role and team. */
 export default function SignupApprovalPage() {
-  const teams = useQuery({
-    queryKey: ['sysAdminTeams'],
-    queryFn: () => api.get<Array<{ team_id: number; team_name: string }>>('/sysAdminTeamsData'),
-  });
+  const teams = useSysAdminTeams();
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
   const { register, control, handleSubmit, reset, formState } = useForm<Form>({
     resolver: zodResolver(approveSignupSchema),
@@ -24,10 +21,7 @@ export default function SignupApprovalPage() {
     setResult(null);
     const teamName = teams.data?.find((t) => t.team_id === Number(values.teamId))?.team_name ?? '';
     try {
-      const res = await api.post<{ message: string }>('/userSignUpPermission/approveSignUp', {
-        ...values,
-        teamName,
-      });
+      const res = await approveSignup(values, teamName);
       setResult({ ok: true, text: res.message });
       reset();
     } catch (err) {

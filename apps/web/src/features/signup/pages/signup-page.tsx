@@ -6,10 +6,10 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate } from 'react-router';
 import type { z } from 'zod';
-import { api, displayableMessage } from '../../../lib/api-client';
+import { CenteredCard } from '../../../components/centered-card';
+import { displayableMessage } from '../../../lib/api-client';
 import { RecaptchaError, useRecaptcha } from '../../../lib/use-recaptcha';
-import { SfaCard } from '../../sfa/components/sfa-card';
-import type { Invitation } from './signup-validation-page';
+import { type Invitation, signUp } from '../api/signup-api';
 
 type Form = z.input<typeof signupFormSchema>;
 
@@ -17,12 +17,12 @@ export default function SignupPage() {
   const invitation = (useLocation().state as { invitation?: Invitation } | null)?.invitation;
   if (!invitation) {
     return (
-      <SfaCard title="Sign up" intro="Sign-up works through the link in your approval email.">
+      <CenteredCard title="Sign up" intro="Sign-up works through the link in your approval email.">
         <Alert color="red">{SIGNUP_MESSAGES.keyMissing}</Alert>
         <Anchor component={Link} to="/ContactUsForm/" size="sm">
           Contact us to ask for access
         </Anchor>
-      </SfaCard>
+      </CenteredCard>
     );
   }
   return <SignupForm invitation={invitation} />;
@@ -47,18 +47,7 @@ function SignupForm({ invitation }: { invitation: Invitation }) {
   const onSubmit = handleSubmit(async (values) => {
     setError(null);
     try {
-      const res = await api.post<{ success: boolean; message: string; data?: { redirectTo?: string } }>(
-        '/users/signup',
-        {
-          ...values,
-          token: invitation.token,
-          email: invitation.email,
-          teamId: invitation.teamId,
-          teamName: invitation.teamName,
-          role: invitation.role,
-          recaptchaResponse: await getToken('signup'),
-        },
-      );
+      const res = await signUp(values, invitation, await getToken('signup'));
       if (!res.success) {
         setError(SIGNUP_MESSAGES.unsuccessful);
         return;
@@ -75,7 +64,7 @@ function SignupForm({ invitation }: { invitation: Invitation }) {
     }
   });
   return (
-    <SfaCard
+    <CenteredCard
       title="Create your account"
       intro={`${invitation.email} · ${invitation.teamName} · ${invitation.role}`}
     >
@@ -138,6 +127,6 @@ function SignupForm({ invitation }: { invitation: Invitation }) {
           </Button>
         </Stack>
       </form>
-    </SfaCard>
+    </CenteredCard>
   );
 }

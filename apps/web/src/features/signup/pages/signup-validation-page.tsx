@@ -2,16 +2,9 @@ import { Alert, Loader } from '@mantine/core';
 import { SIGNUP_MESSAGES } from '@trialwear/contract';
 import { useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { api, displayableMessage } from '../../../lib/api-client';
-import { SfaCard } from '../../sfa/components/sfa-card';
-
-export interface Invitation {
-  email: string;
-  role: string;
-  teamId: number;
-  teamName: string;
-  token: string;
-}
+import { CenteredCard } from '../../../components/centered-card';
+import { displayableMessage } from '../../../lib/api-client';
+import { validateSignupToken } from '../api/signup-api';
 
 /** The emailed sign-up link lands here: check the token, then go to the sign-up form. */
 export default function SignupValidationPage() {
@@ -20,14 +13,14 @@ export default function SignupValidationPage() {
   const [error, setError] = useState<string | null>(token ? null : SIGNUP_MESSAGES.keyMissing);
   useEffect(() => {
     if (!token) return;
-    api.post<Omit<Invitation, 'token'>>('/userSignUpPermission/signupRequestValidation', { token }).then(
+    validateSignupToken(token).then(
       (invite) => navigate('/SignupPage', { replace: true, state: { invitation: { ...invite, token } } }),
       (err) => setError(displayableMessage(err, SIGNUP_MESSAGES.failed)),
     );
   }, [token, navigate]);
   return (
-    <SfaCard title="Sign up" intro="Checking your sign-up link…">
+    <CenteredCard title="Sign up" intro="Checking your sign-up link…">
       {error ? <Alert color="red">{error}</Alert> : <Loader size="sm" />}
-    </SfaCard>
+    </CenteredCard>
   );
 }

@@ -1,18 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
+import type { AddTrialUserResult, RemoveTrialUserResult, TeamUser, TrialUser } from '@trialwear/contract';
 import { api } from '../../../lib/api-client';
-
-export interface TrialUser {
-  id: number;
-  email: string;
-  isOwner: boolean;
-}
-export interface TeamUser {
-  id: number;
-  email: string;
-  first_name: string;
-  last_name: string;
-  role: string;
-}
 
 export const useTrialUsers = (trialId: number) =>
   useQuery({
@@ -23,6 +11,6 @@ export const useTeamUsers = (trialId: number) =>
   useQuery({ queryKey: ['teamUsers', trialId], queryFn: () => api.get<TeamUser[]>(`/teamUsers/${trialId}`) });
 
 export const addTrialUser = (trialId: number, userEmail: string) =>
-  api.post<{ data: { userId: number; userEmail: string } }>('/trialUsers', { userEmail, trialId });
+  api.post<AddTrialUserResult>('/trialUsers', { userEmail, trialId });
 export const deleteTrialUser = (trialId: number, user: TrialUser) =>
-  api.delete<{ success: true }>('/trialUsers', { userId: user.id, userEmail: user.email, trialId });
+  api.delete<RemoveTrialUserResult>('/trialUsers', { userId: user.id, userEmail: user.email, trialId });

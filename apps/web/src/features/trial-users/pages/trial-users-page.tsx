@@ -8,32 +8,24 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Group, Modal, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
-import { emailSchema, type Trial } from '@trialwear/contract';
+import {
+  type AddTrialUserResult,
+  emailSchema,
+  TRIAL_USERS_PAGE_MESSAGES,
+  type Trial,
+  type TrialUser,
+} from '@trialwear/contract';
 import { useMemo, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useLocation } from 'react-router';
 import { z } from 'zod';
 import { DataTable } from '../../../components/data-table/data-table';
 import { ApiRequestError } from '../../../lib/api-client';
-import {
-  addTrialUser,
-  deleteTrialUser,
-  type TrialUser,
-  useTeamUsers,
-  useTrialUsers,
-} from '../api/trial-users-api';
-
-const MESSAGES = {
-  missing: 'Something went wrong! We could not find trial and users info.',
-  addFailed: 'Adding the user to the trial failed!',
-  deleteFailed: 'Deleting user from trial failed',
-  addedDisplayWrong: 'The user has been added, but the display is wrong. Please refresh the page!',
-  deletedDisplayWrong: 'The user has been deleted, but the display is wrong. Please refresh the page!',
-} as const;
+import { addTrialUser, deleteTrialUser, useTeamUsers, useTrialUsers } from '../api/trial-users-api';
 
 export default function TrialUsersPage() {
   const trial = (useLocation().state as { trial?: Trial } | null)?.trial;
-  if (!trial) return <Alert color="red">{MESSAGES.missing}</Alert>;
+  if (!trial) return <Alert color="red">{TRIAL_USERS_PAGE_MESSAGES.missing}</Alert>;
   return <TrialUsers trial={trial} />;
 }
 
@@ -98,7 +90,7 @@ function TrialUsers({ trial }: { trial: Trial }) {
             try {
               setUsers((list) => [...list, { id: u.userId, email: u.userEmail, isOwner: false }]);
             } catch {
-              setError(MESSAGES.addedDisplayWrong);
+              setError(TRIAL_USERS_PAGE_MESSAGES.addedDisplayWrong);
             }
           }}
         />
@@ -123,14 +115,14 @@ function TrialUsers({ trial }: { trial: Trial }) {
                     setError(
                       err instanceof ApiRequestError && err.body?.displayToUser
                         ? `Error: ${err.body.message}!`
-                        : MESSAGES.deleteFailed,
+                        : TRIAL_USERS_PAGE_MESSAGES.deleteFailed,
                     );
                     return;
                   }
                   try {
                     setUsers((list) => list.filter((u) => u.id !== user.id));
                   } catch {
-                    setError(MESSAGES.deletedDisplayWrong);
+                    setError(TRIAL_USERS_PAGE_MESSAGES.deletedDisplayWrong);
                   }
                 }}
               >
@@ -153,7 +145,7 @@ function AddUserModal({
 }: {
   trial: Trial;
   onClose: () => void;
-  onAdded: (u: { userId: number; userEmail: string }) => void;
+  onAdded: (u: AddTrialUserResult['data']) => void;
 }) {
   const team = useTeamUsers(trial.trialId);
   const [error, setError] = useState<string | null>(null);
@@ -171,7 +163,7 @@ function AddUserModal({
       setError(
         err instanceof ApiRequestError && err.body?.displayToUser
           ? `Error: ${err.body.message}!`
-          : MESSAGES.addFailed,
+          : TRIAL_USERS_PAGE_MESSAGES.addFailed,
       );
     }
   });

@@ -1,5 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Trial, TrialForm } from '@trialwear/contract';
+import type {
+  AddTrialResult,
+  DeleteTrialResult,
+  Trial,
+  TrialForm,
+  UpdateTrialResult,
+} from '@trialwear/contract';
 import { api } from '../../../lib/api-client';
 
 // Keyed by team: switching team shows that team's trials, never another's cached list.
@@ -20,15 +26,16 @@ export function useTrialMutations(teamId: number | null) {
     qc.setQueryData<Trial[]>(key(teamId), (old) => fn(old ?? []));
   return {
     add: useMutation({
-      mutationFn: (form: TrialForm) => api.post<{ trialId: number; trial: Trial }>('/userTrials', form),
+      mutationFn: (form: TrialForm) => api.post<AddTrialResult>('/userTrials', form),
       onSuccess: ({ trial }) => setList((list) => [trial, ...list]),
     }),
     edit: useMutation({
-      mutationFn: (input: TrialForm & { trialId: number }) => api.put<{ trial: Trial }>('/userTrials', input),
+      mutationFn: (input: TrialForm & { trialId: number }) =>
+        api.put<UpdateTrialResult>('/userTrials', input),
       onSuccess: ({ trial }) => setList((list) => list.map((t) => (t.trialId === trial.trialId ? trial : t))),
     }),
     remove: useMutation({
-      mutationFn: (trialId: number) => api.delete<{ trialId: number }>('/userTrials', { trialId }),
+      mutationFn: (trialId: number) => api.delete<DeleteTrialResult>('/userTrials', { trialId }),
       onSuccess: ({ trialId }) => setList((list) => list.filter((t) => t.trialId !== trialId)),
     }),
   };

@@ -1,23 +1,12 @@
 import { Select, Text } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import type { SessionUser } from '@trialwear/contract';
-import { api } from '../../../lib/api-client';
-import { useSession } from '../../auth/session-context';
-
-interface TeamMembership {
-  team_id: number;
-  team_name: string;
-  role: string;
-}
+import { useSession } from '../../../lib/session/session-context';
+import { selectTeam, useUserTeams } from '../api/teams-api';
 
 /** The user's teams (each with its own role); choosing one switches the session's team on the server. */
 export function TeamPicker({ user }: { user: SessionUser }) {
   const { reload } = useSession();
-  const teams = useQuery({
-    queryKey: ['userTeams', user.id],
-    queryFn: () => api.get<TeamMembership[]>(`/userTeamsData/${user.id}`),
-    retry: false,
-  });
+  const teams = useUserTeams(user.id);
   if (!teams.data || teams.data.length < 2) {
     return (
       <Text size="sm">
@@ -35,7 +24,7 @@ export function TeamPicker({ user }: { user: SessionUser }) {
       onChange={async (value) => {
         const team = teams.data.find((t) => String(t.team_id) === value);
         if (!team) return;
-        await api.post('/selectTeam', { teamId: team.team_id, teamName: team.team_name, role: team.role });
+        await selectTeam(team);
         await reload();
       }}
     />

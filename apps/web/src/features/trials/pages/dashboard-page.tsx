@@ -6,12 +6,12 @@ import { useNavigate } from 'react-router';
 import { DataTable } from '../../../components/data-table/data-table';
 import { clearTableStates } from '../../../components/data-table/table-state';
 import { displayableMessage } from '../../../lib/api-client';
+import { rememberTrial } from '../../../lib/current-trial';
 import { canAddTrial, canDeleteTrial, canEditTrial } from '../../../lib/permissions';
-import { useSession } from '../../auth/session-context';
+import { useSession } from '../../../lib/session/session-context';
 import { useTrials } from '../api/trials-api';
 import { TeamPicker } from '../components/team-picker';
 import { type TrialModal, TrialModals } from '../components/trial-modals';
-import { rememberTrial } from '../current-trial';
 
 export default function DashboardPage() {
   const { session } = useSession();

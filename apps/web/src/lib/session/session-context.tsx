@@ -16,14 +16,14 @@ import {
   useRef,
   useState,
 } from 'react';
-import { ApiRequestError, displayableMessage } from '../../lib/api-client';
+import { ApiRequestError, displayableMessage } from '../api-client';
 import {
   fetchSession,
   logout as logoutCall,
   refreshSession,
   type SessionState,
   stateFromAuth,
-} from './api/session-api';
+} from './session-api';
 
 interface SessionContextValue {
   session: SessionState;

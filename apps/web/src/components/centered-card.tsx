@@ -1,7 +1,8 @@
 import { Card, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 
-export function SfaCard({
+/** The narrow centred card of the sign-in, password, sign-up and consent pages. */
+export function CenteredCard({
   title,
   intro,
   children,

@@ -1,6 +1,10 @@
-import type { AuthResponse, AuthStatus, SessionUser } from '@trialwear/contract';
+/*
+ * The session calls the whole app depends on: who is signed in (with a
+ * pending second factor kept as a partial session), refresh and logout.
+ */
+import type { ActionResult, AuthResponse, AuthStatus, SessionUser } from '@trialwear/contract';
 import { AUTH_STATUSES } from '@trialwear/contract';
-import { ApiRequestError, api } from '../../../lib/api-client';
+import { ApiRequestError, api } from '../api-client';
 
 export type SessionState =
   | { kind: 'loading' }
@@ -31,7 +35,5 @@ export async function fetchSession(): Promise<SessionState> {
   }
 }
 
-export const login = (username: string, password: string, recaptchaResponse: string) =>
-  api.post<AuthResponse>('/auth/login', { username, password, recaptchaResponse });
-export const logout = () => api.post<{ success: boolean }>('/auth/logout');
-export const refreshSession = () => api.post<{ success: boolean }>('/auth/refreshToken');
+export const logout = () => api.post<ActionResult>('/auth/logout');
+export const refreshSession = () => api.post<ActionResult>('/auth/refreshToken');

@@ -1,0 +1,7 @@
+/*
+ * What other features may use of device links: the Manage Participant panel
+ * and the trial page's device-status re-check. Everything else in this
+ * folder is the feature's own.
+ */
+export { DevicesManagement } from './components/devices-management';
+export { useDeviceStatusRefresh } from './use-device-status-refresh';
