@@ -17,8 +17,8 @@ export async function chainEntriesAfter(db: Db, afterSeq: number, limit: number)
            audit_entry_hash(prev_hash, occurred_at, user_id, team_id, action, entity_type, entity_id,
                             before, after, request_id, ip) AS expected
       FROM audit_log
-     WHERE chain_seq > ${afterSeq}
-     ORDER BY chain_seq
+     WHERE audit_log.chain_seq > ${afterSeq}
+     ORDER BY audit_log.chain_seq -- the column, not the text alias above
      LIMIT ${limit}`.execute(db);
   return r.rows;
 }

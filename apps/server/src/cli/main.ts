@@ -7,7 +7,9 @@
 import { parseArgs } from 'node:util';
 import { roleSchema } from '@trialwear/contract';
 import { ZodError } from 'zod';
-import { loadConfig } from '../config.js';
+import { readAnchors } from '../audit/anchors.js';
+import { verifyAndRecord } from '../audit/verify-chain.js';
+import { type Config, loadConfig } from '../config.js';
 import type { Db } from '../db/database.js';
 import { unlockUser } from '../features/auth/lockout.js';
 import {
@@ -39,7 +41,8 @@ const USAGE = `Usage: npm run cli -- <command> [flags]
   unlock-user --username U
   set-allowed-brands --team NAME --allowed-brands Fitbit,Omron,Dexcom|none
   require-sfa --username U [--off]
-  seed-demo`;
+  seed-demo
+  verify-audit          walk the audit chain (and the anchors file); exit 1 at the first break`;
 
 const FLAGS = {
   name: { type: 'string' },
@@ -93,7 +96,10 @@ function parseRole(value: string) {
   return role.data;
 }
 
-const commands: Record<string, (db: Db, flags: Flags) => Promise<Record<string, unknown>>> = {
+/** A command's result; `exitCode` 1 = the command ran but found a problem (printed as ok: false). */
+type Result = Record<string, unknown> & { exitCode?: number };
+
+const commands: Record<string, (db: Db, flags: Flags, config: Config) => Promise<Result>> = {
   migrate: async () => ({ migrated: true }),
   'create-team': async (db, flags) => {
     const hidden = flags['hidden-fields'];
@@ -155,6 +161,10 @@ const commands: Record<string, (db: Db, flags: Flags) => Promise<Record<string, 
     return { id, sfaRequired };
   },
   'seed-demo': async (db) => ({ seeded: await seedDemoIfEmpty({ db }) }),
+  'verify-audit': async (db, _flags, config) => {
+    const v = await verifyAndRecord(db, readAnchors(config.auditAnchorFile), 'cli', new Date());
+    return { ...v, exitCode: v.ok ? 0 : 1 };
+  },
 };
 
 function describe(err: unknown): string {
@@ -186,9 +196,9 @@ async function run(argv: string[]): Promise<number> {
   // Database messages go to stderr so stdout stays one line of JSON.
   const runtime = await openRuntimeDatabase(config, (m) => console.error(`[trialwear] ${m}`));
   try {
-    const result = await command(runtime.database.db, parsed.values);
-    console.log(JSON.stringify({ ok: true, command: name, ...result }));
-    return 0;
+    const { exitCode = 0, ...result } = await command(runtime.database.db, parsed.values, config);
+    console.log(JSON.stringify({ ok: exitCode === 0, command: name, ...result }));
+    return exitCode;
   } catch (err) {
     console.error(`Error: ${describe(err)}`);
     return err instanceof UsageError ? 2 : 1;

@@ -14,9 +14,14 @@ export async function migrate(pool: pg.Pool): Promise<string[]> {
   const applied: string[] = [];
   try {
     await client.query('SELECT pg_advisory_lock(hashtext($1))', ['trialwear_migrations']);
-    await client.query(
-      'CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+    // Checked first: a role that may not create tables (the application role) can still see nothing is pending.
+    const { rows } = await client.query<{ exists: boolean }>(
+      "SELECT to_regclass('public.schema_migrations') IS NOT NULL AS exists",
     );
+    if (!rows[0]?.exists)
+      await client.query(
+        'CREATE TABLE schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+      );
     const done = new Set(
       (await client.query<{ name: string }>('SELECT name FROM schema_migrations')).rows.map((r) => r.name),
     );
@@ -35,7 +40,13 @@ export async function migrate(pool: pg.Pool): Promise<string[]> {
         applied.push(file);
       } catch (err) {
         await client.query('ROLLBACK');
-        throw new Error(`Migration ${file} failed: ${(err as Error).message}`, { cause: err });
+        const denied = (err as { code?: string }).code === '42501';
+        throw new Error(
+          `Migration ${file} failed: ${(err as Error).message}${
+            denied ? ' (this role may not change the schema: give the owner role as DATABASE_OWNER_URL)' : ''
+          }`,
+          { cause: err },
+        );
       }
     }
   } finally {

@@ -120,11 +120,21 @@ describe('schema rules the specs imply', () => {
     expect(rows[0]!.prev_hash).toBe('0'.repeat(64));
     expect(rows[1]!.prev_hash).toBe(rows[0]!.hash);
     expect(rows[0]!.hash).toMatch(/^[0-9a-f]{64}$/);
+    // The application role has no right to change it at all ...
     await expect(t.ctx.db.updateTable('audit_log').set({ action: 'x' }).execute()).rejects.toThrow(
-      /append-only/,
+      /permission denied/,
     );
-    await expect(t.ctx.db.deleteFrom('audit_log').execute()).rejects.toThrow(/append-only/);
-    await expect(sql`TRUNCATE audit_log`.execute(t.ctx.db)).rejects.toThrow(/append-only/);
+    await expect(t.ctx.db.deleteFrom('audit_log').execute()).rejects.toThrow(/permission denied/);
+    await expect(sql`TRUNCATE audit_log`.execute(t.ctx.db)).rejects.toThrow(/permission denied/);
+    // ... and even its owner meets the append-only triggers.
+    const owner = await t.connectAs('owner');
+    try {
+      await expect(owner.query("UPDATE audit_log SET action = 'x'")).rejects.toThrow(/append-only/);
+      await expect(owner.query('DELETE FROM audit_log')).rejects.toThrow(/append-only/);
+      await expect(owner.query('TRUNCATE audit_log')).rejects.toThrow(/append-only/);
+    } finally {
+      await owner.end();
+    }
   });
 
   it('the team overview derives the actual counts', async () => {

@@ -1,7 +1,10 @@
 /*
- * Integration tests run on a real PostgreSQL: TEST_DATABASE_URL when set,
- * else an embedded one in .data/test-pg. We migrate one template database
- * (pg-boss schema included) once; each test file clones it in milliseconds.
+ * Integration tests run on a real PostgreSQL: TEST_DATABASE_URL (a
+ * superuser: it creates the owner and application roles) when set, else an
+ * embedded one in .data/test-pg. We migrate one template database as the
+ * owner role, with the application role's grants and its pg-boss schema,
+ * once; each test file clones it in milliseconds and connects as the
+ * application role, exactly as production does.
  */
 import path from 'node:path';
 import pg from 'pg';
@@ -10,13 +13,25 @@ import { freePort } from '../../../../scripts/free-port.mjs';
 import { openDatabase } from '../../src/db/database.js';
 import { startEmbeddedPostgres } from '../../src/db/embedded-postgres.js';
 import { migrate } from '../../src/db/migrate.js';
+import { APP_ROLE, applyAppGrants, ensureRoles, OWNER_ROLE } from '../../src/db/roles.js';
 import { startQueue } from '../../src/queue/boss.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     adminDatabaseUrl: string;
     templateDatabase: string;
+    rolePasswords: { owner: string; app: string };
   }
+}
+
+/** Fixed in tests: the roles live in a throwaway cluster (or the developer's own). */
+const ROLE_PASSWORDS = { owner: 'tw-test-owner-pw', app: 'tw-test-app-pw' };
+
+export function asRole(url: string, role: string, password: string) {
+  const u = new URL(url);
+  u.username = role;
+  u.password = password;
+  return u.toString();
 }
 
 const TEMPLATE = 'tw_test_template';
@@ -50,13 +65,14 @@ export default async function setup(project: TestProject) {
     await admin.query(`ALTER DATABASE "${datname}" WITH ALLOW_CONNECTIONS true`);
     await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
   }
-  await admin.query(`CREATE DATABASE ${TEMPLATE}`);
+  await ensureRoles((database) => withDatabase(adminUrl!, database), TEMPLATE, ROLE_PASSWORDS);
 
   const templateUrl = withDatabase(adminUrl, TEMPLATE);
-  const db = openDatabase(templateUrl, 2);
-  await migrate(db.pool);
-  await db.close();
-  const boss = await startQueue(templateUrl, { background: false });
+  const owner = openDatabase(asRole(templateUrl, OWNER_ROLE, ROLE_PASSWORDS.owner), 2);
+  await migrate(owner.pool);
+  await applyAppGrants(owner.pool, APP_ROLE);
+  await owner.close();
+  const boss = await startQueue(asRole(templateUrl, APP_ROLE, ROLE_PASSWORDS.app), { background: false });
   await boss.stop({ graceful: false, wait: true });
   // A template must have no sessions while it is cloned: close the door and clear the room.
   await admin.query(`ALTER DATABASE ${TEMPLATE} WITH ALLOW_CONNECTIONS false`);
@@ -65,6 +81,7 @@ export default async function setup(project: TestProject) {
 
   project.provide('adminDatabaseUrl', adminUrl);
   project.provide('templateDatabase', TEMPLATE);
+  project.provide('rolePasswords', ROLE_PASSWORDS);
 
   return async () => {
     const client = new pg.Client({ connectionString: adminUrl });

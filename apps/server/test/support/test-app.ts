@@ -15,11 +15,13 @@ import { freePort } from '../../../../scripts/free-port.mjs';
 import type { AppContext } from '../../src/app-context.js';
 import { loadConfig } from '../../src/config.js';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.js';
+import { APP_ROLE, OWNER_ROLE } from '../../src/db/roles.js';
 import { buildApp } from '../../src/http/app.js';
 import { createMailer } from '../../src/mail/mailer.js';
 import { createProviderRegistry } from '../../src/providers/registry.js';
 import { startQueue } from '../../src/queue/boss.js';
 import { createRecaptchaVerifier } from '../../src/security/recaptcha.js';
+import { asRole } from './global-setup.js';
 
 export interface TestAppOptions {
   env?: Record<string, string>;
@@ -34,6 +36,8 @@ export interface TestApp {
   ctx: AppContext;
   database: DatabaseHandle;
   dataDir: string;
+  /** A connection to this test's database as the owner role or the superuser; the caller ends it. */
+  connectAs: (who: 'owner' | 'superuser') => Promise<pg.Client>;
   /** A client that keeps cookies and sends the CSRF header on writes, like the SPA. */
   client: () => TestClient;
   close: () => Promise<void>;
@@ -47,20 +51,25 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
   try {
     // PostgreSQL refuses two clones of one template at the same moment: take turns.
     await admin.query('SELECT pg_advisory_lock(734001)');
-    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('templateDatabase')}`);
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('templateDatabase')} OWNER ${OWNER_ROLE}`);
   } finally {
     await admin.query('SELECT pg_advisory_unlock(734001)').catch(() => {});
     await admin.end();
   }
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
+  const passwords = inject('rolePasswords');
+  /** This test's database as the schema owner, or as the cluster's superuser (for tests that play an attacker). */
+  const urlAs = (who: 'owner' | 'superuser') =>
+    who === 'owner' ? asRole(url.toString(), OWNER_ROLE, passwords.owner) : url.toString();
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-test-'));
   const port = opts.listen ? await freePort() : 0;
   const config = loadConfig({
     NODE_ENV: 'test',
     DATA_DIR: dataDir,
-    DATABASE_URL: url.toString(),
+    // The application connects as the application role, never as the owner: as in production.
+    DATABASE_URL: asRole(url.toString(), APP_ROLE, passwords.app),
     LOG_LEVEL: 'silent',
     ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     SESSION_SECRET: randomBytes(32).toString('base64url'),
@@ -103,6 +112,11 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     database,
     dataDir,
     client: () => new TestClient(app),
+    connectAs: async (who) => {
+      const client = new pg.Client({ connectionString: urlAs(who) });
+      await client.connect();
+      return client;
+    },
     close: async () => {
       await app.close();
       await boss?.stop({ graceful: false, wait: true });
