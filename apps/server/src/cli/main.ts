@@ -5,18 +5,12 @@
  * the same database, whether or not the server is running.
  */
 import { parseArgs } from 'node:util';
-import { roleSchema } from '@trialwear/contract';
+import { BRANDS, HIDDEN_FIELD_NAMES, roleSchema } from '@trialwear/contract';
 import { ZodError } from 'zod';
 import { loadConfig } from '../config.js';
 import type { Db } from '../db/database.js';
 import { unlockUser } from '../features/auth/lockout.js';
-import {
-  BRANDS,
-  createTeam,
-  findTeamIdByName,
-  HIDDEN_FIELDS,
-  setAllowedBrands,
-} from '../features/teams/service.js';
+import { createTeam, findTeamIdByName, setAllowedBrands } from '../features/teams/service.js';
 import {
   addMembership,
   createUser,
@@ -111,7 +105,7 @@ const commands: Record<string, (db: Db, flags: Flags) => Promise<Record<string, 
           ? undefined
           : hidden === 'none'
             ? []
-            : listOf(hidden, HIDDEN_FIELDS, 'hidden-fields'),
+            : listOf(hidden, HIDDEN_FIELD_NAMES, 'hidden-fields'),
     });
     return { id };
   },
