@@ -23,3 +23,7 @@ export const auditVerificationSchema = z.object({
   source: z.enum(['cli', 'job']),
 });
 export type AuditVerification = z.infer<typeof auditVerificationSchema>;
+
+/** GET /api/audit/verification: null before the first verification. */
+export const auditVerificationResultSchema = z.object({ verification: auditVerificationSchema.nullable() });
+export type AuditVerificationResult = z.infer<typeof auditVerificationResultSchema>;

@@ -80,3 +80,7 @@ export const newPasswordSchema = z
 /** The plain answer of an action (logout, refresh, second-factor, password and sign-up calls). */
 export const actionResultSchema = z.object({ success: z.boolean(), message: z.string() });
 export type ActionResult = z.infer<typeof actionResultSchema>;
+
+/** A yes/no answer: GET /api/auth//isSfaAlreadyValidated, POST /api/recaptchaVer3Verify. */
+export const successResultSchema = z.object({ success: z.boolean() });
+export type SuccessResult = z.infer<typeof successResultSchema>;

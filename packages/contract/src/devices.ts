@@ -125,3 +125,24 @@ export type AuthorizeUrlResult = z.infer<typeof authorizeUrlResultSchema>;
 /** GET /api/teamAllowedDevices/{teamId}: the brands a team may link. */
 export const teamAllowedDeviceSchema = z.object({ brand_name: z.string() });
 export type TeamAllowedDevice = z.infer<typeof teamAllowedDeviceSchema>;
+
+/** GET /api/teamSupportedDevices/{teamId}: the team's devices from the global catalog. */
+export const teamSupportedDeviceSchema = z.object({
+  id: z.number(),
+  team_id: z.number(),
+  global_device_catalog_id: z.number(),
+  device_name: z.string(),
+  device_type: z.string(),
+  manufacturer: z.string(),
+  is_active: z.boolean(),
+  notes: z.string().nullable(),
+});
+export type TeamSupportedDevice = z.infer<typeof teamSupportedDeviceSchema>;
+
+/** GET /api/{provider}ClientId: the client id in use, and whether it is the simulator's. */
+export const providerClientIdResultSchema = z.object({ clientId: z.string(), simulated: z.boolean() });
+export type ProviderClientIdResult = z.infer<typeof providerClientIdResultSchema>;
+
+/** GET /api/{fitbit,omron}IsParticipantAuth/{id}: whether the participant has an authorized link. */
+export const participantAuthResultSchema = z.object({ message: z.enum(['found', 'not found']) });
+export type ParticipantAuthResult = z.infer<typeof participantAuthResultSchema>;

@@ -1,4 +1,4 @@
-/** Platform calls every page relies on: CSRF token, version, public configuration. */
+/** Platform calls every page relies on: CSRF token, version, public configuration; and the health check. */
 import { z } from 'zod';
 
 /** Double-submit CSRF: the readable cookie and the header every write repeats it in. */
@@ -16,3 +16,17 @@ export type AppVersion = z.infer<typeof appVersionSchema>;
 /** GET /api/publicConfig: a null site key means reCAPTCHA is off. */
 export const publicConfigSchema = z.object({ version: z.string(), recaptchaSiteKey: z.string().nullable() });
 export type PublicConfig = z.infer<typeof publicConfigSchema>;
+
+const serviceStateSchema = z.enum(['up', 'down']);
+
+/** GET /api/health: 200 when the database and the queue are up. */
+export const healthResultSchema = z.object({
+  status: z.literal('ok'),
+  database: serviceStateSchema,
+  queue: serviceStateSchema,
+});
+export type HealthResult = z.infer<typeof healthResultSchema>;
+
+/** GET /api/health: 503 when either is down. */
+export const degradedHealthResultSchema = healthResultSchema.extend({ status: z.literal('degraded') });
+export type DegradedHealthResult = z.infer<typeof degradedHealthResultSchema>;

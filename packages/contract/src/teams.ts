@@ -8,3 +8,7 @@ export type UserTeam = z.infer<typeof userTeamSchema>;
 /** GET /api/sysAdminTeamsData: every team (sign-up approval). */
 export const sysAdminTeamSchema = z.object({ team_id: z.number(), team_name: z.string() });
 export type SysAdminTeam = z.infer<typeof sysAdminTeamSchema>;
+
+/** GET /api/team: the signed-in user's teams (every team for Sys_Admin). */
+export const teamSchema = z.object({ id: z.number(), team_name: z.string() });
+export type Team = z.infer<typeof teamSchema>;

@@ -5,20 +5,14 @@
  * the same database, whether or not the server is running.
  */
 import { parseArgs } from 'node:util';
-import { roleSchema } from '@trialwear/contract';
+import { BRANDS, HIDDEN_FIELD_NAMES, roleSchema } from '@trialwear/contract';
 import { ZodError } from 'zod';
 import { readAnchors } from '../audit/anchors.js';
 import { verifyAndRecord } from '../audit/verify-chain.js';
 import { type Config, loadConfig } from '../config.js';
 import type { Db } from '../db/database.js';
 import { unlockUser } from '../features/auth/lockout.js';
-import {
-  BRANDS,
-  createTeam,
-  findTeamIdByName,
-  HIDDEN_FIELDS,
-  setAllowedBrands,
-} from '../features/teams/service.js';
+import { createTeam, findTeamIdByName, setAllowedBrands } from '../features/teams/service.js';
 import {
   addMembership,
   createUser,
@@ -117,7 +111,7 @@ const commands: Record<string, (db: Db, flags: Flags, config: Config) => Promise
           ? undefined
           : hidden === 'none'
             ? []
-            : listOf(hidden, HIDDEN_FIELDS, 'hidden-fields'),
+            : listOf(hidden, HIDDEN_FIELD_NAMES, 'hidden-fields'),
     });
     return { id };
   },

@@ -6,7 +6,7 @@
  * the migrated database.
  */
 
-import type { Role } from '@trialwear/contract';
+import type { LinkProvider, Role } from '@trialwear/contract';
 import type { ColumnType, Generated } from 'kysely';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -164,7 +164,7 @@ export interface ParticipantDevicesTable {
   /** The participant's team (kept equal by a composite foreign key). */
   team_id: number;
   global_device_catalog_id: number | null;
-  provider: 'fitbit' | 'google_health' | 'omron' | 'dexcom';
+  provider: LinkProvider;
   authorization_status: Generated<'pending' | 'authorized' | 'revoked' | 'error'>;
   authorization_date: Timestamp | null;
   provider_user_id: string | null;
@@ -177,7 +177,7 @@ export interface ParticipantDevicesTable {
 export interface OAuthStatesTable {
   nonce: string;
   participant_id: number;
-  provider: 'fitbit' | 'google_health' | 'omron' | 'dexcom';
+  provider: LinkProvider;
   code_verifier: string;
   created_at: Timestamp;
   expires_at: Timestamp;

@@ -7,13 +7,10 @@
  * cross-site page cannot read our cookie to copy it into the header.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { STATE_CHANGING_GETS } from '@trialwear/contract';
+import { CSRF_COOKIE, CSRF_HEADER, csrfTokenSchema, STATE_CHANGING_GETS } from '@trialwear/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import { AppError } from './errors.js';
 
-export const CSRF_COOKIE = 'tw_csrf';
-export const CSRF_HEADER = 'x-csrf-token';
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const STATE_CHANGING = new Set<string>(STATE_CHANGING_GETS);
 
@@ -63,7 +60,7 @@ export function registerCsrf(app: FastifyInstance, opts: { secret: string; secur
       schema: {
         tags: ['security'],
         summary: 'Issue a CSRF token (also set in the tw_csrf cookie)',
-        response: { 200: z.object({ csrfToken: z.string() }) },
+        response: { 200: csrfTokenSchema },
       },
     },
     async (request, reply) => {

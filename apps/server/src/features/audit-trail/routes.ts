@@ -1,7 +1,6 @@
-import { auditVerificationSchema } from '@trialwear/contract';
+import { auditVerificationResultSchema } from '@trialwear/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
 import { lastVerification } from './service.js';
 
@@ -12,7 +11,7 @@ export function registerAuditTrailRoutes(app: FastifyInstance, ctx: AppContext) 
       schema: {
         tags: ['audit'],
         summary: 'The last verification of the audit chain (null before the first)',
-        response: { 200: z.object({ verification: auditVerificationSchema.nullable() }) },
+        response: { 200: auditVerificationResultSchema },
       },
     },
     async () => ({ verification: await lastVerification(ctx) }),

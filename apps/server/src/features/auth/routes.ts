@@ -1,20 +1,12 @@
-import {
-  authResponseSchema,
-  authStatusSchema,
-  loginRequestSchema,
-  sessionUserSchema,
-} from '@trialwear/contract';
+import { actionResultSchema, authResponseSchema, loginRequestSchema } from '@trialwear/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
 import { createKeyLimiter } from '../../http/key-limiter.js';
 import { identityOf, originOf, sessionUserOf } from '../../http/session-identity.js';
 import { clearSessionCookie, deviceCookieOf, setSessionCookie } from './cookies.js';
 import { login } from './service.js';
 import { endSession, refreshSession } from './session.js';
-
-const okSchema = z.object({ success: z.boolean(), message: z.string() });
 
 export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -54,7 +46,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
 
   const sessionSchema = {
     tags: ['auth'],
-    response: { 200: z.object({ message: authStatusSchema, user: sessionUserSchema }) },
+    response: { 200: authResponseSchema },
   };
   r.get('/api/auth/user', { schema: { ...sessionSchema, summary: 'The signed-in user' } }, sessionCheck);
   r.get(
@@ -65,7 +57,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
 
   r.post(
     '/api/auth/logout',
-    { schema: { tags: ['auth'], summary: 'End this session', response: { 200: okSchema } } },
+    { schema: { tags: ['auth'], summary: 'End this session', response: { 200: actionResultSchema } } },
     async (request, reply) => {
       await endSession(ctx, originOf(request).sessionId);
       clearSessionCookie(reply);
@@ -79,7 +71,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
       schema: {
         tags: ['auth'],
         summary: 'Keep the session alive (the client calls it every 15 minutes)',
-        response: { 200: okSchema },
+        response: { 200: actionResultSchema },
       },
     },
     async (request) => {

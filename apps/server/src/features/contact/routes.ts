@@ -1,7 +1,6 @@
-import { CONTACT_MESSAGES, contactRequestSchema } from '@trialwear/contract';
+import { CONTACT_MESSAGES, contactRequestSchema, contactResultSchema } from '@trialwear/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
 import { originOf } from '../../http/session-identity.js';
 import { sendContactMessage } from './service.js';
@@ -15,7 +14,7 @@ export function registerContactRoutes(app: FastifyInstance, ctx: AppContext) {
         tags: ['contact'],
         summary: 'Send a Contact Us message to the support address',
         body: contactRequestSchema,
-        response: { 200: z.object({ success: z.literal(true), message: z.string(), id: z.number() }) },
+        response: { 200: contactResultSchema },
       },
     },
     async (request) => {

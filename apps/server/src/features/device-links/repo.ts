@@ -1,8 +1,6 @@
 /** SQL of device links: participant_devices, oauth_states and the catalog lookup a new link needs. */
-import type { Provider } from '@trialwear/contract';
+import type { LinkProvider, Provider } from '@trialwear/contract';
 import type { Db } from '../../db/database.js';
-
-type LinkProvider = 'fitbit' | 'google_health' | 'omron' | 'dexcom';
 
 /** The participant's link to a brand (Fitbit's two APIs share one link). */
 export function findLink(db: Db, participantId: number, providers: readonly LinkProvider[]) {

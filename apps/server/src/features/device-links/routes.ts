@@ -5,12 +5,15 @@
  * may call each is in the contract's API_ACCESS table, applied centrally.
  */
 import {
+  authorizeUrlResultSchema,
   consentRequestResultSchema,
   deviceEntrySchema,
   linkActionResultSchema,
   linkStatusSchema,
   PROVIDER_BRAND,
   PROVIDERS,
+  participantAuthResultSchema,
+  providerClientIdResultSchema,
   providerSchema,
 } from '@trialwear/contract';
 import type { FastifyInstance } from 'fastify';
@@ -105,7 +108,7 @@ export function registerDeviceLinkRoutes(app: FastifyInstance, ctx: AppContext) 
           "The provider's authorize URL for a consent link (signed single-use state; PKCE where supported)",
         params: z.object({ provider: providerSchema }),
         querystring: z.object({ id: idSchema, t: z.string().min(1) }),
-        response: { 200: z.object({ url: z.string() }) },
+        response: { 200: authorizeUrlResultSchema },
       },
     },
     async (request) => authorizeUrl(ctx, client(request.params.provider), request.query.id, request.query.t),
@@ -119,7 +122,7 @@ export function registerDeviceLinkRoutes(app: FastifyInstance, ctx: AppContext) 
         schema: {
           tags,
           summary: `The ${brand} client id in use`,
-          response: { 200: z.object({ clientId: z.string(), simulated: z.boolean() }) },
+          response: { 200: providerClientIdResultSchema },
         },
       },
       async () => ({
@@ -163,7 +166,7 @@ export function registerDeviceLinkRoutes(app: FastifyInstance, ctx: AppContext) 
           tags,
           summary: `Whether the participant has an authorized ${PROVIDER_BRAND[provider]}`,
           params: z.object({ id: idSchema }),
-          response: { 200: z.object({ message: z.enum(['found', 'not found']) }) },
+          response: { 200: participantAuthResultSchema },
         },
       },
       async (request) => isAuthorized(ctx, client(provider), actorOf(request), request.params.id),

@@ -1,10 +1,8 @@
+import { degradedHealthResultSchema, healthResultSchema } from '@trialwear/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
 import { checkHealth } from './service.js';
-
-const up = z.enum(['up', 'down']);
 
 export function registerHealthRoutes(app: FastifyInstance, ctx: AppContext) {
   app.withTypeProvider<ZodTypeProvider>().get(
@@ -14,8 +12,8 @@ export function registerHealthRoutes(app: FastifyInstance, ctx: AppContext) {
         tags: ['meta'],
         summary: 'Database and queue status (503 when either is down)',
         response: {
-          200: z.object({ status: z.literal('ok'), database: up, queue: up }),
-          503: z.object({ status: z.literal('degraded'), database: up, queue: up }),
+          200: healthResultSchema,
+          503: degradedHealthResultSchema,
         },
       },
     },

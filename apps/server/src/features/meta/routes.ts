@@ -1,6 +1,6 @@
+import { appVersionSchema, publicConfigSchema } from '@trialwear/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
 import { APP_VERSION } from '../../version.js';
 import { publicConfig } from './service.js';
@@ -13,7 +13,7 @@ export function registerMetaRoutes(app: FastifyInstance, ctx: AppContext) {
       schema: {
         tags: ['meta'],
         summary: 'The portal version (footer)',
-        response: { 200: z.object({ data: z.string() }) },
+        response: { 200: appVersionSchema },
       },
     },
     async () => ({ data: APP_VERSION }),
@@ -25,7 +25,7 @@ export function registerMetaRoutes(app: FastifyInstance, ctx: AppContext) {
       schema: {
         tags: ['meta'],
         summary: 'Public client configuration: version and reCAPTCHA site key (null when reCAPTCHA is off)',
-        response: { 200: z.object({ version: z.string(), recaptchaSiteKey: z.string().nullable() }) },
+        response: { 200: publicConfigSchema },
       },
     },
     async () => publicConfig(ctx),

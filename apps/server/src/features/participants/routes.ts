@@ -1,9 +1,12 @@
 import {
+  addParticipantResultSchema,
   addParticipantSchema,
+  codeChangeResultSchema,
   codeChangeSchema,
+  deleteParticipantResultSchema,
+  editParticipantResultSchema,
   editParticipantSchema,
-  HIDDEN_FIELD_NAMES,
-  participantSchema,
+  trialParticipantsSchema,
 } from '@trialwear/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -19,7 +22,6 @@ import {
 } from './service.js';
 
 const tags = ['participants'];
-const listedParticipant = participantSchema.extend({ authorized_devices: z.array(z.string()) });
 
 export function registerParticipantRoutes(app: FastifyInstance, ctx: AppContext) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -31,12 +33,7 @@ export function registerParticipantRoutes(app: FastifyInstance, ctx: AppContext)
         tags,
         summary: "The trial's participants; email and notes are left out when the team hides them",
         params: z.object({ trialId: z.coerce.number().int().positive() }),
-        response: {
-          200: z.object({
-            hiddenFields: z.array(z.enum(HIDDEN_FIELD_NAMES)),
-            participants: z.array(listedParticipant),
-          }),
-        },
+        response: { 200: trialParticipantsSchema },
       },
       // The response schema documents the shape; re-validating 5,000 rows with zod on every
       // answer cost more than the query (bench/participants-list.ts), and the service is typed.
@@ -52,14 +49,7 @@ export function registerParticipantRoutes(app: FastifyInstance, ctx: AppContext)
         tags,
         summary: 'Add a participant to a trial; code = trial code, dash, suffix',
         body: addParticipantSchema,
-        response: {
-          200: z.object({
-            participantId: z.number(),
-            participant_code: z.string().nullable(),
-            participant_code_suffix: z.string().nullable(),
-            participant: participantSchema,
-          }),
-        },
+        response: { 200: addParticipantResultSchema },
       },
     },
     async (request) => addParticipant(ctx, actorOf(request), request.body),
@@ -72,7 +62,7 @@ export function registerParticipantRoutes(app: FastifyInstance, ctx: AppContext)
         tags,
         summary: "Edit a participant's gender, age, email and notes (the code changes through PATCH …/code)",
         body: editParticipantSchema,
-        response: { 200: z.object({ participant: participantSchema }) },
+        response: { 200: editParticipantResultSchema },
       },
     },
     async (request) => ({ participant: await editParticipant(ctx, actorOf(request), request.body) }),
@@ -89,7 +79,7 @@ export function registerParticipantRoutes(app: FastifyInstance, ctx: AppContext)
           participantId: z.coerce.number().int().positive(),
         }),
         body: codeChangeSchema,
-        response: { 200: z.object({ participant_code: z.string().nullable(), changed: z.boolean() }) },
+        response: { 200: codeChangeResultSchema },
       },
     },
     async (request) =>
@@ -109,7 +99,7 @@ export function registerParticipantRoutes(app: FastifyInstance, ctx: AppContext)
         tags,
         summary: 'Delete a participant with their device links and readings (Sys_Admin, Admin, User)',
         body: z.object({ id: z.coerce.number().int().positive() }),
-        response: { 200: z.object({ success: z.literal(true), id: z.number() }) },
+        response: { 200: deleteParticipantResultSchema },
       },
     },
     async (request) => {

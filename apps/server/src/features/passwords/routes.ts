@@ -1,4 +1,10 @@
-import { changePasswordSchema, forgotPasswordSchema, resetPasswordSchema } from '@trialwear/contract';
+import {
+  actionResultSchema,
+  changePasswordSchema,
+  forgotPasswordSchema,
+  resetPasswordSchema,
+  resetPasswordValidationResultSchema,
+} from '@trialwear/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -9,7 +15,6 @@ import { clearSessionCookie } from '../auth/cookies.js';
 import { changePassword, requestReset, resetPassword, validateResetToken } from './service.js';
 
 const tags = ['passwords'];
-const ok = z.object({ success: z.boolean(), message: z.string() });
 
 export function registerPasswordRoutes(app: FastifyInstance, ctx: AppContext) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -22,7 +27,7 @@ export function registerPasswordRoutes(app: FastifyInstance, ctx: AppContext) {
         tags,
         summary: 'Email a reset link (the same answer for unknown addresses)',
         body: forgotPasswordSchema,
-        response: { 200: ok },
+        response: { 200: actionResultSchema },
       },
     },
     async (request) => {
@@ -38,7 +43,7 @@ export function registerPasswordRoutes(app: FastifyInstance, ctx: AppContext) {
         tags,
         summary: 'Check a reset token',
         body: z.object({ token: z.string().min(1) }),
-        response: { 200: z.object({ userId: z.number() }) },
+        response: { 200: resetPasswordValidationResultSchema },
       },
     },
     async (request) => validateResetToken(ctx, request.body.token),
@@ -51,7 +56,7 @@ export function registerPasswordRoutes(app: FastifyInstance, ctx: AppContext) {
         tags,
         summary: 'Set a new password with a reset token (single use); ends every session',
         body: resetPasswordSchema,
-        response: { 200: ok },
+        response: { 200: actionResultSchema },
       },
     },
     async (request) => resetPassword(ctx, originOf(request), request.body.token, request.body.newPassword),
@@ -63,7 +68,7 @@ export function registerPasswordRoutes(app: FastifyInstance, ctx: AppContext) {
         tags,
         summary: 'Change the password (current one required); ends every session',
         body: changePasswordSchema,
-        response: { 200: ok },
+        response: { 200: actionResultSchema },
       },
     },
     async (request, reply) => {

@@ -1,12 +1,14 @@
 import {
-  authStatusSchema,
-  sessionUserSchema,
+  actionResultSchema,
+  authResponseSchema,
+  resetSfaResultSchema,
+  sfaSetupSchema,
+  successResultSchema,
   validateTotpSchema,
   verifyTotpSchema,
 } from '@trialwear/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
 import { identityOf } from '../../http/session-identity.js';
 import { clearSessionCookie, setDeviceCookie } from '../auth/cookies.js';
@@ -25,7 +27,6 @@ const limited = { rateLimit: { max: 20, timeWindow: '1 minute' } };
 
 export function registerSfaRoutes(app: FastifyInstance, ctx: AppContext) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const ok = z.object({ success: z.boolean(), message: z.string() });
 
   r.get(
     '/api/auth/secondFactorSetup',
@@ -34,7 +35,7 @@ export function registerSfaRoutes(app: FastifyInstance, ctx: AppContext) {
       schema: {
         tags,
         summary: 'New authenticator secret: QR image (data URL) and base32 key',
-        response: { 200: z.object({ qrImage: z.string(), key: z.string() }) },
+        response: { 200: sfaSetupSchema },
       },
     },
     async (request) => setupAuthenticator(ctx, identityOf(request)),
@@ -47,7 +48,7 @@ export function registerSfaRoutes(app: FastifyInstance, ctx: AppContext) {
         tags,
         summary: 'First code from the new authenticator; on success the session ends',
         body: verifyTotpSchema,
-        response: { 200: ok },
+        response: { 200: actionResultSchema },
       },
     },
     async (request, reply) => {
@@ -65,7 +66,7 @@ export function registerSfaRoutes(app: FastifyInstance, ctx: AppContext) {
         summary:
           'Second factor at sign-in (authenticator or emailed code); skipSFA remembers the device 48 h',
         body: validateTotpSchema,
-        response: { 200: z.object({ message: authStatusSchema, user: sessionUserSchema }) },
+        response: { 200: authResponseSchema },
       },
     },
     async (request, reply) => {
@@ -83,7 +84,11 @@ export function registerSfaRoutes(app: FastifyInstance, ctx: AppContext) {
     '/api/auth/generateSendEmailTOTP',
     {
       config: { rateLimit: { max: 5, timeWindow: '10 minutes' } },
-      schema: { tags, summary: 'Email a 6-digit sign-in code (10-minute expiry)', response: { 200: ok } },
+      schema: {
+        tags,
+        summary: 'Email a 6-digit sign-in code (10-minute expiry)',
+        response: { 200: actionResultSchema },
+      },
     },
     async (request) => sendEmailCode(ctx, identityOf(request)),
   );
@@ -93,7 +98,7 @@ export function registerSfaRoutes(app: FastifyInstance, ctx: AppContext) {
       schema: {
         tags,
         summary: 'Remove the authenticator (back to SFAIsNotSet)',
-        response: { 200: z.object({ message: authStatusSchema }) },
+        response: { 200: resetSfaResultSchema },
       },
     },
     async (request) => resetSecondFactor(ctx, identityOf(request)),
@@ -104,7 +109,7 @@ export function registerSfaRoutes(app: FastifyInstance, ctx: AppContext) {
       schema: {
         tags,
         summary: 'Whether this session has passed the second factor',
-        response: { 200: z.object({ success: z.boolean() }) },
+        response: { 200: successResultSchema },
       },
     },
     async (request) => isSecondFactorValidated(identityOf(request)),

@@ -4,7 +4,7 @@
  * toward the account lock; a TOTP step is accepted once only.
  */
 import { createHash, randomInt } from 'node:crypto';
-import { type AuthStatus, type SessionUser, SFA_MESSAGES } from '@trialwear/contract';
+import { type AuthStatus, type SessionUser, SFA_MESSAGES, SFA_RESULT_MESSAGES } from '@trialwear/contract';
 import QRCode from 'qrcode';
 import type { AppContext } from '../../app-context.js';
 import { recordAudit } from '../../audit/audit-log.js';
@@ -82,7 +82,7 @@ export async function verifyAuthenticator(ctx: AppContext, who: SessionIdentity,
     await audit(tx, who, 'sfa.verified');
     await endSession(tx, who.sessionId);
   });
-  return { success: true, message: 'Your authenticator is set up. Please log in again.' };
+  return { success: true, message: SFA_RESULT_MESSAGES.authenticatorSet };
 }
 
 /**

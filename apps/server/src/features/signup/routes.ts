@@ -1,4 +1,14 @@
-import { approveSignupSchema, participantSignupSchema, signupRequestSchema } from '@trialwear/contract';
+import {
+  actionResultSchema,
+  approveSignupSchema,
+  participantSignupResultSchema,
+  participantSignupSchema,
+  SIGNUP_MESSAGES,
+  signupInvitationSchema,
+  signupRequestSchema,
+  signupResultSchema,
+  successResultSchema,
+} from '@trialwear/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -8,7 +18,6 @@ import { originOf } from '../../http/session-identity.js';
 import { approveSignup, participantSignUp, signUp, validateInvitation, verifyRecaptcha } from './service.js';
 
 const tags = ['sign-up'];
-const ok = z.object({ success: z.boolean(), message: z.string() });
 
 export function registerSignupRoutes(app: FastifyInstance, ctx: AppContext) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -19,7 +28,7 @@ export function registerSignupRoutes(app: FastifyInstance, ctx: AppContext) {
         tags,
         summary: 'Approve a sign-up: email a single-use link granting a role in a team (Sys_Admin)',
         body: approveSignupSchema,
-        response: { 200: ok },
+        response: { 200: actionResultSchema },
       },
     },
     async (request) => approveSignup(ctx, actorOf(request), request.body),
@@ -31,10 +40,8 @@ export function registerSignupRoutes(app: FastifyInstance, ctx: AppContext) {
       schema: {
         tags,
         summary: 'What a sign-up link grants',
-        body: z.object({ token: z.string().min(1, 'Error: key is missing!') }),
-        response: {
-          200: z.object({ email: z.string(), role: z.string(), teamId: z.number(), teamName: z.string() }),
-        },
+        body: z.object({ token: z.string().min(1, SIGNUP_MESSAGES.keyMissing) }),
+        response: { 200: signupInvitationSchema },
       },
     },
     async (request) => validateInvitation(ctx, request.body.token),
@@ -47,7 +54,7 @@ export function registerSignupRoutes(app: FastifyInstance, ctx: AppContext) {
         tags,
         summary: 'Create the account of an approved sign-up (email, team and role come from the link)',
         body: signupRequestSchema,
-        response: { 200: ok.extend({ data: z.object({ redirectTo: z.string() }) }) },
+        response: { 200: signupResultSchema },
       },
     },
     async (request) => signUp(ctx, originOf(request), request.body),
@@ -60,7 +67,7 @@ export function registerSignupRoutes(app: FastifyInstance, ctx: AppContext) {
         tags,
         summary: 'Participant self sign-up',
         body: participantSignupSchema,
-        response: { 200: ok.extend({ id: z.number() }) },
+        response: { 200: participantSignupResultSchema },
       },
     },
     async (request) => participantSignUp(ctx, request.body),
@@ -73,7 +80,7 @@ export function registerSignupRoutes(app: FastifyInstance, ctx: AppContext) {
         tags,
         summary: 'Verify a reCAPTCHA v3 token',
         body: z.object({ recaptchaResponse: z.string() }),
-        response: { 200: z.object({ success: z.boolean() }) },
+        response: { 200: successResultSchema },
       },
     },
     async (request) => verifyRecaptcha(ctx, originOf(request), request.body.recaptchaResponse),

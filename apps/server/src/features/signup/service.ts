@@ -4,7 +4,7 @@
  * The new account's email, team and role come from the invitation, never
  * from the form.
  */
-import { SIGNUP_MESSAGES } from '@trialwear/contract';
+import { PARTICIPANT_SIGNUP_MESSAGES, SIGNUP_MESSAGES } from '@trialwear/contract';
 import type { AppContext } from '../../app-context.js';
 import { recordAudit } from '../../audit/audit-log.js';
 import { inTransaction } from '../../db/transaction.js';
@@ -160,7 +160,7 @@ export async function participantSignUp(
       passwordHash,
     });
   });
-  return { success: true, message: 'Your participant account was created.', id };
+  return { success: true, message: PARTICIPANT_SIGNUP_MESSAGES.created, id };
 }
 
 /** POST /api/recaptchaVer3Verify: refused unless the token passes. */

@@ -1,3 +1,4 @@
+import { teamAllowedDeviceSchema, teamSupportedDeviceSchema } from '@trialwear/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -19,7 +20,7 @@ export function registerTeamDeviceRoutes(app: FastifyInstance, ctx: AppContext) 
         tags,
         summary: 'Device brands the team may use',
         params: teamParams,
-        response: { 200: z.array(z.object({ brand_name: z.string() })) },
+        response: { 200: z.array(teamAllowedDeviceSchema) },
       },
     },
     async (request) => allowedBrands(ctx, actorOf(request), request.params.teamId),
@@ -32,20 +33,7 @@ export function registerTeamDeviceRoutes(app: FastifyInstance, ctx: AppContext) 
         tags,
         summary: "The team's supported devices (from the global catalog)",
         params: teamParams,
-        response: {
-          200: z.array(
-            z.object({
-              id: z.number(),
-              team_id: z.number(),
-              global_device_catalog_id: z.number(),
-              device_name: z.string(),
-              device_type: z.string(),
-              manufacturer: z.string(),
-              is_active: z.boolean(),
-              notes: z.string().nullable(),
-            }),
-          ),
-        },
+        response: { 200: z.array(teamSupportedDeviceSchema) },
       },
     },
     async (request) => supportedDevices(ctx, actorOf(request), request.params.teamId),

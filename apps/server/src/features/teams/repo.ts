@@ -1,6 +1,6 @@
+import type { Brand } from '@trialwear/contract';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
-import type { Brand } from './service.js';
 
 export function findTeamIdByName(db: Db, name: string) {
   return db

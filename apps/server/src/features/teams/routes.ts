@@ -1,4 +1,4 @@
-import { authStatusSchema, sessionUserSchema } from '@trialwear/contract';
+import { authResponseSchema, sysAdminTeamSchema, teamSchema, userTeamSchema } from '@trialwear/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -17,7 +17,7 @@ export function registerTeamRoutes(app: FastifyInstance, ctx: AppContext) {
       schema: {
         tags,
         summary: "The signed-in user's teams (every team for Sys_Admin)",
-        response: { 200: z.array(z.object({ id: z.number(), team_name: z.string() })) },
+        response: { 200: z.array(teamSchema) },
       },
     },
     async (request) => listTeams(ctx, identityOf(request)),
@@ -29,7 +29,7 @@ export function registerTeamRoutes(app: FastifyInstance, ctx: AppContext) {
       schema: {
         tags,
         summary: 'Every team (Sys_Admin)',
-        response: { 200: z.array(z.object({ team_id: z.number(), team_name: z.string() })) },
+        response: { 200: z.array(sysAdminTeamSchema) },
       },
     },
     async () => listAllTeams(ctx),
@@ -42,9 +42,7 @@ export function registerTeamRoutes(app: FastifyInstance, ctx: AppContext) {
         tags,
         summary: "A user's teams with the role in each (own user only, unless Sys_Admin)",
         params: z.object({ userId: z.coerce.number().int().positive() }),
-        response: {
-          200: z.array(z.object({ team_id: z.number(), team_name: z.string(), role: z.string() })),
-        },
+        response: { 200: z.array(userTeamSchema) },
       },
     },
     async (request) => listUserTeams(ctx, identityOf(request), request.params.userId),
@@ -62,7 +60,7 @@ export function registerTeamRoutes(app: FastifyInstance, ctx: AppContext) {
           teamName: z.string().optional(),
           role: z.string().optional(),
         }),
-        response: { 200: z.object({ message: authStatusSchema, user: sessionUserSchema }) },
+        response: { 200: authResponseSchema },
       },
     },
     async (request) => selectTeam(ctx, identityOf(request), request.body.teamId),

@@ -1,4 +1,10 @@
-import type { AuthStatus, SessionUser } from '@trialwear/contract';
+import {
+  type AuthStatus,
+  BRANDS,
+  type Brand,
+  HIDDEN_FIELD_NAMES,
+  type SessionUser,
+} from '@trialwear/contract';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
 import { recordAudit } from '../../audit/audit-log.js';
@@ -10,10 +16,6 @@ import * as authRepo from '../auth/repo.js';
 import { buildSessionUser, setSessionTeam } from '../auth/session.js';
 import * as repo from './repo.js';
 
-export const BRANDS = ['Fitbit', 'Omron', 'Dexcom'] as const;
-export type Brand = (typeof BRANDS)[number];
-export const HIDDEN_FIELDS = ['email', 'notes'] as const;
-
 export const newTeamSchema = z.object({
   name: z.string().trim().min(1, 'Team name is required').max(100),
   maxParticipants: z.number().int().min(0).optional(),
@@ -22,7 +24,7 @@ export const newTeamSchema = z.object({
   retentionDays: z.number().int().min(1, 'Retention days must be at least 1').optional(),
   allowedBrands: z.array(z.enum(BRANDS)).default([...BRANDS]),
   /** undefined = unknown = both hidden (spec); [] = none hidden. */
-  hiddenFields: z.array(z.enum(HIDDEN_FIELDS)).optional(),
+  hiddenFields: z.array(z.enum(HIDDEN_FIELD_NAMES)).optional(),
   organization: z.string().optional(),
 });
 export type NewTeam = z.input<typeof newTeamSchema>;

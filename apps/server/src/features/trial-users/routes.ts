@@ -1,4 +1,10 @@
-import { emailSchema } from '@trialwear/contract';
+import {
+  addTrialUserResultSchema,
+  emailSchema,
+  removeTrialUserResultSchema,
+  teamUserSchema,
+  trialUserSchema,
+} from '@trialwear/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -19,17 +25,7 @@ export function registerTrialUserRoutes(app: FastifyInstance, ctx: AppContext) {
         tags,
         summary: "The team's users (for adding one to the trial)",
         params: trialIdParams,
-        response: {
-          200: z.array(
-            z.object({
-              id: z.number(),
-              email: z.string(),
-              first_name: z.string(),
-              last_name: z.string(),
-              role: z.string(),
-            }),
-          ),
-        },
+        response: { 200: z.array(teamUserSchema) },
       },
     },
     async (request) => listTeamUsers(ctx, actorOf(request), request.params.trialId),
@@ -42,7 +38,7 @@ export function registerTrialUserRoutes(app: FastifyInstance, ctx: AppContext) {
         tags,
         summary: "The trial's users; the owner is marked",
         params: trialIdParams,
-        response: { 200: z.array(z.object({ id: z.number(), email: z.string(), isOwner: z.boolean() })) },
+        response: { 200: z.array(trialUserSchema) },
       },
     },
     async (request) => listTrialUsers(ctx, actorOf(request), request.params.trialId),
@@ -55,7 +51,7 @@ export function registerTrialUserRoutes(app: FastifyInstance, ctx: AppContext) {
         tags,
         summary: 'Add a team user to the trial',
         body: z.object({ userEmail: emailSchema, trialId: z.coerce.number().int().positive() }),
-        response: { 200: z.object({ data: z.object({ userId: z.number(), userEmail: z.string() }) }) },
+        response: { 200: addTrialUserResultSchema },
       },
     },
     async (request) => ({
@@ -74,7 +70,7 @@ export function registerTrialUserRoutes(app: FastifyInstance, ctx: AppContext) {
           userEmail: z.string().optional(),
           trialId: z.coerce.number().int().positive(),
         }),
-        response: { 200: z.object({ success: z.literal(true), data: z.object({ userId: z.number() }) }) },
+        response: { 200: removeTrialUserResultSchema },
       },
     },
     async (request) => {

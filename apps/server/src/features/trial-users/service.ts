@@ -1,3 +1,4 @@
+import { TRIAL_USER_MESSAGES } from '@trialwear/contract';
 import type { AppContext } from '../../app-context.js';
 import { recordActorAudit } from '../../audit/audit-log.js';
 import { inTransaction } from '../../db/transaction.js';
@@ -5,13 +6,6 @@ import type { Actor } from '../../http/actor.js';
 import { AppError, notFound } from '../../http/errors.js';
 import { requireVisibleTrial } from '../trials/service.js';
 import * as repo from './repo.js';
-
-export const TRIAL_USER_MESSAGES = {
-  notInTeam: 'No user with this email belongs to your team.',
-  alreadyOnTrial: 'This user is already a user of this trial.',
-  ownerCannotBeRemoved: 'The trial owner cannot be removed from the trial.',
-  notOnTrial: 'This user is not a user of this trial.',
-} as const;
 
 /** Members of the actor's team (for the Add User dropdown). */
 export async function listTeamUsers(ctx: AppContext, actor: Actor, trialId: number) {

@@ -1,4 +1,13 @@
-import { trialDeleteSchema, trialFormSchema, trialSchema, trialUpdateSchema } from '@trialwear/contract';
+import {
+  addTrialResultSchema,
+  deleteTrialResultSchema,
+  trialCodeResultSchema,
+  trialDeleteSchema,
+  trialFormSchema,
+  trialSchema,
+  trialUpdateSchema,
+  updateTrialResultSchema,
+} from '@trialwear/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -30,7 +39,7 @@ export function registerTrialRoutes(app: FastifyInstance, ctx: AppContext) {
         tags,
         summary: 'Add a trial (Sys_Admin, Admin); the creator owns it',
         body: trialFormSchema,
-        response: { 200: z.object({ trialId: z.number(), trial: trialSchema }) },
+        response: { 200: addTrialResultSchema },
       },
     },
     async (request) => {
@@ -46,7 +55,7 @@ export function registerTrialRoutes(app: FastifyInstance, ctx: AppContext) {
         tags,
         summary: 'Edit a trial (Sys_Admin, Admin, User)',
         body: trialUpdateSchema,
-        response: { 200: z.object({ trial: trialSchema }) },
+        response: { 200: updateTrialResultSchema },
       },
     },
     async (request) => {
@@ -62,7 +71,7 @@ export function registerTrialRoutes(app: FastifyInstance, ctx: AppContext) {
         tags,
         summary: 'Delete a trial without participants (Sys_Admin, Admin)',
         body: trialDeleteSchema,
-        response: { 200: z.object({ success: z.literal(true), trialId: z.number() }) },
+        response: { 200: deleteTrialResultSchema },
       },
     },
     async (request) => {
@@ -78,7 +87,7 @@ export function registerTrialRoutes(app: FastifyInstance, ctx: AppContext) {
         tags,
         summary: "The trial's code: the prefix of its participant codes",
         params: z.object({ trialId: z.coerce.number().int().positive() }),
-        response: { 200: z.object({ data: z.object({ trial_code: z.string() }) }) },
+        response: { 200: trialCodeResultSchema },
       },
     },
     async (request) => {

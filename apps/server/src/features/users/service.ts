@@ -1,4 +1,10 @@
-import { newPasswordSchema, type Role, roleSchema } from '@trialwear/contract';
+import {
+  CONTACT_MESSAGES,
+  newPasswordSchema,
+  type Role,
+  roleSchema,
+  SIGNUP_MESSAGES,
+} from '@trialwear/contract';
 import { z } from 'zod';
 import type { Db } from '../../db/database.js';
 import { inTransaction } from '../../db/transaction.js';
@@ -8,10 +14,10 @@ import * as repo from './repo.js';
 
 export const newUserSchema = z.object({
   username: z.string().trim().min(3, 'Username must be at least 3 characters').max(50),
-  email: z.email('Email is invalid'),
+  email: z.email(CONTACT_MESSAGES.emailInvalid),
   password: newPasswordSchema,
-  firstName: z.string().trim().min(1, 'First Name is required'),
-  lastName: z.string().trim().min(1, 'Last name is required'),
+  firstName: z.string().trim().min(1, SIGNUP_MESSAGES.firstNameRequired),
+  lastName: z.string().trim().min(1, SIGNUP_MESSAGES.lastNameRequired),
   organization: z.string().optional(),
   teamId: z.number().int(),
   role: roleSchema,
