@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from './constants.js';
+import { idSchema } from './ids.js';
 
 /** Participants (core §3, §5, §8) with the exact messages. */
 export const GENDERS = ['None', 'female', 'male', 'other'] as const;
@@ -69,7 +70,7 @@ const ageSchema = z
 
 /** POST /api/trialParticipants. Email is required only when the team shows email (checked on the server). */
 export const addParticipantSchema = z.object({
-  trialId: z.coerce.number().int().positive(),
+  trialId: idSchema,
   gender: z.enum(GENDERS).default('None'),
   age: ageSchema,
   email: z.string().trim().optional().default(''),
@@ -82,7 +83,7 @@ export const addParticipantSchema = z.object({
 
 /** PUT /api/participant: the editable fields (the code changes through PATCH …/code). */
 export const editParticipantSchema = z.object({
-  id: z.coerce.number().int().positive(),
+  id: idSchema,
   gender: z.enum(GENDERS).optional(),
   age: ageSchema,
   email: z.string().trim().optional(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from './constants.js';
+import { idSchema } from './ids.js';
 
 /** Trials (core §5, §8) with the exact messages. */
 export const TRIAL_MESSAGES = {
@@ -24,8 +25,8 @@ export const trialFormSchema = z.object({
 });
 export type TrialForm = z.input<typeof trialFormSchema>;
 
-export const trialUpdateSchema = trialFormSchema.extend({ trialId: z.coerce.number().int().positive() });
-export const trialDeleteSchema = z.object({ trialId: z.coerce.number().int().positive() });
+export const trialUpdateSchema = trialFormSchema.extend({ trialId: idSchema });
+export const trialDeleteSchema = z.object({ trialId: idSchema });
 
 export const trialSchema = z.object({
   trialId: z.number(),

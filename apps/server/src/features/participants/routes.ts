@@ -13,6 +13,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
 import { actorOf } from '../../http/actor.js';
+import { idSchema } from '../../http/params.js';
 import {
   addParticipant,
   changeParticipantCode,
@@ -32,7 +33,7 @@ export function registerParticipantRoutes(app: FastifyInstance, ctx: AppContext)
       schema: {
         tags,
         summary: "The trial's participants; email and notes are left out when the team hides them",
-        params: z.object({ trialId: z.coerce.number().int().positive() }),
+        params: z.object({ trialId: idSchema }),
         response: { 200: trialParticipantsSchema },
       },
       // The response schema documents the shape; re-validating 5,000 rows with zod on every
@@ -75,8 +76,8 @@ export function registerParticipantRoutes(app: FastifyInstance, ctx: AppContext)
         tags,
         summary: "Change (suffix) or clear (null) a participant's code",
         params: z.object({
-          trialId: z.coerce.number().int().positive(),
-          participantId: z.coerce.number().int().positive(),
+          trialId: idSchema,
+          participantId: idSchema,
         }),
         body: codeChangeSchema,
         response: { 200: codeChangeResultSchema },
@@ -98,7 +99,7 @@ export function registerParticipantRoutes(app: FastifyInstance, ctx: AppContext)
       schema: {
         tags,
         summary: 'Delete a participant with their device links and readings (Sys_Admin, Admin, User)',
-        body: z.object({ id: z.coerce.number().int().positive() }),
+        body: z.object({ id: idSchema }),
         response: { 200: deleteParticipantResultSchema },
       },
     },

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
+import { idSchema } from '../../http/params.js';
 import { identityOf } from '../../http/session-identity.js';
 import { listAllTeams, listTeams, listUserTeams, selectTeam } from './service.js';
 
@@ -41,7 +42,7 @@ export function registerTeamRoutes(app: FastifyInstance, ctx: AppContext) {
       schema: {
         tags,
         summary: "A user's teams with the role in each (own user only, unless Sys_Admin)",
-        params: z.object({ userId: z.coerce.number().int().positive() }),
+        params: z.object({ userId: idSchema }),
         response: { 200: z.array(userTeamSchema) },
       },
     },
@@ -56,7 +57,7 @@ export function registerTeamRoutes(app: FastifyInstance, ctx: AppContext) {
         summary:
           "Switch the session to another of the user's teams; the role comes from that membership, never from the body",
         body: z.object({
-          teamId: z.coerce.number().int().positive(),
+          teamId: idSchema,
           teamName: z.string().optional(),
           role: z.string().optional(),
         }),

@@ -10,10 +10,11 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
 import { actorOf } from '../../http/actor.js';
+import { idSchema } from '../../http/params.js';
 import { addTrialUser, listTeamUsers, listTrialUsers, removeTrialUser } from './service.js';
 
 const tags = ['trial users'];
-const trialIdParams = z.object({ trialId: z.coerce.number().int().positive() });
+const trialIdParams = z.object({ trialId: idSchema });
 
 export function registerTrialUserRoutes(app: FastifyInstance, ctx: AppContext) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -50,7 +51,7 @@ export function registerTrialUserRoutes(app: FastifyInstance, ctx: AppContext) {
       schema: {
         tags,
         summary: 'Add a team user to the trial',
-        body: z.object({ userEmail: emailSchema, trialId: z.coerce.number().int().positive() }),
+        body: z.object({ userEmail: emailSchema, trialId: idSchema }),
         response: { 200: addTrialUserResultSchema },
       },
     },
@@ -66,9 +67,9 @@ export function registerTrialUserRoutes(app: FastifyInstance, ctx: AppContext) {
         tags,
         summary: 'Remove a user from the trial (never the owner)',
         body: z.object({
-          userId: z.coerce.number().int().positive(),
+          userId: idSchema,
           userEmail: z.string().optional(),
-          trialId: z.coerce.number().int().positive(),
+          trialId: idSchema,
         }),
         response: { 200: removeTrialUserResultSchema },
       },

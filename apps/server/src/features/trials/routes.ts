@@ -13,6 +13,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
 import { actorOf } from '../../http/actor.js';
+import { idSchema } from '../../http/params.js';
 import { addTrial, editTrial, listTrials, removeTrial, requireVisibleTrial } from './service.js';
 
 const tags = ['trials'];
@@ -86,7 +87,7 @@ export function registerTrialRoutes(app: FastifyInstance, ctx: AppContext) {
       schema: {
         tags,
         summary: "The trial's code: the prefix of its participant codes",
-        params: z.object({ trialId: z.coerce.number().int().positive() }),
+        params: z.object({ trialId: idSchema }),
         response: { 200: trialCodeResultSchema },
       },
     },
