@@ -7,7 +7,7 @@ import { loadConfig } from './config.js';
 import { buildApp } from './http/app.js';
 import { JOBS } from './jobs/registry.js';
 import { startJobWorkers } from './jobs/runner.js';
-import { jobLog, startRuntime } from './runtime.js';
+import { exitOnSignals, jobLog, startRuntime } from './runtime.js';
 import { DEMO_PASSWORD, DEMO_USERS, seedDemoIfEmpty } from './seed/demo.js';
 
 async function main() {
@@ -24,28 +24,10 @@ async function main() {
     throw err;
   }
 
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log(`${signal} received, shutting down`);
-    const force = setTimeout(() => {
-      console.error('[trialwear] shutdown took too long, exiting');
-      process.exit(1);
-    }, 30_000);
-    force.unref();
-    try {
-      await app.close();
-      await runtime.stop();
-      log('stopped cleanly');
-      process.exit(0);
-    } catch (err) {
-      console.error('[trialwear] shutdown failed', err);
-      process.exit(1);
-    }
-  };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  exitOnSignals('trialwear', log, async () => {
+    await app.close();
+    await runtime.stop();
+  });
 
   try {
     if (config.SEED_DEMO) {

@@ -146,3 +146,32 @@ export async function startRuntime(config: Config, log: Log): Promise<Runtime> {
     },
   };
 }
+
+/**
+ * SIGINT/SIGTERM: stop once, in order (`stop`), then exit 0 with "stopped
+ * cleanly" in the log; a shutdown that hangs past 30 s exits 1. Shared by the
+ * server and the worker entries.
+ */
+export function exitOnSignals(name: string, log: Log, stop: () => Promise<void>) {
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log(`${signal} received, shutting down`);
+    const force = setTimeout(() => {
+      console.error(`[${name}] shutdown took too long, exiting`);
+      process.exit(1);
+    }, 30_000);
+    force.unref();
+    try {
+      await stop();
+      log('stopped cleanly');
+      process.exit(0);
+    } catch (err) {
+      console.error(`[${name}] shutdown failed`, err);
+      process.exit(1);
+    }
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}

@@ -7,33 +7,13 @@
 import { loadConfig } from './config.js';
 import { JOBS } from './jobs/registry.js';
 import { startJobWorkers } from './jobs/runner.js';
-import { jobLog, startRuntime } from './runtime.js';
+import { exitOnSignals, jobLog, startRuntime } from './runtime.js';
 
 async function main() {
   const config = loadConfig();
   const log = (m: string) => console.log(`[trialwear-worker] ${m}`);
   const runtime = await startRuntime(config, log);
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log(`${signal} received, shutting down`);
-    const force = setTimeout(() => {
-      console.error('[trialwear-worker] shutdown took too long, exiting');
-      process.exit(1);
-    }, 30_000);
-    force.unref();
-    try {
-      await runtime.stop();
-      log('stopped cleanly');
-      process.exit(0);
-    } catch (err) {
-      console.error('[trialwear-worker] shutdown failed', err);
-      process.exit(1);
-    }
-  };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  exitOnSignals('trialwear-worker', log, runtime.stop);
   try {
     if (!runtime.ctx.boss) throw new Error('The job queue did not start');
     await startJobWorkers(runtime.ctx, runtime.ctx.boss, JOBS, jobLog(log));

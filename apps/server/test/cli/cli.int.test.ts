@@ -2,13 +2,9 @@
  * The admin CLI as a real child process against a real database: one line of
  * JSON on success, a clear error and a non-zero exit otherwise.
  */
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../support/processes.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 
 describe('admin CLI', () => {
   let t: TestApp;
@@ -17,23 +13,7 @@ describe('admin CLI', () => {
   });
   afterAll(() => t.close());
 
-  function cli(...args: string[]) {
-    const res = spawnSync(
-      process.execPath,
-      ['--conditions=source', '--import', 'tsx', 'apps/server/src/cli/main.ts', ...args],
-      {
-        cwd: root,
-        encoding: 'utf8',
-        env: {
-          ...process.env,
-          DATABASE_URL: t.ctx.config.DATABASE_URL,
-          DATA_DIR: t.dataDir,
-          LOG_LEVEL: 'silent',
-        },
-      },
-    );
-    return { code: res.status, stdout: res.stdout.trim(), stderr: res.stderr.trim() };
-  }
+  const cli = (...args: string[]) => runCli(t, ...args);
 
   it('create-team prints the id; hidden fields unset = both hidden, none = none', async () => {
     const a = cli(

@@ -6,6 +6,7 @@
  */
 import { CONSENT_LINKS, LINK_MESSAGES } from '@trialwear/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { throughAuthorizePage } from '../support/consent.js';
 import { FIXTURE_PASSWORD, type TeamFixture, teamWithRoles } from '../support/fixtures.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
@@ -51,22 +52,10 @@ describe('consent links', () => {
     fetch(`${base}/api/consent/fitbit/authorizeUrl?id=${link.id}&t=${encodeURIComponent(link.t)}`);
 
   /** The participant's browser: authorize page → Allow (optionally signing in as another account) → callback. */
+  /** The participant's browser: authorize page → Allow (optionally signing in as another account) → callback. */
   async function consentThrough(link: { id: string; t: string }, account?: string) {
-    const { url } = (await (await authorizeUrl(link)).json()) as { url: string };
-    const page = await (await fetch(url)).text();
-    const hidden = Object.fromEntries(
-      [...page.matchAll(/name="([^"]+)" value="([^"]*)"/g)].map((m) => [
-        m[1]!,
-        m[2]!.replaceAll('&#34;', '"'),
-      ]),
-    );
-    const back = await fetch(`${base}/sim/fitbit/oauth2/authorize`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ ...hidden, ...(account ? { account } : {}), decision: 'allow' }).toString(),
-      redirect: 'manual',
-    });
-    const callback = new URL(back.headers.get('location')!);
+    const consentLink = `${base}/PAFitbitConsentPage?id=${link.id}&t=${encodeURIComponent(link.t)}`;
+    const { callback } = await throughAuthorizePage(base, 'fitbit', consentLink, { account });
     return t.client().post('/api/fitbit-callback', {
       authCode: callback.searchParams.get('code'),
       participantId: callback.searchParams.get('state'),

@@ -4,6 +4,7 @@
  */
 import { LINK_MESSAGES } from '@trialwear/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { throughAuthorizePage } from '../support/consent.js';
 import { type TeamFixture, teamWithRoles } from '../support/fixtures.js';
 import { lastMail, mailText } from '../support/mail.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
@@ -38,26 +39,8 @@ describe('Fitbit authorization and device list', () => {
   async function consent(pid: number, decision: 'allow' | 'deny' = 'allow') {
     const req = await a.as.Admin.post(`/api/participantDevices/${pid}/fitbit/consentRequest`);
     if (req.statusCode !== 200) throw new Error(req.body);
-    const link = new URL(req.json().link);
-    const authz = await fetch(
-      `${base}/api/consent/fitbit/authorizeUrl?id=${link.searchParams.get('id')}&t=${link.searchParams.get('t')}`,
-    );
-    const { url } = (await authz.json()) as { url: string };
-    const page = await (await fetch(url)).text();
-    const hidden = Object.fromEntries(
-      [...page.matchAll(/name="([^"]+)" value="([^"]*)"/g)].map((m) => [
-        m[1]!,
-        m[2]!.replaceAll('&#34;', '"'),
-      ]),
-    );
-    const back = await fetch(`${base}/sim/fitbit/oauth2/authorize`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ ...hidden, decision }).toString(),
-      redirect: 'manual',
-    });
-    const callback = new URL(back.headers.get('location')!);
-    return { callback, account: hidden.account!, state: callback.searchParams.get('state')! };
+    const { callback, form } = await throughAuthorizePage(base, 'fitbit', req.json().link, { decision });
+    return { callback, account: form.account!, state: callback.searchParams.get('state')! };
   }
 
   it('consent → callback → tokens stored encrypted, device authorized, device list shown', async () => {

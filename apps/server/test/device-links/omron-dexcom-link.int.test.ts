@@ -4,6 +4,7 @@
  * device entries; expired tokens refresh once; revoke; isolation.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { throughAuthorizePage } from '../support/consent.js';
 import { type TeamFixture, teamWithRoles } from '../support/fixtures.js';
 import { lastMail, mailText } from '../support/mail.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
@@ -43,21 +44,9 @@ describe.each(['omron', 'dexcom'] as const)('%s link', (provider) => {
     const req = (await a.as.Admin.post(`/api/participantDevices/${pid}/${provider}/consentRequest`)).json();
     const link = new URL(req.link);
     expect(link.pathname).toBe(provider === 'omron' ? '/OmronConsentPage' : '/PAFitbitConsentPage');
-    const { url } = (await (
-      await fetch(`${base}/api/consent/${provider}/authorizeUrl?id=${pid}&t=${link.searchParams.get('t')}`)
-    ).json()) as { url: string };
-    expect(new URL(url).pathname).toBe(SIM_PATHS[provider]);
-    const page = await (await fetch(url)).text();
-    const hidden = Object.fromEntries(
-      [...page.matchAll(/name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1]!, m[2]!]),
-    );
-    const back = await fetch(`${base}${SIM_PATHS[provider]}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ ...hidden, decision }).toString(),
-      redirect: 'manual',
-    });
-    return new URL(back.headers.get('location')!);
+    const { authorizeUrl, callback } = await throughAuthorizePage(base, provider, link, { decision });
+    expect(authorizeUrl.pathname).toBe(SIM_PATHS[provider]);
+    return callback;
   }
 
   it('consent → callback → device entries', async () => {

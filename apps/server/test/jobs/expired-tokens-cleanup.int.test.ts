@@ -3,35 +3,16 @@
  * database registers the queues, takes the expired-token clean-up job and
  * removes exactly the rows past their life.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expiredTokensCleanup } from '../../src/jobs/expired-tokens/job.js';
 import { countRows } from '../../src/jobs/expired-tokens/repo.js';
 import { enqueue } from '../../src/jobs/job-definition.js';
 import { startQueue } from '../../src/queue/boss.js';
 import { teamWithRoles } from '../support/fixtures.js';
+import { startWorker } from '../support/processes.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
-
-function startWorker(env: Record<string, string>) {
-  const child = spawn(
-    process.execPath,
-    ['--conditions=source', '--import', 'tsx', path.join(root, 'apps/server/src/worker.ts')],
-    { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let output = '';
-  child.stdout!.on('data', (d) => {
-    output += d;
-  });
-  child.stderr!.on('data', (d) => {
-    output += d;
-  });
-  return { child, output: () => output };
-}
 
 async function until(check: () => boolean | Promise<boolean>, what: string, ms = 30_000) {
   const end = Date.now() + ms;
@@ -131,12 +112,9 @@ describe('expired-token clean-up in a worker process', () => {
       ] as never)
       .execute();
 
-    worker = startWorker({
-      DATABASE_URL: t.ctx.config.DATABASE_URL!,
-      DATA_DIR: t.dataDir,
+    worker = startWorker(t, {
       ENCRYPTION_KEY: randomBytes(32).toString('base64'),
       SESSION_SECRET: randomBytes(32).toString('base64url'),
-      LOG_LEVEL: 'info',
       SEED_DEMO: 'false',
     });
     await until(

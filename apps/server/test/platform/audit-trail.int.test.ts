@@ -3,10 +3,7 @@
  * under parallel writes, and `verify-audit` finds the first break when
  * someone with full database rights edits, deletes or rebuilds it.
  */
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readAnchors } from '../../src/audit/anchors.js';
@@ -14,9 +11,8 @@ import { recordAudit } from '../../src/audit/audit-log.js';
 import { verifyAuditChain } from '../../src/audit/verify-chain.js';
 import { auditAnchor } from '../../src/jobs/audit-anchor/job.js';
 import { teamWithRoles } from '../support/fixtures.js';
+import { runCli } from '../support/processes.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 
 describe('audit trail', () => {
   let t: TestApp;
@@ -134,21 +130,8 @@ describe('audit trail', () => {
     const f = await teamWithRoles(t, 'Verify Team');
     await write(3);
     const cli = () => {
-      const res = spawnSync(
-        process.execPath,
-        ['--conditions=source', '--import', 'tsx', 'apps/server/src/cli/main.ts', 'verify-audit'],
-        {
-          cwd: root,
-          encoding: 'utf8',
-          env: {
-            ...process.env,
-            DATABASE_URL: t.ctx.config.DATABASE_URL,
-            DATA_DIR: t.dataDir,
-            LOG_LEVEL: 'silent',
-          },
-        },
-      );
-      return { code: res.status, out: JSON.parse(res.stdout.trim()) };
+      const res = runCli(t, 'verify-audit');
+      return { code: res.code, out: JSON.parse(res.stdout) };
     };
     const entries = (await t.ctx.db.selectFrom('audit_log').select('id').execute()).length;
     expect(entries).toBeGreaterThan(3); // the sign-ins of the fixture are audited too
