@@ -76,6 +76,8 @@ export default async function setup(project: TestProject) {
       DATABASE_URL: '',
       SMTP_URL: smtp.url,
       SUPPORT_EMAIL: 'support@trialwear.test',
+      // The journeys drive the simulators' control API (a test configuration).
+      SIMULATOR_CONTROL: 'true',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -38,6 +38,8 @@ export const configSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: optionalString,
   WORKERS: z.preprocess(emptyToUndefined, boolFromEnv.default(true)),
+  /** Mount the simulators' control API (/_control/...); default: on only when NODE_ENV is development or test. */
+  SIMULATOR_CONTROL: z.preprocess(emptyToUndefined, boolFromEnv.optional()),
   // Fitbit: unset client id = the simulator mounted at /sim/fitbit on this server.
   FITBIT_CLIENT_ID: optionalString,
   FITBIT_CLIENT_SECRET: optionalString,
@@ -59,6 +61,8 @@ export type Config = z.infer<typeof configSchema> & {
   publicUrl: string;
   /** Absolute path of the audit-anchor file. */
   auditAnchorFile: string;
+  /** Whether the simulators' control API is mounted (SIMULATOR_CONTROL, else development/test only). */
+  simulatorControl: boolean;
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -72,6 +76,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     ...c,
     dataDir: path.resolve(c.DATA_DIR),
+    simulatorControl: c.SIMULATOR_CONTROL ?? (c.NODE_ENV === 'development' || c.NODE_ENV === 'test'),
     auditAnchorFile: path.resolve(c.AUDIT_ANCHOR_FILE ?? path.join(c.DATA_DIR, 'audit-anchors.jsonl')),
     publicUrl: (c.PUBLIC_URL ?? `http://${publicHost}:${c.PORT}`).replace(/\/+$/, ''),
   };

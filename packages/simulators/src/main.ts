@@ -2,7 +2,8 @@
  * Standalone simulators: `npm run sim -w @trialwear/simulators`. Serves the
  * Fitbit, Omron and Dexcom simulators under /sim/<provider> on SIM_PORT
  * (default 4010), each with one client whose id, secret and redirect URIs
- * come from the environment.
+ * come from the environment. The control API (/_control/...) is on unless
+ * SIMULATOR_CONTROL=false: this standalone server is a development tool.
  */
 import Fastify from 'fastify';
 import { dexcomSimulator } from './dexcom/dexcom-simulator.js';
@@ -11,8 +12,10 @@ import { omronSimulator } from './omron/omron-simulator.js';
 
 const port = Number(process.env.SIM_PORT ?? 4010);
 const app = Fastify({ logger: { level: process.env.LOG_LEVEL ?? 'info' } });
+const control = process.env.SIMULATOR_CONTROL !== 'false';
 await app.register(fitbitSimulator, {
   prefix: '/sim/fitbit',
+  control,
   clients: [
     {
       clientId: process.env.FITBIT_CLIENT_ID ?? 'SIMFITBIT',
@@ -23,6 +26,7 @@ await app.register(fitbitSimulator, {
 });
 await app.register(omronSimulator, {
   prefix: '/sim/omron',
+  control,
   clients: [
     {
       clientId: process.env.OMRON_CLIENT_ID ?? 'SIMOMRON',
@@ -33,6 +37,7 @@ await app.register(omronSimulator, {
 });
 await app.register(dexcomSimulator, {
   prefix: '/sim/dexcom',
+  control,
   clients: [
     {
       clientId: process.env.DEXCOM_CLIENT_ID ?? 'SIMDEXCOM',

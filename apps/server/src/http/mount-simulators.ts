@@ -15,11 +15,25 @@ export async function mountSimulators(app: FastifyInstance, ctx: AppContext) {
   const client = (s: ProviderSettings) => [
     { clientId: s.clientId, clientSecret: s.clientSecret, redirectUris: [s.redirectUri] },
   ];
+  // The control API breaks links on purpose: never on a default `npm start` (NODE_ENV=production).
+  const control = ctx.config.simulatorControl;
   const { fitbit, omron, dexcom } = ctx.providers;
   if (fitbit.settings.simulated)
-    await app.register(fitbitSimulator, { prefix: FITBIT_SIM_PREFIX, clients: client(fitbit.settings) });
+    await app.register(fitbitSimulator, {
+      prefix: FITBIT_SIM_PREFIX,
+      clients: client(fitbit.settings),
+      control,
+    });
   if (omron.settings.simulated)
-    await app.register(omronSimulator, { prefix: OMRON_SIM_PREFIX, clients: client(omron.settings) });
+    await app.register(omronSimulator, {
+      prefix: OMRON_SIM_PREFIX,
+      clients: client(omron.settings),
+      control,
+    });
   if (dexcom.settings.simulated)
-    await app.register(dexcomSimulator, { prefix: DEXCOM_SIM_PREFIX, clients: client(dexcom.settings) });
+    await app.register(dexcomSimulator, {
+      prefix: DEXCOM_SIM_PREFIX,
+      clients: client(dexcom.settings),
+      control,
+    });
 }

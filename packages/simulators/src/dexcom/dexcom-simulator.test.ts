@@ -15,7 +15,11 @@ describe('Dexcom simulator', () => {
   let base: string;
   beforeAll(async () => {
     app = Fastify();
-    await app.register(dexcomSimulator, { prefix: '/sim/dexcom', clients: [CLIENT] });
+    await app.register(dexcomSimulator, {
+      control: true,
+      prefix: '/sim/dexcom',
+      clients: [CLIENT],
+    });
     await app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}/sim/dexcom`;
   });

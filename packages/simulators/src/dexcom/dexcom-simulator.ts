@@ -16,6 +16,8 @@ import { dexcomDevices, dexcomEgvs, dexcomUserHash } from './dexcom-data.js';
 
 export interface DexcomSimulatorOptions {
   clients: OAuthClient[];
+  /** Mount the control API (/_control/...): development and tests only. */
+  control?: boolean;
   clock?: SimClock;
   hourlyLimit?: number;
 }
@@ -166,11 +168,14 @@ export async function dexcomSimulator(app: FastifyInstance, opts: DexcomSimulato
     };
   });
 
-  app.post('/_control/exhaust-rate-limit', async () => {
-    usage = { window: Math.floor(clock.now().getTime() / 3_600_000), count: limit };
-    return { ok: true };
-  });
   registerControlRoutes(app, {
+    enabled: opts.control === true,
+    extra: (a) => {
+      a.post('/_control/exhaust-rate-limit', async () => {
+        usage = { window: Math.floor(clock.now().getTime() / 3_600_000), count: limit };
+        return { ok: true };
+      });
+    },
     store,
     clock,
     failNext: (next) => {

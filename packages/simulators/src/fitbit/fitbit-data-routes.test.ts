@@ -56,7 +56,11 @@ describe('Fitbit data endpoints', () => {
 
   beforeAll(async () => {
     app = Fastify();
-    await app.register(fitbitSimulator, { prefix: '/sim/fitbit', clients: [CLIENT] });
+    await app.register(fitbitSimulator, {
+      control: true,
+      prefix: '/sim/fitbit',
+      clients: [CLIENT],
+    });
     await app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}/sim/fitbit`;
     token = await authorize('activity heartrate sleep weight oxygen_saturation cardio_fitness nutrition');

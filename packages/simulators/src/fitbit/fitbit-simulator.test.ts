@@ -19,7 +19,12 @@ describe('Fitbit simulator', () => {
 
   beforeAll(async () => {
     app = Fastify();
-    await app.register(fitbitSimulator, { prefix: '/sim/fitbit', clients: [CLIENT], clock });
+    await app.register(fitbitSimulator, {
+      control: true,
+      prefix: '/sim/fitbit',
+      clients: [CLIENT],
+      clock,
+    });
     await app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}/sim/fitbit`;
   });

@@ -36,6 +36,8 @@ const DOCS =
 
 export interface FitbitSimulatorOptions {
   clients: OAuthClient[];
+  /** Mount the control API (/_control/...): development and tests only. */
+  control?: boolean;
   clock?: SimClock;
 }
 
@@ -185,20 +187,23 @@ export async function fitbitSimulator(app: FastifyInstance, opts: FitbitSimulato
   });
 
   // --- Control API (tests and training) ---------------------------------------
-  app.post('/_control/exhaust-rate-limit', async (request) => {
-    const { userId, clientId } = (request.body ?? {}) as { userId?: string; clientId?: string };
-    if (!userId || !clientId) {
-      // No user named: this hour is used up for everyone (training, browser journeys).
-      exhaustedHour = Math.floor(clock.now().getTime() / 3_600_000);
-      return { ok: true };
-    }
-    usage.set(`${clientId}:${userId}`, {
-      window: Math.floor(clock.now().getTime() / 3_600_000),
-      count: HOURLY_LIMIT,
-    });
-    return { ok: true };
-  });
   registerControlRoutes(app, {
+    enabled: opts.control === true,
+    extra: (a) => {
+      a.post('/_control/exhaust-rate-limit', async (request) => {
+        const { userId, clientId } = (request.body ?? {}) as { userId?: string; clientId?: string };
+        if (!userId || !clientId) {
+          // No user named: this hour is used up for everyone (training, browser journeys).
+          exhaustedHour = Math.floor(clock.now().getTime() / 3_600_000);
+          return { ok: true };
+        }
+        usage.set(`${clientId}:${userId}`, {
+          window: Math.floor(clock.now().getTime() / 3_600_000),
+          count: HOURLY_LIMIT,
+        });
+        return { ok: true };
+      });
+    },
     store,
     clock,
     failNext: (next) => {

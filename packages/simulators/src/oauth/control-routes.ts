@@ -1,7 +1,10 @@
 /*
  * The control API every simulator shares (tests and training): expire a
  * user's tokens, revoke them, fail the next N calls with a status, and set
- * the simulated clock. Rate-limit exhaustion is provider-specific.
+ * the simulated clock; a provider adds its own (rate-limit exhaustion).
+ * Mounted only when the simulator is created with `control: true`: anyone
+ * who can reach it can break every participant's link, so the portal mounts
+ * it only in development and test configurations (SIMULATOR_CONTROL=true).
  */
 import type { FastifyInstance } from 'fastify';
 import type { SimClock } from '../clock.js';
@@ -9,8 +12,17 @@ import type { OAuthStore } from './oauth-store.js';
 
 export function registerControlRoutes(
   app: FastifyInstance,
-  deps: { store: OAuthStore; clock: SimClock; failNext: (next: { count: number; status: number }) => void },
+  deps: {
+    enabled: boolean;
+    store: OAuthStore;
+    clock: SimClock;
+    failNext: (next: { count: number; status: number }) => void;
+    /** Provider-specific control routes. */
+    extra?: (app: FastifyInstance) => void;
+  },
 ) {
+  if (!deps.enabled) return;
+  deps.extra?.(app);
   app.post('/_control/expire-token', async (request) => {
     deps.store.expireUser((request.body as { userId: string }).userId);
     return { ok: true };

@@ -16,7 +16,12 @@ describe('Omron simulator', () => {
   const clock = new SimClock();
   beforeAll(async () => {
     app = Fastify();
-    await app.register(omronSimulator, { prefix: '/sim/omron', clients: [CLIENT], clock });
+    await app.register(omronSimulator, {
+      control: true,
+      prefix: '/sim/omron',
+      clients: [CLIENT],
+      clock,
+    });
     await app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}/sim/omron`;
   });

@@ -16,6 +16,8 @@ import { omronDay } from './omron-data.js';
 
 export interface OmronSimulatorOptions {
   clients: OAuthClient[];
+  /** Mount the control API (/_control/...): development and tests only. */
+  control?: boolean;
   clock?: SimClock;
   accessTokenSeconds?: number;
 }
@@ -119,6 +121,7 @@ export async function omronSimulator(app: FastifyInstance, opts: OmronSimulatorO
   });
 
   registerControlRoutes(app, {
+    enabled: opts.control === true,
     store,
     clock,
     failNext: (next) => {

@@ -1,0 +1,42 @@
+/*
+ * The simulators' control API can break every participant's link (exhaust
+ * the rate limit, revoke tokens), so a default start (NODE_ENV=production)
+ * does not mount it; development and test configurations, or
+ * SIMULATOR_CONTROL=true, do.
+ */
+import { describe, expect, it } from 'vitest';
+import { createTestApp } from '../support/test-app.js';
+
+const CONTROL_CALLS = [
+  '/sim/dexcom/_control/exhaust-rate-limit',
+  '/sim/fitbit/_control/exhaust-rate-limit',
+  '/sim/fitbit/_control/expire-token',
+  '/sim/omron/_control/revoke',
+  '/sim/omron/_control/clock',
+];
+
+describe('simulator control API', () => {
+  it('is absent with the defaults of npm start, while the simulators themselves are served', async () => {
+    const t = await createTestApp({ env: { NODE_ENV: 'production' } });
+    try {
+      for (const url of CONTROL_CALLS) {
+        const res = await t.app.inject({ method: 'POST', url, payload: {} });
+        expect(res.statusCode, url).toBe(404);
+      }
+      const authorize = await t.app.inject({ method: 'GET', url: '/sim/fitbit/oauth2/authorize' });
+      expect(authorize.statusCode).not.toBe(404);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('is mounted when SIMULATOR_CONTROL=true', async () => {
+    const t = await createTestApp({ env: { NODE_ENV: 'production', SIMULATOR_CONTROL: 'true' } });
+    try {
+      const res = await t.app.inject({ method: 'POST', url: CONTROL_CALLS[0]!, payload: {} });
+      expect(res.statusCode).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+});
