@@ -61,6 +61,8 @@ export type Config = z.infer<typeof configSchema> & {
   publicUrl: string;
   /** Absolute path of the audit-anchor file. */
   auditAnchorFile: string;
+  /** Served over https: Secure cookies with the __Host-/__Secure- prefixes, HSTS. */
+  secureCookies: boolean;
   /** Whether the simulators' control API is mounted (SIMULATOR_CONTROL, else development/test only). */
   simulatorControl: boolean;
 };
@@ -79,5 +81,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     simulatorControl: c.SIMULATOR_CONTROL ?? (c.NODE_ENV === 'development' || c.NODE_ENV === 'test'),
     auditAnchorFile: path.resolve(c.AUDIT_ANCHOR_FILE ?? path.join(c.DATA_DIR, 'audit-anchors.jsonl')),
     publicUrl: (c.PUBLIC_URL ?? `http://${publicHost}:${c.PORT}`).replace(/\/+$/, ''),
+    secureCookies: (c.PUBLIC_URL ?? '').startsWith('https://'),
   };
 }

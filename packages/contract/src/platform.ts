@@ -5,6 +5,19 @@ import { z } from 'zod';
 export const CSRF_COOKIE = 'tw_csrf';
 export const CSRF_HEADER = 'x-csrf-token';
 
+/**
+ * Cookie names. Served over https the cookies carry the browser-enforced
+ * prefixes: `__Host-` (Secure, Path=/, no Domain: no sibling subdomain can
+ * set or shadow it) for the session and CSRF cookies, `__Secure-` for the
+ * remembered-device cookie (it is scoped to /api/auth). Over plain http
+ * (local use) a browser refuses those prefixes, so the names are plain.
+ */
+export const COOKIE_BASE_NAMES = { session: 'tw_session', csrf: CSRF_COOKIE, device: 'tw_device' } as const;
+export function cookieName(kind: keyof typeof COOKIE_BASE_NAMES, secure: boolean): string {
+  if (!secure) return COOKIE_BASE_NAMES[kind];
+  return `${kind === 'device' ? '__Secure-' : '__Host-'}${COOKIE_BASE_NAMES[kind]}`;
+}
+
 /** GET /api/csrf-token */
 export const csrfTokenSchema = z.object({ csrfToken: z.string() });
 export type CsrfToken = z.infer<typeof csrfTokenSchema>;

@@ -8,6 +8,7 @@ import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
+import { cookieName } from '@trialwear/contract';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppContext } from '../app-context.js';
@@ -105,7 +106,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
       },
       components: {
         securitySchemes: {
-          session: { type: 'apiKey', in: 'cookie', name: 'tw_session' },
+          session: { type: 'apiKey', in: 'cookie', name: cookieName('session', ctx.config.secureCookies) },
           csrf: { type: 'apiKey', in: 'header', name: 'x-csrf-token' },
         },
       },
@@ -119,10 +120,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   app.addHook('onRequest', async (request) => {
     if (request.url.startsWith('/api/')) request.auth = await resolveAuth(ctx, request);
   });
-  registerCsrf(app, {
-    secret: ctx.secrets.sessionSecret,
-    secureCookies: ctx.config.publicUrl.startsWith('https://'),
-  });
+  registerCsrf(app, ctx);
 
   registerHealthRoutes(app, ctx);
   registerMetaRoutes(app, ctx);

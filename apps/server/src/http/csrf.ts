@@ -6,9 +6,10 @@
  * with the session secret, so a cookie planted by another site is refused; a
  * cross-site page cannot read our cookie to copy it into the header.
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { CSRF_COOKIE, CSRF_HEADER, csrfTokenSchema, STATE_CHANGING_GETS } from '@trialwear/contract';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { CSRF_HEADER, cookieName, csrfTokenSchema, STATE_CHANGING_GETS } from '@trialwear/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../app-context.js';
 import { AppError } from './errors.js';
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -22,33 +23,64 @@ function needsCsrf(request: FastifyRequest) {
   );
 }
 
-function sign(secret: string, nonce: string) {
-  return createHmac('sha256', secret).update(`csrf:${nonce}`).digest('base64url');
+/**
+ * The token is bound to the session it was issued for (its cookie's hash,
+ * or none before sign-in): a token taken from one session, or an anonymous
+ * one, is refused with another session's cookie. Sign-in and sign-out
+ * issue a new one (features/auth/cookies.ts).
+ */
+const bindingOf = (sessionToken: string | null | undefined) =>
+  sessionToken ? createHash('sha256').update(sessionToken).digest('base64url') : '';
+
+function sign(secret: string, nonce: string, binding: string) {
+  return createHmac('sha256', secret).update(`csrf:${nonce}:${binding}`).digest('base64url');
 }
 
-export function issueCsrfToken(secret: string) {
+export function issueCsrfToken(secret: string, sessionToken: string | null | undefined) {
   const nonce = randomBytes(18).toString('base64url');
-  return `${nonce}.${sign(secret, nonce)}`;
+  return `${nonce}.${sign(secret, nonce, bindingOf(sessionToken))}`;
 }
 
-export function isValidCsrfToken(secret: string, token: string) {
+export function isValidCsrfToken(secret: string, token: string, sessionToken: string | null | undefined) {
   const [nonce, mac] = token.split('.');
   if (!nonce || !mac) return false;
-  const expected = Buffer.from(sign(secret, nonce));
+  const expected = Buffer.from(sign(secret, nonce, bindingOf(sessionToken)));
   const given = Buffer.from(mac);
   return expected.length === given.length && timingSafeEqual(expected, given);
 }
 
-export function registerCsrf(app: FastifyInstance, opts: { secret: string; secureCookies: boolean }) {
+type CsrfContext = Pick<AppContext, 'config' | 'secrets'>;
+const csrfCookieName = (ctx: Pick<AppContext, 'config'>) => cookieName('csrf', ctx.config.secureCookies);
+
+/** Sets a fresh token for this session (or for none) in the readable cookie; returns it. */
+export function setCsrfCookie(
+  reply: FastifyReply,
+  ctx: CsrfContext,
+  sessionToken: string | null | undefined,
+) {
+  const token = issueCsrfToken(ctx.secrets.sessionSecret, sessionToken);
+  reply.setCookie(csrfCookieName(ctx), token, {
+    path: '/',
+    sameSite: 'strict',
+    secure: ctx.config.secureCookies,
+    httpOnly: false,
+  });
+  return token;
+}
+
+export function registerCsrf(app: FastifyInstance, ctx: CsrfContext) {
+  const secret = ctx.secrets.sessionSecret;
+  const sessionOf = (request: FastifyRequest) =>
+    request.cookies[cookieName('session', ctx.config.secureCookies)];
   app.addHook('onRequest', async (request) => {
     if (!needsCsrf(request)) return;
     const header = request.headers[CSRF_HEADER];
-    const cookie = request.cookies[CSRF_COOKIE];
+    const cookie = request.cookies[csrfCookieName(ctx)];
     if (
       typeof header !== 'string' ||
       !cookie ||
       header !== cookie ||
-      !isValidCsrfToken(opts.secret, header)
+      !isValidCsrfToken(secret, header, sessionOf(request))
     ) {
       throw new AppError(403, 'Invalid or missing CSRF token', 'CsrfError', { displayToUser: false });
     }
@@ -59,21 +91,14 @@ export function registerCsrf(app: FastifyInstance, opts: { secret: string; secur
     {
       schema: {
         tags: ['security'],
-        summary: 'Issue a CSRF token (also set in the tw_csrf cookie)',
+        summary: 'Issue a CSRF token for this session (also set in the readable CSRF cookie)',
         response: { 200: csrfTokenSchema },
       },
     },
     async (request, reply) => {
-      const existing = request.cookies[CSRF_COOKIE];
-      const csrfToken =
-        existing && isValidCsrfToken(opts.secret, existing) ? existing : issueCsrfToken(opts.secret);
-      reply.setCookie(CSRF_COOKIE, csrfToken, {
-        path: '/',
-        sameSite: 'strict',
-        secure: opts.secureCookies,
-        httpOnly: false,
-      });
-      return { csrfToken };
+      const existing = request.cookies[csrfCookieName(ctx)];
+      if (existing && isValidCsrfToken(secret, existing, sessionOf(request))) return { csrfToken: existing };
+      return { csrfToken: setCsrfCookie(reply, ctx, sessionOf(request)) };
     },
   );
 }

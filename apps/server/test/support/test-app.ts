@@ -157,7 +157,8 @@ export class TestClient {
   }
 
   async csrfToken(): Promise<string> {
-    const existing = this.cookies.get('tw_csrf');
+    // Plain over http, `__Host-` prefixed when the app is configured with an https PUBLIC_URL.
+    const existing = this.cookies.get('tw_csrf') ?? this.cookies.get('__Host-tw_csrf');
     if (existing) return existing;
     const res = await this.request('GET', '/api/csrf-token');
     return res.json().csrfToken as string;

@@ -6,9 +6,9 @@
 import {
   type ApiError,
   apiErrorSchema,
-  CSRF_COOKIE,
   CSRF_HEADER,
   type CsrfToken,
+  cookieName,
   GENERIC_ERRORS,
 } from '@trialwear/contract';
 
@@ -33,7 +33,8 @@ function readCookie(name: string): string | undefined {
 
 let csrfRequest: Promise<string> | undefined;
 async function csrfToken(): Promise<string> {
-  const fromCookie = readCookie(CSRF_COOKIE);
+  // `__Host-` prefixed when the portal is served over https (see the contract's cookieName).
+  const fromCookie = readCookie(cookieName('csrf', true)) ?? readCookie(cookieName('csrf', false));
   if (fromCookie) return decodeURIComponent(fromCookie);
   csrfRequest ??= fetch('/api/csrf-token', { credentials: 'include' })
     .then((r) => r.json() as Promise<CsrfToken>)

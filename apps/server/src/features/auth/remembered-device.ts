@@ -9,7 +9,6 @@ import type { AppContext } from '../../app-context.js';
 import { hashToken } from '../../security/tokens.js';
 import * as repo from './repo.js';
 
-export const DEVICE_COOKIE = 'tw_device';
 export const DEVICE_LIFETIME_MS = LIMITS.rememberDeviceHours * 60 * 60 * 1000;
 
 const sign = (secret: string, userId: number, nonce: string) =>

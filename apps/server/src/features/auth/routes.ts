@@ -30,7 +30,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
         ctx,
         originOf(request),
         request.body,
-        deviceCookieOf(request),
+        deviceCookieOf(request, ctx),
       );
       setSessionCookie(reply, ctx, sessionToken);
       return answer;
@@ -60,7 +60,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
     { schema: { tags: ['auth'], summary: 'End this session', response: { 200: actionResultSchema } } },
     async (request, reply) => {
       await endSession(ctx, originOf(request).sessionId);
-      clearSessionCookie(reply);
+      clearSessionCookie(reply, ctx);
       return { success: true, message: 'Logged out' };
     },
   );

@@ -1,12 +1,13 @@
 /*
- * Sessions. The HttpOnly cookie `tw_session` carries a random token; the
- * database keeps its SHA-256 with the user's token_version at creation, so a
- * logout, password change or reset (which bump token_version) ends every
- * session of that user at once. Team and role always come from here, never
+ * Sessions. The HttpOnly session cookie (`tw_session`, `__Host-tw_session`
+ * over https) carries a random token; the database keeps its SHA-256 with
+ * the user's token_version at creation, so a password change or reset, or
+ * "log out everywhere" (which bump token_version) end every session of that
+ * user at once; a plain logout ends only the current session. Team and role always come from here, never
  * from a request body.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { AuthStatus, Role, SessionUser } from '@trialwear/contract';
+import { type AuthStatus, cookieName, type Role, type SessionUser } from '@trialwear/contract';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context.js';
 import { inTransaction } from '../../db/transaction.js';
@@ -14,7 +15,9 @@ import { notSignedIn, sessionExpired } from '../../http/errors.js';
 import type { RequestOrigin } from '../../http/session-identity.js';
 import * as repo from './repo.js';
 
-export const SESSION_COOKIE = 'tw_session';
+/** The session cookie's name (`__Host-tw_session` over https). */
+export const sessionCookieName = (ctx: Pick<AppContext, 'config'>) =>
+  cookieName('session', ctx.config.secureCookies);
 // NIST 800-63B AAL2: re-authentication after 30 minutes idle or 12 hours. The open
 // SPA refreshes every 15 minutes, so only an abandoned session idles out.
 const IDLE_MS = 30 * 60 * 1000;
@@ -115,7 +118,7 @@ export async function refreshSession(ctx: AppContext, sessionId: string) {
 
 /** onRequest hook body: resolve request.auth from the cookie (null when absent or no longer valid). */
 export async function resolveAuth(ctx: AppContext, request: FastifyRequest): Promise<RequestAuth | null> {
-  const token = request.cookies[SESSION_COOKIE];
+  const token = request.cookies[sessionCookieName(ctx)];
   if (!token) return null;
   const sessionId = hashToken(token);
   const session = await repo.findSession(ctx.db, sessionId);

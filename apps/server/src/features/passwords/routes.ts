@@ -78,7 +78,7 @@ export function registerPasswordRoutes(app: FastifyInstance, ctx: AppContext) {
         request.body.currentPassword,
         request.body.newPassword,
       );
-      clearSessionCookie(reply);
+      clearSessionCookie(reply, ctx);
       return answer;
     },
   );

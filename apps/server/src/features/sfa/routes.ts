@@ -53,7 +53,7 @@ export function registerSfaRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async (request, reply) => {
       const answer = await verifyAuthenticator(ctx, identityOf(request), request.body.sfaToken);
-      clearSessionCookie(reply);
+      clearSessionCookie(reply, ctx);
       return answer;
     },
   );
