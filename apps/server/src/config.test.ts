@@ -35,12 +35,17 @@ describe('config', () => {
 });
 
 describe('CSRF tokens', () => {
-  it('verify only with the secret that signed them', () => {
-    const token = issueCsrfToken('s1');
-    expect(isValidCsrfToken('s1', token)).toBe(true);
-    expect(isValidCsrfToken('s2', token)).toBe(false);
-    expect(isValidCsrfToken('s1', `${token}x`)).toBe(false);
-    expect(isValidCsrfToken('s1', 'garbage')).toBe(false);
+  it('verify only with the secret that signed them, for the session they were issued for', () => {
+    const token = issueCsrfToken('s1', 'session-a');
+    expect(isValidCsrfToken('s1', token, 'session-a')).toBe(true);
+    expect(isValidCsrfToken('s2', token, 'session-a')).toBe(false);
+    expect(isValidCsrfToken('s1', token, 'session-b')).toBe(false);
+    expect(isValidCsrfToken('s1', token, undefined)).toBe(false);
+    expect(isValidCsrfToken('s1', `${token}x`, 'session-a')).toBe(false);
+    expect(isValidCsrfToken('s1', 'garbage', 'session-a')).toBe(false);
+    const anonymous = issueCsrfToken('s1', null);
+    expect(isValidCsrfToken('s1', anonymous, undefined)).toBe(true);
+    expect(isValidCsrfToken('s1', anonymous, 'session-a')).toBe(false);
   });
 });
 
