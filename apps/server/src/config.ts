@@ -33,6 +33,8 @@ export const configSchema = z.object({
   RECAPTCHA_MIN_SCORE: z.coerce.number().min(0).max(1).default(0.5),
   RECAPTCHA_VERIFY_URL: z.url().default('https://www.google.com/recaptcha/api/siteverify'),
   ENCRYPTION_KEY: optionalString,
+  /** A file holding the base64 encryption key (e.g. a mounted secret), instead of ENCRYPTION_KEY. */
+  ENCRYPTION_KEY_FILE: z.preprocess(emptyToUndefined, z.string().optional()),
   SESSION_SECRET: optionalString,
   SEED_DEMO: z.preprocess(emptyToUndefined, boolFromEnv.default(true)),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
