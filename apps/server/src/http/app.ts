@@ -28,6 +28,7 @@ import { registerTeamRoutes } from '../features/teams/routes.js';
 import { registerTrialUserRoutes } from '../features/trial-users/routes.js';
 import { registerTrialRoutes } from '../features/trials/routes.js';
 import { APP_VERSION } from '../version.js';
+import { registerAccessDenialAudit } from './access-denials.js';
 import { registerCsrf } from './csrf.js';
 import { registerErrorHandling, sendNotFound } from './errors.js';
 import { REDACT_PATHS, REDACTED, serializeRequest } from './log-redaction.js';
@@ -121,6 +122,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     if (request.url.startsWith('/api/')) request.auth = await resolveAuth(ctx, request);
   });
   registerCsrf(app, ctx);
+  registerAccessDenialAudit(app, ctx);
 
   registerHealthRoutes(app, ctx);
   registerMetaRoutes(app, ctx);

@@ -72,9 +72,18 @@ export function toAppError(error: unknown): AppError {
   return new AppError(500, 'Internal server error', 'InternalError', { displayToUser: false });
 }
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The error this request was answered with, if any (read by the access-denial audit). */
+    answeredWith: AppError | null;
+  }
+}
+
 export function registerErrorHandling(app: FastifyInstance) {
+  app.decorateRequest('answeredWith', null);
   app.setErrorHandler((error, request, reply) => {
     const appError = toAppError(error);
+    request.answeredWith = appError;
     if (appError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
     else request.log.info({ reason: appError.reason, status: appError.statusCode }, appError.message);
     return sendError(request, reply, appError);
