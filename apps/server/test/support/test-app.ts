@@ -29,6 +29,8 @@ export interface TestAppOptions {
   now?: () => Date;
   /** Listen on a free loopback port, with PUBLIC_URL pointing at it (provider simulators are called over HTTP). */
   listen?: boolean;
+  /** Capture the app's log lines (at info level) here. */
+  logStream?: NodeJS.WritableStream;
 }
 
 export interface TestApp {
@@ -103,7 +105,10 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     providers: createProviderRegistry(config, secrets),
     now: opts.now ?? (() => new Date()),
   };
-  const app = await buildApp(ctx, { logger: false });
+  const app = await buildApp(
+    opts.logStream ? { ...ctx, config: { ...config, LOG_LEVEL: 'info' } } : ctx,
+    opts.logStream ? { logStream: opts.logStream } : { logger: false },
+  );
   await app.ready();
   if (opts.listen) await app.listen({ port, host: '127.0.0.1' });
   return {
