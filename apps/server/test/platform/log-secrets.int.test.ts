@@ -46,13 +46,11 @@ describe('secrets never reach the log', () => {
     await fetch(`${base}/ResetPasswordPage?token=${resetToken}`); // the page itself (SPA or 404: logged either way)
     await t.client().post('/api/auth/resetPasswordValidation', { token: resetToken });
     const newPassword = 'Another-pw9!';
-    const reset = await t
-      .client()
-      .post('/api/auth/resetPassword', {
-        token: resetToken,
-        newPassword,
-        newConfirmPassword: newPassword,
-      });
+    const reset = await t.client().post('/api/auth/resetPassword', {
+      token: resetToken,
+      newPassword,
+      newConfirmPassword: newPassword,
+    });
     expect(reset.statusCode).toBe(200);
     secrets.push(newPassword, FIXTURE_PASSWORD);
 

@@ -5,6 +5,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../../../../scripts/free-port.mjs';
 import type { TestApp } from './test-app.js';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
@@ -42,4 +43,84 @@ export function startWorker(t: TestApp, env: Record<string, string>) {
     output += d;
   });
   return { child, output: () => output };
+}
+
+/** The server (`main.ts`) as a child process on a free port; `env` decides the database (DATABASE_URL or embedded). */
+export async function startServer(env: Record<string, string>) {
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, [...TSX, 'apps/server/src/main.ts'], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      WEB_DIST: '/nonexistent',
+      LOG_LEVEL: 'warn',
+      WORKERS: 'false',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (d) => {
+    output += d;
+  });
+  child.stderr!.on('data', (d) => {
+    output += d;
+  });
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the server exited:\n${output}`);
+    const ok = await fetch(`${base}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) break;
+    if (Date.now() > deadline) throw new Error(`the server did not start:\n${output}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { child, base, output: () => output };
+}
+
+/** A signed-in browser over real HTTP: keeps cookies, sends the CSRF header on writes. */
+export class HttpSession {
+  private cookies = new Map<string, string>();
+  constructor(readonly base: string) {}
+
+  private async send(method: string, path: string, body?: unknown) {
+    // The CSRF token first: fetching it sets its cookie, which must go out with this request.
+    const csrf = method === 'GET' ? undefined : (this.cookies.get('tw_csrf') ?? (await this.csrf()));
+    const headers: Record<string, string> = {
+      cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+    };
+    if (csrf) {
+      headers['content-type'] = 'application/json';
+      headers['x-csrf-token'] = csrf;
+    }
+    const res = await fetch(`${this.base}${path}`, {
+      method,
+      headers,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    for (const c of res.headers.getSetCookie()) {
+      const [pair] = c.split(';');
+      const eq = pair!.indexOf('=');
+      this.cookies.set(pair!.slice(0, eq), pair!.slice(eq + 1));
+    }
+    return res;
+  }
+  private async csrf() {
+    return ((await (await this.send('GET', '/api/csrf-token')).json()) as { csrfToken: string }).csrfToken;
+  }
+  get(path: string) {
+    return this.send('GET', path);
+  }
+  post(path: string, body: unknown) {
+    return this.send('POST', path, body);
+  }
+  async login(username: string, password: string) {
+    const res = await this.post('/api/auth/login', { username, password });
+    if (!res.ok) throw new Error(`login failed: ${res.status} ${await res.text()}`);
+  }
 }
