@@ -77,7 +77,18 @@ describe('kill -9 during writes', () => {
   afterEach(async () => {
     await t?.close();
     t = undefined;
-    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    if (dataDir) {
+      // A failed run may leave its embedded PostgreSQL behind: stop it before removing its data.
+      const pidFile = path.join(dataDir, 'pgdata', 'postmaster.pid');
+      if (fs.existsSync(pidFile)) {
+        try {
+          process.kill(Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]), 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
     dataDir = undefined;
   });
 
