@@ -24,6 +24,22 @@ declare module 'vitest' {
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
+/**
+ * Every single-use secret the journeys were emailed (link query values named
+ * token, t, code, state or key) that appears in the server's log. The log
+ * must hold none: anyone who reads it could use them.
+ */
+function secretsInLog(inboxDir: string, log: string): string[] {
+  if (!fs.existsSync(inboxDir)) return [];
+  const secrets = new Set<string>();
+  for (const file of fs.readdirSync(inboxDir)) {
+    const text = fs.readFileSync(path.join(inboxDir, file), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+    for (const m of text.matchAll(/[?&](?:token|t|code|state|key)=([\w.~-]{12,})/g)) secrets.add(m[1]!);
+  }
+  if (secrets.size === 0) throw new Error('the journeys sent no emailed link: the log check would prove nothing');
+  return [...secrets].filter((secret) => log.includes(secret));
+}
+
 async function waitForHealth(url: string, child: ChildProcess, log: () => string) {
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
@@ -72,7 +88,8 @@ export default async function setup(project: TestProject) {
       DATA_DIR: dataDir,
       EMBEDDED_PG_PORT: String(pgPort),
       SEED_DEMO: 'true',
-      LOG_LEVEL: 'warn',
+      // Every request is logged, so the teardown can check that no issued secret reached the log.
+      LOG_LEVEL: 'info',
       DATABASE_URL: '',
       SMTP_URL: smtp.url,
       SUPPORT_EMAIL: 'support@trialwear.test',
@@ -111,6 +128,9 @@ export default async function setup(project: TestProject) {
       if (postgresRunningOn(pgPort)) throw new Error('a postgres process was left behind after SIGTERM');
       if (!output.includes('stopped cleanly'))
         throw new Error(`no clean stop in the log:\n${output.slice(-3000)}`);
+      const leaked = secretsInLog(inboxDir, output);
+      if (leaked.length)
+        throw new Error(`${leaked.length} secret(s) from emailed links are in the server log, e.g. ${leaked[0]!.slice(0, 8)}…`);
     } finally {
       child.stdout?.destroy();
       child.stderr?.destroy();
