@@ -29,6 +29,8 @@ export interface TestAppOptions {
   now?: () => Date;
   /** Listen on a free loopback port, with PUBLIC_URL pointing at it (provider simulators are called over HTTP). */
   listen?: boolean;
+  /** Serve this folder as the built web app (WEB_DIST), as the server does with apps/web/dist. */
+  webDist?: string;
 }
 
 export interface TestApp {
@@ -74,6 +76,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     SESSION_SECRET: randomBytes(32).toString('base64url'),
     ...(opts.listen ? { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` } : {}),
+    ...(opts.webDist ? { WEB_DIST: opts.webDist } : {}),
     ...opts.env,
   });
   const database = openDatabase(config.DATABASE_URL!, 4);
@@ -103,7 +106,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     providers: createProviderRegistry(config, secrets),
     now: opts.now ?? (() => new Date()),
   };
-  const app = await buildApp(ctx, { logger: false });
+  const app = await buildApp(ctx, { logger: false, serveWeb: opts.webDist !== undefined });
   await app.ready();
   if (opts.listen) await app.listen({ port, host: '127.0.0.1' });
   return {
