@@ -159,7 +159,7 @@ try {
   const sum = (list: Transfer[], key: 'encoded' | 'decoded') => list.reduce((n, t) => n + t[key], 0);
   const jsBytes = sum(js, 'encoded');
   const document = transfers.find((t) => t.type === 'Document');
-  const hashed = transfers.find((t) => new URL(t.url).pathname.startsWith('/assets/'));
+  const hashed = js.find((t) => new URL(t.url).pathname.startsWith('/assets/'));
   const indexHtml = await fetch(`${baseUrl}/index.html`);
   await indexHtml.arrayBuffer();
 
