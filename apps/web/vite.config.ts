@@ -1,10 +1,15 @@
 import react from '@vitejs/plugin-react';
 import { defaultClientConditions, defineConfig } from 'vite';
+import { precompress } from './build/precompress';
 
 const apiTarget = `http://127.0.0.1:${process.env.PORT ?? 3000}`;
 
+/** Packages every page needs (the entry imports them): one vendor chunk that stays cached across releases. */
+const CORE_VENDOR =
+  /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|cookie|set-cookie-parser)[\\/]/;
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   // @trialwear/contract is consumed as TypeScript source (its "source" export condition).
   resolve: { conditions: ['source', ...defaultClientConditions] },
   server: {
@@ -15,12 +20,18 @@ export default defineConfig({
     outDir: 'dist',
     sourcemap: true,
     rollupOptions: {
+      // The contract's modules only declare constants and zod schemas: a module none of whose
+      // exports a chunk uses is left out of it, so the entry does not carry every schema
+      // (participants, devices, trials …) because the router imports the contract's index.
+      treeshake: {
+        moduleSideEffects: (id, external) => external || !/[\\/]packages[\\/]contract[\\/]src[\\/]/.test(id),
+      },
       output: {
-        // Vendor code changes rarely: its own chunks stay cached across releases.
-        manualChunks: {
-          react: ['react', 'react-dom', 'react-router'],
-          mantine: ['@mantine/core', '@mantine/hooks', '@mantine/notifications'],
-          forms: ['react-hook-form', '@hookform/resolvers', 'zod'],
+        // Only the core vendor packages get a chunk of their own. Mantine, forms, zod and the
+        // tables are split by Rollup along the lazy pages that use them, so a page (the login
+        // page first) loads the components it renders, not every component of the app.
+        manualChunks(id) {
+          if (CORE_VENDOR.test(id)) return 'react';
         },
       },
     },

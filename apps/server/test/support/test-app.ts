@@ -31,6 +31,8 @@ export interface TestAppOptions {
   listen?: boolean;
   /** Capture the app's log lines (at info level) here. */
   logStream?: NodeJS.WritableStream;
+  /** Serve this folder as the built web app (WEB_DIST), as the server does with apps/web/dist. */
+  webDist?: string;
 }
 
 export interface TestApp {
@@ -76,6 +78,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     SESSION_SECRET: randomBytes(32).toString('base64url'),
     ...(opts.listen ? { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` } : {}),
+    ...(opts.webDist ? { WEB_DIST: opts.webDist } : {}),
     ...opts.env,
   });
   const database = openDatabase(config.DATABASE_URL!, 4);
@@ -105,10 +108,10 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     providers: createProviderRegistry(config, secrets),
     now: opts.now ?? (() => new Date()),
   };
-  const app = await buildApp(
-    opts.logStream ? { ...ctx, config: { ...config, LOG_LEVEL: 'info' } } : ctx,
-    opts.logStream ? { logStream: opts.logStream } : { logger: false },
-  );
+  const app = await buildApp(opts.logStream ? { ...ctx, config: { ...config, LOG_LEVEL: 'info' } } : ctx, {
+    ...(opts.logStream ? { logStream: opts.logStream } : { logger: false }),
+    serveWeb: opts.webDist !== undefined,
+  });
   await app.ready();
   if (opts.listen) await app.listen({ port, host: '127.0.0.1' });
   return {

@@ -1,9 +1,14 @@
-import { Anchor, Group, Menu, UnstyledButton } from '@mantine/core';
-import { NAV_ITEMS, roleAllows, SYS_ADMIN_MENU } from '@trialwear/contract';
+import { Anchor, Group } from '@mantine/core';
+import { NAV_ITEMS, roleAllows } from '@trialwear/contract';
+import { lazy, Suspense } from 'react';
 import { Link, NavLink } from 'react-router';
 import { useSession } from '../../../lib/session/session-context';
 import classes from './navbar.module.css';
-import { ProfileMenu } from './profile-menu';
+
+// The menus (and Mantine's popover and floating-ui under them) only show to a signed-in user:
+// they load then, so the signed-out pages (the login page first) do not carry them.
+const SysAdminMenu = lazy(() => import('./sys-admin-menu').then((m) => ({ default: m.SysAdminMenu })));
+const ProfileMenu = lazy(() => import('./profile-menu').then((m) => ({ default: m.ProfileMenu })));
 
 /** Top navigation per role (core §2 Navbar), from the contract's NAV_ITEMS. */
 export function Navbar() {
@@ -23,24 +28,17 @@ export function Navbar() {
               </NavLink>
             ))}
             {user.role === 'Sys_Admin' && (
-              <Menu position="bottom-start" shadow="md">
-                <Menu.Target>
-                  <UnstyledButton className={classes.link}>Sys Admin ▾</UnstyledButton>
-                </Menu.Target>
-                <Menu.Dropdown>
-                  {SYS_ADMIN_MENU.map((item) => (
-                    <Menu.Item key={item.path} component={Link} to={item.path}>
-                      {item.label}
-                    </Menu.Item>
-                  ))}
-                </Menu.Dropdown>
-              </Menu>
+              <Suspense fallback={null}>
+                <SysAdminMenu />
+              </Suspense>
             )}
           </Group>
         )}
       </Group>
       {user ? (
-        <ProfileMenu user={user} />
+        <Suspense fallback={null}>
+          <ProfileMenu user={user} />
+        </Suspense>
       ) : (
         session.kind !== 'loading' && (
           <NavLink to="/LoginPage" className={classes.link}>
