@@ -43,7 +43,15 @@ export function ensureServerBuilt() {
 
 export function ensureWebBuilt() {
   const out = path.join(root, 'apps/web/dist/index.html');
-  if (isStale(out, ['apps/web/src', 'apps/web/index.html', 'apps/web/vite.config.ts', 'apps/web/build', 'packages/contract/src'])) {
+  if (
+    isStale(out, [
+      'apps/web/src',
+      'apps/web/index.html',
+      'apps/web/vite.config.ts',
+      'apps/web/build',
+      'packages/contract/src',
+    ])
+  ) {
     console.error('[trialwear] building the web app…');
     run('npm', ['run', 'build', '-w', '@trialwear/web']);
   }

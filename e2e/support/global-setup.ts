@@ -33,10 +33,14 @@ function secretsInLog(inboxDir: string, log: string): string[] {
   if (!fs.existsSync(inboxDir)) return [];
   const secrets = new Set<string>();
   for (const file of fs.readdirSync(inboxDir)) {
-    const text = fs.readFileSync(path.join(inboxDir, file), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+    const text = fs
+      .readFileSync(path.join(inboxDir, file), 'utf8')
+      .replace(/=\r?\n/g, '')
+      .replace(/=3D/g, '=');
     for (const m of text.matchAll(/[?&](?:token|t|code|state|key)=([\w.~-]{12,})/g)) secrets.add(m[1]!);
   }
-  if (secrets.size === 0) throw new Error('the journeys sent no emailed link: the log check would prove nothing');
+  if (secrets.size === 0)
+    throw new Error('the journeys sent no emailed link: the log check would prove nothing');
   return [...secrets].filter((secret) => log.includes(secret));
 }
 
@@ -130,7 +134,9 @@ export default async function setup(project: TestProject) {
         throw new Error(`no clean stop in the log:\n${output.slice(-3000)}`);
       const leaked = secretsInLog(inboxDir, output);
       if (leaked.length)
-        throw new Error(`${leaked.length} secret(s) from emailed links are in the server log, e.g. ${leaked[0]!.slice(0, 8)}…`);
+        throw new Error(
+          `${leaked.length} secret(s) from emailed links are in the server log, e.g. ${leaked[0]!.slice(0, 8)}…`,
+        );
     } finally {
       child.stdout?.destroy();
       child.stderr?.destroy();

@@ -30,6 +30,7 @@ export const API_ACCESS = {
   'GET /api/auth/user': 'any',
   'GET /api/auth/login/': 'any',
   'POST /api/auth/logout': 'public',
+  'POST /api/auth/logoutEverywhere': 'any',
   'POST /api/auth/refreshToken': 'any',
   // second factor: reachable while the second factor is pending
   'GET /api/auth/secondFactorSetup': 'session',
@@ -49,6 +50,9 @@ export const API_ACCESS = {
   'POST /api/users/signup': 'public',
   'POST /api/Participants/signup': 'public',
   'POST /api/recaptchaVer3Verify': 'public',
+  // locked accounts (issue #9): the Sys_Admin's teams only
+  'GET /api/users/locked': SYS_ADMIN,
+  'POST /api/users/:userId/unlock': SYS_ADMIN,
   // teams
   'GET /api/team': 'any',
   'GET /api/sysAdminTeamsData': SYS_ADMIN,

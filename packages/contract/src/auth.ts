@@ -77,6 +77,15 @@ export const newPasswordSchema = z
   .max(20, { message: PASSWORD_MESSAGES.tooLong, abort: true })
   .regex(passwordRule, PASSWORD_MESSAGES.rule);
 
+/** Answers of the session calls (logout, log out everywhere, refresh). */
+export const SESSION_MESSAGES = {
+  loggedOut: 'Logged out',
+  loggedOutEverywhere: 'You were logged out on every device.',
+  refreshed: 'Session refreshed',
+  logoutEverywhereConfirm:
+    'Log out everywhere? Every session of your account ends, on this and on every other device, and remembered devices will ask for the second factor again.',
+} as const;
+
 /** The plain answer of an action (logout, refresh, second-factor, password and sign-up calls). */
 export const actionResultSchema = z.object({ success: z.boolean(), message: z.string() });
 export type ActionResult = z.infer<typeof actionResultSchema>;

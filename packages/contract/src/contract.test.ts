@@ -55,6 +55,7 @@ describe('route table (core §2, admin §2)', () => {
     ['/DeviceMetricsManager', ['Sys_Admin']],
     ['/SignUpApprovalPage', ['Sys_Admin']],
     ['/ParticipantRaw', ['Sys_Admin']],
+    ['/LockedAccounts', ['Sys_Admin']],
   ])('%s is open to exactly %j', (path, roles) => {
     expect(routeAccess(path)).toEqual(roles);
   });

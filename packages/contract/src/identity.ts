@@ -97,6 +97,21 @@ export const changePasswordSchema = z
     message: PASSWORD_FLOW_MESSAGES.changeMismatch,
   });
 
+/** POST /api/auth/resetSFA: replacing the second factor needs the current password. */
+export const resetSfaSchema = z.object({
+  currentPassword: z
+    .string({ message: PASSWORD_FLOW_MESSAGES.currentRequired })
+    .min(1, PASSWORD_FLOW_MESSAGES.currentRequired),
+});
+export type ResetSfaRequest = z.infer<typeof resetSfaSchema>;
+
+/** Texts of the Reset Second Factor confirmation (profile menu). */
+export const RESET_SFA_MESSAGES = {
+  title: 'Reset second factor?',
+  confirm: 'Remove your authenticator and set up a new one? Enter your current password to confirm.',
+  failed: 'Error: resetting the second factor failed!',
+} as const;
+
 export const SIGNUP_MESSAGES = {
   firstNameRequired: 'First Name is required',
   lastNameRequired: 'Last name is required',
@@ -185,8 +200,13 @@ export const SFA_RESULT_MESSAGES = {
   authenticatorSet: 'Your authenticator is set up. Please log in again.',
 } as const;
 
+/**
+ * The participant sign-up answers the same whether or not the email (or the
+ * username) already has an account: what happened is told by email, to the
+ * address given.
+ */
 export const PARTICIPANT_SIGNUP_MESSAGES = {
-  created: 'Your participant account was created.',
+  received: 'Thank you. We sent a message about your participant account to your email address.',
 } as const;
 
 /** GET /api/auth/secondFactorSetup */
@@ -214,6 +234,36 @@ export type SignupInvitation = z.infer<typeof signupInvitationSchema>;
 export const signupResultSchema = actionResultSchema.extend({ data: z.object({ redirectTo: z.string() }) });
 export type SignupResult = z.infer<typeof signupResultSchema>;
 
-/** POST /api/Participants/signup */
-export const participantSignupResultSchema = actionResultSchema.extend({ id: z.number() });
+/** POST /api/Participants/signup: no id, the same answer for a new and an existing account. */
+export const participantSignupResultSchema = actionResultSchema;
 export type ParticipantSignupResult = z.infer<typeof participantSignupResultSchema>;
+
+/*
+ * Locked accounts (issue #9): a Sys_Admin sees the locked accounts of the
+ * teams they administer and may unlock them (beside the CLI's unlock-user).
+ */
+export const LOCKOUT_MESSAGES = {
+  unlocked: 'The account was unlocked.',
+  notLocked: 'This account is not locked.',
+  unlockFailed: 'Error: unlocking the account failed!',
+  noneLocked: 'No locked accounts',
+  /** Under the lock message at sign-in: the same text whether or not the username has an account. */
+  loginHint:
+    'The lock ends by itself after a while. If this is your account, we emailed you a link to reset your password, which also unlocks it.',
+} as const;
+
+/** GET /api/users/locked */
+export const lockedUserSchema = z.object({
+  id: z.number(),
+  userName: z.string(),
+  email: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  /** ISO instant the lock ends by itself. */
+  locked_until: z.string(),
+  /** The locks in a row (each doubles the next one's length). */
+  lock_count: z.number(),
+  /** The teams (administered by the caller) the user belongs to. */
+  teams: z.array(z.string()),
+});
+export type LockedUser = z.infer<typeof lockedUserSchema>;

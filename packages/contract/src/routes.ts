@@ -80,6 +80,8 @@ export const STAFF_ROUTES: Record<string, readonly Role[]> = {
   '/DexcomParticipantDataRaw': SYS_ADMIN,
   '/DbInfoPage': SYS_ADMIN,
   '/DeviceMetricsManager': SYS_ADMIN,
+  // Not in the spec: unlocking accounts beside the CLI (issue #9).
+  '/LockedAccounts': SYS_ADMIN,
 };
 
 /** Second-factor pages: reachable by a partially signed-in user (second factor pending). */
@@ -106,4 +108,5 @@ export const SYS_ADMIN_MENU = [
   { label: 'Device Metrics', path: '/DeviceMetricsManager' },
   { label: 'Database Info', path: '/DbInfoPage' },
   { label: 'Sign-up Approval', path: '/SignUpApprovalPage' },
+  { label: 'Locked Accounts', path: '/LockedAccounts' },
 ] as const;

@@ -11,13 +11,13 @@ import { readAnchors } from '../audit/anchors.js';
 import { verifyAndRecord } from '../audit/verify-chain.js';
 import { type Config, loadConfig } from '../config.js';
 import type { Db } from '../db/database.js';
-import { unlockUser } from '../features/auth/lockout.js';
 import { createTeam, findTeamIdByName, setAllowedBrands } from '../features/teams/service.js';
 import {
   addMembership,
   createUser,
   findUserIdByUsername,
   setSfaRequired,
+  unlockUserByCli,
 } from '../features/users/service.js';
 import { AppError } from '../http/errors.js';
 import { openRuntimeDatabase } from '../runtime.js';
@@ -138,7 +138,7 @@ const commands: Record<string, (db: Db, flags: Flags, config: Config) => Promise
   },
   'unlock-user': async (db, flags) => {
     const id = await findUserIdByUsername(db, required(flags, 'username'));
-    await unlockUser({ db }, id);
+    await unlockUserByCli(db, id);
     return { id, unlocked: true };
   },
   'set-allowed-brands': async (db, flags) => {

@@ -53,11 +53,18 @@ export interface UsersTable {
   sfa_secret_enc: string | null;
   sfa_last_totp_step: string | null;
   token_version: Generated<number>;
-  failed_attempts: Generated<number>;
-  locked_at: Timestamp | null;
   last_selected_team_id: number | null;
   create_time: Generated<Date>;
   updated_at: Generated<Date>;
+}
+
+/** Failed sign-ins and the temporary lock, per lower-case username (known or not): migration 007. */
+export interface LoginLockoutsTable {
+  username_key: string;
+  failed_attempts: Generated<number>;
+  lock_count: Generated<number>;
+  locked_until: Timestamp | null;
+  last_failed_at: Timestamp;
 }
 
 export interface TeamMembershipsTable {
@@ -356,6 +363,7 @@ export interface AuditLogTable {
 export interface Database {
   teams: TeamsTable;
   users: UsersTable;
+  login_lockouts: LoginLockoutsTable;
   team_memberships: TeamMembershipsTable;
   sessions: SessionsTable;
   remembered_devices: RememberedDevicesTable;

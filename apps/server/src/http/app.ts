@@ -27,6 +27,7 @@ import { registerTeamDeviceRoutes } from '../features/team-devices/routes.js';
 import { registerTeamRoutes } from '../features/teams/routes.js';
 import { registerTrialUserRoutes } from '../features/trial-users/routes.js';
 import { registerTrialRoutes } from '../features/trials/routes.js';
+import { registerUserRoutes } from '../features/users/routes.js';
 import { APP_VERSION } from '../version.js';
 import { registerAccessDenialAudit } from './access-denials.js';
 import { registerCsrf } from './csrf.js';
@@ -132,6 +133,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   registerSfaRoutes(app, ctx);
   registerPasswordRoutes(app, ctx);
   registerSignupRoutes(app, ctx);
+  registerUserRoutes(app, ctx);
   registerTeamRoutes(app, ctx);
   registerTrialRoutes(app, ctx);
   registerParticipantRoutes(app, ctx);

@@ -186,9 +186,14 @@ describe('admin CLI', () => {
       await t.ctx.db.selectFrom('users').select('id').where('username', '=', 'lee').executeTakeFirstOrThrow()
     ).id;
     await t.ctx.db
-      .updateTable('users')
-      .set({ locked_at: new Date(), failed_attempts: 5 })
-      .where('id', '=', id)
+      .insertInto('login_lockouts')
+      .values({
+        username_key: 'lee',
+        failed_attempts: 0,
+        lock_count: 1,
+        locked_until: new Date(Date.now() + 15 * 60_000),
+        last_failed_at: new Date(),
+      })
       .execute();
     expect(JSON.parse(cli('unlock-user', '--username', 'lee').stdout)).toMatchObject({
       ok: true,
@@ -204,7 +209,8 @@ describe('admin CLI', () => {
       .selectAll()
       .where('id', '=', id)
       .executeTakeFirstOrThrow();
-    expect(user).toMatchObject({ locked_at: null, failed_attempts: 0, sfa_required: true });
+    expect(user).toMatchObject({ sfa_required: true });
+    expect(await t.ctx.db.selectFrom('login_lockouts').selectAll().execute()).toEqual([]);
     expect(JSON.parse(cli('require-sfa', '--username', 'lee', '--off').stdout)).toMatchObject({
       sfaRequired: false,
     });

@@ -110,6 +110,28 @@ describe('POST /api/contactUs (outbox mail)', () => {
     expect(eml).toContain('Reply-To: grace@example.org');
     expect(eml).toContain('How do I request access for a new coordinator?');
   });
+
+  it("each message is audited (its id and the sender's IP, not its content)", async () => {
+    const c = t.client();
+    const res = await c.post('/api/contactUs', { ...valid, subject: 'Audit me' });
+    const id = res.json().id as number;
+    const audit = await t.ctx.db
+      .selectFrom('audit_log')
+      .select(['user_id', 'action', 'entity_type', 'entity_id', 'ip', 'after'])
+      .where('entity_type', '=', 'contact_message')
+      .where('entity_id', '=', String(id))
+      .execute();
+    expect(audit).toEqual([
+      {
+        user_id: null,
+        action: 'contact.message.received',
+        entity_type: 'contact_message',
+        entity_id: String(id),
+        ip: c.ip,
+        after: null,
+      },
+    ]);
+  });
 });
 
 describe('contact rate limit', () => {

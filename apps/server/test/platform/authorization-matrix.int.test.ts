@@ -61,12 +61,16 @@ describe('API authorization matrix', () => {
     expect(refusedByRole(anonymous)).toBe(false);
   });
 
+  /** Routes that end every session of the caller: they run with their own signed-in users. */
+  const endsSessions = new Set(['POST /api/auth/logoutEverywhere']);
+
   it.each(entries.filter(([, a]) => a !== 'public'))('%s', async (route, access) => {
     const anonymous = await call(t.client(), route);
     expect(anonymous.statusCode).toBe(401);
+    const as = endsSessions.has(route) ? (await teamWithRoles(t, `Matrix ${route}`)).as : f.as;
     for (const role of ROLES) {
       // Writes run against throwaway input, so allowed calls may 400/404/409: only 403 "Unauthorized" means "refused by role".
-      const res = await call(f.as[role], route);
+      const res = await call(as[role], route);
       const allowed =
         access === 'any' ||
         access === 'session' ||

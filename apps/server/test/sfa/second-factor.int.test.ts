@@ -1,8 +1,8 @@
-import { ACCOUNT_LOCKED, SFA_MESSAGES } from '@trialwear/contract';
+import { ACCOUNT_LOCKED, PASSWORD_FLOW_MESSAGES, SFA_MESSAGES } from '@trialwear/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpAt } from '../../src/features/sfa/totp.js';
 import { FIXTURE_PASSWORD, identityTeams, type NewTestUser } from '../support/fixtures.js';
-import { lastMail, mailText } from '../support/mail.js';
+import { lastMail, mailAfterAnswer, mailText } from '../support/mail.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { testClock } from '../support/test-clock.js';
 
@@ -157,10 +157,10 @@ describe('identity: second factor', () => {
     const u = await withAuthenticator();
     const c = t.client();
     await c.login(u.username, FIXTURE_PASSWORD);
-    expect((await c.post('/api/auth/resetSFA')).statusCode).toBe(403);
+    expect((await c.post('/api/auth/resetSFA', { currentPassword: FIXTURE_PASSWORD })).statusCode).toBe(403);
     clock.advance(30_000);
     await c.post('/api/auth/validateTOTP', { sfaToken: totpAt(u.secret, clock.now()), skipSFA: false });
-    const reset = await c.post('/api/auth/resetSFA');
+    const reset = await c.post('/api/auth/resetSFA', { currentPassword: FIXTURE_PASSWORD });
     expect(reset.json()).toEqual({ message: 'SFAIsNotSet' });
     await c.post('/api/auth/logout');
     expect((await c.login(u.username, FIXTURE_PASSWORD)).message).toBe('SFAIsNotSet');
@@ -177,5 +177,73 @@ describe('identity: second factor', () => {
     expect(res.statusCode).toBe(423);
     expect(res.json().reason).toBe(ACCOUNT_LOCKED);
     expect((await c.get('/api/auth/user')).statusCode).toBe(401);
+  });
+  /** A user with an authenticator, signed in fully (a fresh time step after the verification). */
+  const signedInWithAuthenticator = async () => {
+    const u = await withAuthenticator();
+    const c = t.client();
+    await c.login(u.username, FIXTURE_PASSWORD);
+    clock.advance(30_000);
+    const ok = await c.post('/api/auth/validateTOTP', { sfaToken: totpAt(u.secret, clock.now()) });
+    expect(ok.statusCode).toBe(200);
+    return { ...u, c };
+  };
+
+  it('resetSFA needs the current password; the owner is emailed that the authenticator was reset', async () => {
+    const u = await signedInWithAuthenticator();
+    const missing = await u.c.post('/api/auth/resetSFA');
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().errors).toContainEqual({
+      path: 'currentPassword',
+      message: PASSWORD_FLOW_MESSAGES.currentRequired,
+    });
+    const wrong = await u.c.post('/api/auth/resetSFA', { currentPassword: 'Not-mine-1!' });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json()).toMatchObject({
+      message: PASSWORD_FLOW_MESSAGES.wrongCurrent,
+      displayToUser: true,
+      errors: [{ path: 'currentPassword', message: PASSWORD_FLOW_MESSAGES.wrongCurrent }],
+    });
+    // Nothing was removed by the refused calls.
+    expect((await u.c.get('/api/auth/user')).statusCode).toBe(200);
+
+    const reset = await u.c.post('/api/auth/resetSFA', { currentPassword: FIXTURE_PASSWORD });
+    expect(reset.json()).toEqual({ message: 'SFAIsNotSet' });
+    const mail = mailText(
+      await mailAfterAnswer(
+        t.dataDir,
+        (m) => m.includes(`To: ${u.email}`) && m.includes('authenticator was reset'),
+      ),
+    );
+    expect(mail).toContain(
+      `The authenticator (second factor) of your TrialWear account (${u.username}) was removed`,
+    );
+  });
+
+  it('wrong passwords on resetSFA count toward the lock: the fifth locks and ends every session', async () => {
+    const u = await signedInWithAuthenticator();
+    const other = t.client();
+    await other.login(u.username, FIXTURE_PASSWORD); // a second, partial session of the same user
+    for (let i = 0; i < 4; i++)
+      expect((await u.c.post('/api/auth/resetSFA', { currentPassword: `Guess-${i}a!` })).statusCode).toBe(
+        400,
+      );
+    const locked = await u.c.post('/api/auth/resetSFA', { currentPassword: 'Guess-4a!' });
+    expect(locked.statusCode).toBe(423);
+    expect(locked.json()).toMatchObject({ message: SFA_MESSAGES.locked, reason: ACCOUNT_LOCKED });
+    expect((await u.c.get('/api/auth/user')).statusCode).toBe(401);
+    expect((await other.get('/api/auth/user')).statusCode).toBe(401);
+    // The authenticator is still there, and the owner got the lock mail with a reset link.
+    const row = await t.ctx.db
+      .selectFrom('users')
+      .select('sfa_enabled')
+      .where('id', '=', u.id)
+      .executeTakeFirstOrThrow();
+    expect(row.sfa_enabled).toBe(true);
+    expect(
+      mailText(
+        await mailAfterAnswer(t.dataDir, (m) => m.includes(`To: ${u.email}`) && m.includes('was locked')),
+      ),
+    ).toMatch(/ResetPasswordPage\?token=/);
   });
 });

@@ -1,7 +1,8 @@
-import { PASSWORD_FLOW_MESSAGES, SIGNUP_MESSAGES } from '@trialwear/contract';
+import { PARTICIPANT_SIGNUP_MESSAGES, PASSWORD_FLOW_MESSAGES, SIGNUP_MESSAGES } from '@trialwear/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { settleAfterResponse } from '../../src/mail/after-response.js';
 import { FIXTURE_PASSWORD, identityTeams, type NewTestUser } from '../support/fixtures.js';
-import { lastMail, mailText } from '../support/mail.js';
+import { allMail, lastMail, mailText } from '../support/mail.js';
 import { createTestApp, type TestApp, type TestClient } from '../support/test-app.js';
 
 describe('identity: sign-up', () => {
@@ -154,6 +155,15 @@ describe('identity: sign-up', () => {
         email: 'pat@x.example',
       });
       expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ success: true, message: PARTICIPANT_SIGNUP_MESSAGES.received });
+      await settleAfterResponse();
+      expect(
+        await t.ctx.db
+          .selectFrom('participant_accounts')
+          .select('id')
+          .where('username', '=', 'pat01')
+          .execute(),
+      ).toHaveLength(1);
       expect(
         await t.ctx.db.selectFrom('users').select('id').where('username', '=', 'pat01').execute(),
       ).toHaveLength(0);
@@ -167,6 +177,77 @@ describe('identity: sign-up', () => {
         path: 'confirmPassword',
         message: PASSWORD_FLOW_MESSAGES.signupMismatch,
       });
+    });
+
+    it('participant sign-up does not tell whether an email has an account: same answer, the owner is told by email', async () => {
+      const signUp = async (username: string, email: string) => {
+        const res = await t.client().post('/api/Participants/signup', {
+          username,
+          password: 'Patient-pw1!',
+          confirmPassword: 'Patient-pw1!',
+          email,
+        });
+        return { status: res.statusCode, body: res.json() };
+      };
+      const fresh = await signUp('carol01', 'carol@x.example');
+      const sameEmail = await signUp('carol02', 'CAROL@x.example');
+      const sameUsername = await signUp('Carol01', 'dave@x.example');
+      expect(fresh).toEqual({
+        status: 200,
+        body: { success: true, message: PARTICIPANT_SIGNUP_MESSAGES.received },
+      });
+      expect(sameEmail).toEqual(fresh);
+      expect(sameUsername).toEqual(fresh);
+
+      const carol = await allMail(
+        t.dataDir,
+        (m) => m.includes('To: carol@x.example') || m.includes('To: CAROL@x.example'),
+      );
+      // The three sign-ups finish after their answers, in any order: compare as sets.
+      const texts = carol.map(mailText);
+      expect(texts).toHaveLength(2);
+      expect(texts).toEqual(
+        expect.arrayContaining([
+          expect.stringContaining('Your TrialWear participant account "carol01" was created.'),
+          expect.stringContaining('(username "carol01"). No second account was created.'),
+        ]),
+      );
+      expect(mailText(lastMail(t.dataDir, (m) => m.includes('To: dave@x.example')))).toContain(
+        'The username "Carol01" is already taken, so no participant account was created.',
+      );
+      const accounts = await t.ctx.db
+        .selectFrom('participant_accounts')
+        .select(['id', 'username', 'email'])
+        .where('username', 'ilike', 'carol%')
+        .execute();
+      expect(accounts).toEqual([{ id: expect.any(Number), username: 'carol01', email: 'carol@x.example' }]);
+      // Participant-account creation (and the refused attempts) are audited.
+      const audit = await t.ctx.db
+        .selectFrom('audit_log')
+        .select(['action', 'entity_type', 'entity_id'])
+        .where('entity_type', '=', 'participant_account')
+        .orderBy('id')
+        .execute();
+      expect(audit.slice(-3)).toHaveLength(3);
+      expect(audit.slice(-3)).toEqual(
+        expect.arrayContaining([
+          {
+            action: 'participant_account.created',
+            entity_type: 'participant_account',
+            entity_id: String(accounts[0]!.id),
+          },
+          {
+            action: 'participant_account.signup.email_taken',
+            entity_type: 'participant_account',
+            entity_id: String(accounts[0]!.id),
+          },
+          {
+            action: 'participant_account.signup.username_taken',
+            entity_type: 'participant_account',
+            entity_id: null,
+          },
+        ]),
+      );
     });
   });
 });

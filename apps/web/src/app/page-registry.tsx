@@ -31,6 +31,7 @@ const SignupPage = lazy(() => import('../features/signup/pages/signup-page'));
 const SignupApprovalPage = lazy(() => import('../features/signup/pages/signup-approval-page'));
 const ParticipantSignupPage = lazy(() => import('../features/signup/pages/participant-signup-page'));
 const ParticipantLoginPage = lazy(() => import('../features/signup/pages/participant-login-page'));
+const LockedAccountsPage = lazy(() => import('../features/users/pages/locked-accounts-page'));
 
 const FitbitConsentPage = lazy(() => import('../features/devices/pages/consent-page'));
 const OmronConsentPage = lazy(() => import('../features/devices/pages/omron-consent-page'));
@@ -54,6 +55,7 @@ const BUILT: Record<string, ComponentType> = {
   '/SignupValidation': SignupValidationPage,
   '/SignupPage': SignupPage,
   '/SignUpApprovalPage': SignupApprovalPage,
+  '/LockedAccounts': LockedAccountsPage,
   '/ParticipantSignupPage': ParticipantSignupPage,
   '/ParticipantLoginPage': ParticipantLoginPage,
   '/TrialPage': TrialPage,

@@ -111,30 +111,42 @@ export async function deleteUserSessions(db: Db, userId: number) {
   await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
 }
 
-/** One more failure; returns the new count and whether the account was locked already. */
-export function addFailedAttempt(db: Db, userId: number) {
+/** The failure count and lock of a lower-case username (known or not). */
+export function findLockout(db: Db, usernameKey: string) {
   return db
-    .updateTable('users')
-    .set((eb) => ({ failed_attempts: eb('failed_attempts', '+', 1) }))
-    .where('id', '=', userId)
-    .returning(['failed_attempts', 'locked_at'])
+    .selectFrom('login_lockouts')
+    .selectAll()
+    .where('username_key', '=', usernameKey)
     .executeTakeFirst();
 }
 
-export async function lockUser(db: Db, userId: number, now: Date) {
-  await db.updateTable('users').set({ locked_at: now }).where('id', '=', userId).execute();
-}
-
-export async function clearFailedAttempts(db: Db, userId: number) {
-  await db.updateTable('users').set({ failed_attempts: 0 }).where('id', '=', userId).execute();
-}
-
-export async function unlockUser(db: Db, userId: number) {
+/** The row of a username, created if missing, locked for this transaction (concurrent failures count one by one). */
+export async function lockoutForUpdate(db: Db, usernameKey: string, now: Date) {
   await db
-    .updateTable('users')
-    .set({ failed_attempts: 0, locked_at: null })
-    .where('id', '=', userId)
+    .insertInto('login_lockouts')
+    .values({ username_key: usernameKey, last_failed_at: now })
+    .onConflict((oc) => oc.column('username_key').doNothing())
     .execute();
+  return db
+    .selectFrom('login_lockouts')
+    .selectAll()
+    .where('username_key', '=', usernameKey)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
+}
+
+export async function updateLockout(
+  db: Db,
+  usernameKey: string,
+  set: { failed_attempts: number; lock_count: number; locked_until: Date | null; last_failed_at: Date },
+) {
+  await db.updateTable('login_lockouts').set(set).where('username_key', '=', usernameKey).execute();
+}
+
+/** Forgets the failures and any lock; true when there was something to forget. */
+export async function deleteLockout(db: Db, usernameKey: string): Promise<boolean> {
+  const r = await db.deleteFrom('login_lockouts').where('username_key', '=', usernameKey).executeTakeFirst();
+  return Number(r.numDeletedRows) > 0;
 }
 
 export async function insertRememberedDevice(

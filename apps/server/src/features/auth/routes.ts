@@ -1,17 +1,27 @@
-import { actionResultSchema, authResponseSchema, loginRequestSchema } from '@trialwear/contract';
+import {
+  actionResultSchema,
+  authResponseSchema,
+  loginRequestSchema,
+  SESSION_MESSAGES,
+} from '@trialwear/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../app-context.js';
 import { createKeyLimiter } from '../../http/key-limiter.js';
 import { identityOf, originOf, sessionUserOf } from '../../http/session-identity.js';
+import { settleAfterResponse } from '../../mail/after-response.js';
 import { clearSessionCookie, deviceCookieOf, setSessionCookie } from './cookies.js';
-import { login } from './service.js';
-import { endSession, refreshSession } from './session.js';
+import { usernameKey } from './lockout.js';
+import { login, logout, logoutEverywhere } from './service.js';
+import { refreshSession } from './session.js';
 
 export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  // Per account: 10 sign-in attempts a minute for one username, whatever the IP.
-  const perAccount = createKeyLimiter(10, 60_000);
+  // Mail and other work left after an answer (lockout mail, reset links) finishes before the app closes.
+  app.addHook('onClose', () => settleAfterResponse());
+  // Per account: 10 sign-in attempts a minute for one username (known or not), whatever the IP;
+  // on the app's clock, like the lock. Before the lock and the hash check, so it costs nothing.
+  const perAccount = createKeyLimiter(10, 60_000, () => ctx.now().getTime());
 
   r.post(
     '/api/auth/login',
@@ -25,7 +35,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
       },
     },
     async (request, reply) => {
-      perAccount(request.body.username.toLowerCase());
+      perAccount(usernameKey(request.body.username));
       const { sessionToken, answer } = await login(
         ctx,
         originOf(request),
@@ -57,11 +67,33 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
 
   r.post(
     '/api/auth/logout',
-    { schema: { tags: ['auth'], summary: 'End this session', response: { 200: actionResultSchema } } },
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'End this session (the other sessions of the user stay)',
+        response: { 200: actionResultSchema },
+      },
+    },
     async (request, reply) => {
-      await endSession(ctx, originOf(request).sessionId);
+      await logout(ctx, originOf(request));
       clearSessionCookie(reply, ctx);
-      return { success: true, message: 'Logged out' };
+      return { success: true, message: SESSION_MESSAGES.loggedOut };
+    },
+  );
+
+  r.post(
+    '/api/auth/logoutEverywhere',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'End every session of the user, this one included, and forget remembered devices',
+        response: { 200: actionResultSchema },
+      },
+    },
+    async (request, reply) => {
+      const answer = await logoutEverywhere(ctx, identityOf(request));
+      clearSessionCookie(reply, ctx);
+      return answer;
     },
   );
 
@@ -76,7 +108,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async (request) => {
       await refreshSession(ctx, identityOf(request).sessionId);
-      return { success: true, message: 'Session refreshed' };
+      return { success: true, message: SESSION_MESSAGES.refreshed };
     },
   );
 }

@@ -1,15 +1,22 @@
-import { type AuthStatus, LOGIN_MESSAGES, type SessionUser } from '@trialwear/contract';
+import { type AuthStatus, LOGIN_MESSAGES, SESSION_MESSAGES, type SessionUser } from '@trialwear/contract';
 import type { AppContext } from '../../app-context.js';
 import { recordAudit } from '../../audit/audit-log.js';
 import { inTransaction } from '../../db/transaction.js';
 import { AppError } from '../../http/errors.js';
-import type { RequestOrigin } from '../../http/session-identity.js';
+import type { RequestOrigin, SessionIdentity } from '../../http/session-identity.js';
 import { requireRecaptcha } from '../../security/recaptcha.js';
-import { accountLocked, clearFailedAttempts, recordFailedAttempt } from './lockout.js';
+import {
+  accountLocked,
+  clearFailedAttempts,
+  isLocked,
+  recordFailedAttempt,
+  recordLockedAttempt,
+  usernameKey,
+} from './lockout.js';
 import { dummyPasswordHash, verifyPassword } from './passwords.js';
-import { isRememberedDevice } from './remembered-device.js';
+import { forgetDevices, isRememberedDevice } from './remembered-device.js';
 import * as repo from './repo.js';
-import { buildSessionUser, startSession } from './session.js';
+import { buildSessionUser, endAllSessions, endSession, startSession } from './session.js';
 
 /** The status a correct password leads to (spec core §4). */
 export function statusAfterPassword(user: {
@@ -25,11 +32,15 @@ export function statusAfterPassword(user: {
   return 'SFAIsNotSet';
 }
 
+const invalidCredentials = () =>
+  new AppError(401, LOGIN_MESSAGES.invalidCredentials, 'NotSignedIn', { displayToUser: true });
+
 /**
  * Password sign-in. Returns the new session's token (the route sets the
- * cookie) with the answer. A wrong password is counted in its own
- * transaction before the refusal; a successful sign-in records its session
- * and audit row together.
+ * cookie) with the answer. A known and an unknown username take the same
+ * path, with the same work (see lockout.ts): a wrong password is counted in
+ * its own transaction before the refusal; a successful sign-in records its
+ * session and audit row together.
  */
 export async function login(
   ctx: AppContext,
@@ -38,13 +49,28 @@ export async function login(
   deviceCookie: string | undefined,
 ): Promise<{ sessionToken: string; answer: { message: AuthStatus; user: SessionUser } }> {
   await requireRecaptcha(ctx.recaptcha, input.recaptchaResponse, origin.ip);
-  const user = await repo.findUserByUsername(ctx.db, input.username);
-  const passwordOk = await verifyPassword(user?.password_hash ?? (await dummyPasswordHash()), input.password);
-  if (user?.locked_at) throw accountLocked();
-  if (!user || !passwordOk || !user.is_active) {
-    if (user && !passwordOk && (await recordFailedAttempt(ctx, user.id, 'password', origin.ip)))
-      throw accountLocked();
-    throw new AppError(401, LOGIN_MESSAGES.invalidCredentials, 'NotSignedIn', { displayToUser: true });
+  const key = usernameKey(input.username);
+  const found = await repo.findUserByUsername(ctx.db, input.username);
+  // The hash check runs for an unknown username too, so it is not faster.
+  const passwordOk = await verifyPassword(
+    found?.password_hash ?? (await dummyPasswordHash()),
+    input.password,
+  );
+  // A deactivated account is, for sign-in, an unknown username.
+  const user = found?.is_active ? found : undefined;
+  if (await isLocked(ctx, key)) {
+    await recordLockedAttempt(ctx, key, user ?? null, origin);
+    throw accountLocked();
+  }
+  if (!user || !passwordOk) {
+    const locked = await recordFailedAttempt(ctx, {
+      key,
+      account: user ?? null,
+      kind: 'password',
+      origin,
+      endSessionsOnLock: false,
+    });
+    throw locked ? accountLocked() : invalidCredentials();
   }
   const teamId = await repo.findLandingTeamId(ctx.db, user.id, user.last_selected_team_id);
   let status = statusAfterPassword(user);
@@ -52,7 +78,8 @@ export async function login(
   if (status !== 'Authorized' && user.sfa_enabled && (await isRememberedDevice(ctx, deviceCookie, user.id)))
     status = 'Authorized';
   const sessionToken = await inTransaction(ctx, async (tx) => {
-    if (status === 'Authorized') await clearFailedAttempts(tx, user.id);
+    // Only a full sign-in clears the failures: a password alone must not reset the count of wrong codes.
+    if (status === 'Authorized') await clearFailedAttempts(tx, user.username);
     await recordAudit(tx.db, {
       userId: user.id,
       teamId,
@@ -72,4 +99,45 @@ export async function login(
   });
   const { sessionUser } = await buildSessionUser(ctx, user, teamId);
   return { sessionToken, answer: { message: status, user: sessionUser } };
+}
+
+/** Plain logout: ends this session only (logoutEverywhere ends them all). */
+export async function logout(ctx: AppContext, origin: RequestOrigin) {
+  if (!origin.sessionId) return;
+  const sessionId = origin.sessionId;
+  await inTransaction(ctx, async (tx) => {
+    await endSession(tx, sessionId);
+    if (origin.userId !== null)
+      await recordAudit(tx.db, {
+        userId: origin.userId,
+        teamId: null,
+        action: 'auth.logout',
+        entityType: 'user',
+        entityId: origin.userId,
+        requestId: origin.requestId,
+        ip: origin.ip,
+      });
+  });
+}
+
+/**
+ * Log out everywhere: every session of the user ends (token_version), this
+ * one included, and remembered devices are forgotten, so a lost or shared
+ * browser needs the second factor again.
+ */
+export async function logoutEverywhere(ctx: AppContext, who: SessionIdentity) {
+  await inTransaction(ctx, async (tx) => {
+    await endAllSessions(tx, who.userId);
+    await forgetDevices(tx, who.userId);
+    await recordAudit(tx.db, {
+      userId: who.userId,
+      teamId: who.teamId,
+      action: 'auth.logout.everywhere',
+      entityType: 'user',
+      entityId: who.userId,
+      requestId: who.requestId,
+      ip: who.ip,
+    });
+  });
+  return { success: true, message: SESSION_MESSAGES.loggedOutEverywhere };
 }

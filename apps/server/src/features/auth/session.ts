@@ -1,10 +1,11 @@
 /*
  * Sessions. The HttpOnly session cookie (`tw_session`, `__Host-tw_session`
  * over https) carries a random token; the database keeps its SHA-256 with
- * the user's token_version at creation, so a password change or reset, or
- * "log out everywhere" (which bump token_version) end every session of that
- * user at once; a plain logout ends only the current session. Team and role always come from here, never
- * from a request body.
+ * the user's token_version at creation. A plain logout deletes only its own
+ * session; "log out everywhere", a password change or reset, and a lock
+ * reached inside a session bump token_version, which ends every session of
+ * that user at once. Team and role always come from here, never from a
+ * request body.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { type AuthStatus, cookieName, type Role, type SessionUser } from '@trialwear/contract';
@@ -148,7 +149,7 @@ export async function setSessionTeam(ctx: Pick<AppContext, 'db'>, sessionId: str
   await repo.setSessionTeam(ctx.db, sessionId, teamId);
 }
 
-/** Ends every session of a user (logout everywhere, password change/reset, lockout). */
+/** Ends every session of a user (log out everywhere, password change/reset, a lock inside a session). */
 export async function endAllSessions(ctx: Pick<AppContext, 'db' | 'now'>, userId: number) {
   await inTransaction(ctx, async (tx) => {
     await repo.bumpTokenVersion(tx.db, userId, tx.now());

@@ -6,6 +6,8 @@
  */
 import { CONTACT_MESSAGES, type ContactRequest } from '@trialwear/contract';
 import type { AppContext } from '../../app-context.js';
+import { recordAudit } from '../../audit/audit-log.js';
+import { inTransaction } from '../../db/transaction.js';
 import { AppError } from '../../http/errors.js';
 import type { RequestOrigin } from '../../http/session-identity.js';
 import { requireRecaptcha } from '../../security/recaptcha.js';
@@ -18,8 +20,21 @@ export async function sendContactMessage(
   log: (obj: object, msg: string) => void,
 ) {
   await requireRecaptcha(ctx.recaptcha, input.recaptchaResponse, origin.ip);
-  // Stored on its own, not in a transaction with the mail status: the message must survive a failed mail.
-  const id = await repo.insertContactMessage(ctx.db, { ...input, userId: origin.userId, ip: origin.ip });
+  // Stored with its audit row, not in a transaction with the mail status: the message must survive a failed mail.
+  const id = await inTransaction(ctx, async (tx) => {
+    const id = await repo.insertContactMessage(tx.db, { ...input, userId: origin.userId, ip: origin.ip });
+    // Who sent what is in the message row; the audit row says that one arrived, from where.
+    await recordAudit(tx.db, {
+      userId: origin.userId,
+      teamId: null,
+      action: 'contact.message.received',
+      entityType: 'contact_message',
+      entityId: id,
+      requestId: origin.requestId,
+      ip: origin.ip,
+    });
+    return id;
+  });
   try {
     await ctx.mailer.send({
       to: ctx.config.SUPPORT_EMAIL,

@@ -9,8 +9,13 @@ export function findUserByEmail(db: Db, email: string) {
     .executeTakeFirst();
 }
 
-export function findPasswordHash(db: Db, userId: number) {
-  return db.selectFrom('users').select(['password_hash']).where('id', '=', userId).executeTakeFirstOrThrow();
+/** What a password check inside a session needs: the hash, and who to tell when the account locks. */
+export function findPasswordHolder(db: Db, userId: number) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'username', 'email', 'first_name', 'password_hash'])
+    .where('id', '=', userId)
+    .executeTakeFirstOrThrow();
 }
 
 export async function insertResetToken(
@@ -50,11 +55,13 @@ export async function setPasswordHash(db: Db, userId: number, passwordHash: stri
     .execute();
 }
 
-/** A reset also lifts a lock: proving control of the email is what unlocking asks for. */
+/** Sets the new password of a reset; returns the username (its lock is lifted with it). */
 export async function resetPasswordHash(db: Db, userId: number, passwordHash: string, now: Date) {
-  await db
+  const { username } = await db
     .updateTable('users')
-    .set({ password_hash: passwordHash, failed_attempts: 0, locked_at: null, updated_at: now })
+    .set({ password_hash: passwordHash, updated_at: now })
     .where('id', '=', userId)
-    .execute();
+    .returning('username')
+    .executeTakeFirstOrThrow();
+  return username;
 }

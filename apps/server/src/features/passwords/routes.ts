@@ -64,9 +64,11 @@ export function registerPasswordRoutes(app: FastifyInstance, ctx: AppContext) {
   r.post(
     '/api/auth/changePwdReq',
     {
+      config: { rateLimit: { max: 20, timeWindow: '1 minute' } }, // per IP, on top of the lock
       schema: {
         tags,
-        summary: 'Change the password (current one required); ends every session',
+        summary:
+          'Change the password (current one required; a wrong one counts toward the lock); ends every session',
         body: changePasswordSchema,
         response: { 200: actionResultSchema },
       },

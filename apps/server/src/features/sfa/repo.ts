@@ -16,7 +16,6 @@ export async function enableTotp(db: Db, userId: number, step: number, now: Date
       sfa_enabled: true,
       sfa_type: 'totp',
       sfa_last_totp_step: String(step),
-      failed_attempts: 0,
       updated_at: now,
     })
     .where('id', '=', userId)

@@ -2,6 +2,7 @@ import {
   actionResultSchema,
   authResponseSchema,
   resetSfaResultSchema,
+  resetSfaSchema,
   sfaSetupSchema,
   successResultSchema,
   validateTotpSchema,
@@ -95,13 +96,16 @@ export function registerSfaRoutes(app: FastifyInstance, ctx: AppContext) {
   r.post(
     '/api/auth/resetSFA',
     {
+      config: limited,
       schema: {
         tags,
-        summary: 'Remove the authenticator (back to SFAIsNotSet)',
+        summary:
+          'Remove the authenticator (back to SFAIsNotSet) with the current password; a wrong one counts toward the lock',
+        body: resetSfaSchema,
         response: { 200: resetSfaResultSchema },
       },
     },
-    async (request) => resetSecondFactor(ctx, identityOf(request)),
+    async (request) => resetSecondFactor(ctx, identityOf(request), request.body.currentPassword),
   );
   r.get(
     '/api/auth//isSfaAlreadyValidated',

@@ -11,8 +11,16 @@ import { recordAudit } from '../../audit/audit-log.js';
 import { inTransaction } from '../../db/transaction.js';
 import { AppError } from '../../http/errors.js';
 import type { SessionIdentity } from '../../http/session-identity.js';
+import { afterResponse } from '../../mail/after-response.js';
 import { decryptSecret, encryptSecret } from '../../security/encryption.js';
-import { accountLocked, clearFailedAttempts, recordFailedAttempt } from '../auth/lockout.js';
+import {
+  accountLocked,
+  assertNotLocked,
+  clearFailedAttempts,
+  recordFailedAttempt,
+  requireCurrentPassword,
+  usernameKey,
+} from '../auth/lockout.js';
 import { forgetDevices, rememberDevice } from '../auth/remembered-device.js';
 import * as authRepo from '../auth/repo.js';
 import { buildSessionUser, endSession, setSessionStatus } from '../auth/session.js';
@@ -33,7 +41,7 @@ const validationPending = (status: AuthStatus) =>
 async function loadUser(ctx: AppContext, who: SessionIdentity) {
   const user = await authRepo.findUserById(ctx.db, who.userId);
   if (!user) throw new AppError(401, 'Not signed in', 'NotSignedIn');
-  if (user.locked_at) throw accountLocked();
+  await assertNotLocked(ctx, user.username);
   return user;
 }
 
@@ -49,10 +57,18 @@ function audit(ctx: Pick<AppContext, 'db'>, who: SessionIdentity, action: string
   });
 }
 
-/** A wrong code: count it; at the limit the account locks and the session ends. */
-async function failed(ctx: AppContext, who: SessionIdentity): Promise<never> {
-  if (await recordFailedAttempt(ctx, who.userId, 'sfa', who.ip)) throw accountLocked();
-  throw invalidCode();
+type LoadedUser = Awaited<ReturnType<typeof loadUser>>;
+
+/** A wrong code: count it; at the limit the account locks, every session ends and the owner is emailed. */
+async function failed(ctx: AppContext, who: SessionIdentity, user: LoadedUser): Promise<never> {
+  const locked = await recordFailedAttempt(ctx, {
+    key: usernameKey(user.username),
+    account: user,
+    kind: 'sfa',
+    origin: who,
+    endSessionsOnLock: true,
+  });
+  throw locked ? accountLocked() : invalidCode();
 }
 
 export async function setupAuthenticator(ctx: AppContext, who: SessionIdentity) {
@@ -76,9 +92,10 @@ export async function verifyAuthenticator(ctx: AppContext, who: SessionIdentity,
   const user = await loadUser(ctx, who);
   if (!user.sfa_secret_enc) throw wrongStep();
   const step = checkStep(code, decryptSecret(ctx.secrets.encryptionKey, user.sfa_secret_enc), ctx.now());
-  if (step === null) return failed(ctx, who);
+  if (step === null) return failed(ctx, who, user);
   await inTransaction(ctx, async (tx) => {
     await repo.enableTotp(tx.db, user.id, step, tx.now());
+    await clearFailedAttempts(tx, user.username);
     await audit(tx, who, 'sfa.verified');
     await endSession(tx, who.sessionId);
   });
@@ -111,13 +128,13 @@ export async function validateSecondFactor(
     if (!ok) ok = await repo.useEmailCode(tx.db, user.id, hashCode(user.id, code), now);
     // Returning (not throwing) commits the replay audit; the failure is counted below.
     if (!ok) return null;
-    await clearFailedAttempts(tx, user.id);
+    await clearFailedAttempts(tx, user.username);
     await setSessionStatus(tx, who.sessionId, 'Authorized');
     const deviceToken = skipSFA ? await rememberDevice(tx, user.id) : null;
     await audit(tx, who, 'sfa.validated');
     return { deviceToken };
   });
-  if (!accepted) return failed(ctx, who);
+  if (!accepted) return failed(ctx, who, user);
   const { sessionUser } = await buildSessionUser(ctx, user, who.teamId);
   return { answer: { message: 'Authorized', user: sessionUser }, deviceToken: accepted.deviceToken };
 }
@@ -163,12 +180,15 @@ export async function sendEmailCode(ctx: AppContext, who: SessionIdentity) {
 
 /**
  * Back to SFAIsNotSet. Allowed to a fully signed-in user (new phone) and
- * during setup; NOT while a validation is pending, or a stolen password
- * alone could replace the authenticator.
+ * during setup, with the current password: a session alone (left open,
+ * stolen) must not replace the authenticator. A wrong password counts toward
+ * the lock. NOT while a validation is pending, or a stolen password alone
+ * could replace the authenticator. The owner is told by email.
  */
-export async function resetSecondFactor(ctx: AppContext, who: SessionIdentity) {
+export async function resetSecondFactor(ctx: AppContext, who: SessionIdentity, currentPassword: string) {
   if (validationPending(who.status)) throw wrongStep();
   const user = await loadUser(ctx, who);
+  await requireCurrentPassword(ctx, who, user, currentPassword);
   // An account without a required second factor stays signed in; the others set one up next.
   const status: AuthStatus = user.sfa_required ? 'SFAIsNotSet' : 'Authorized';
   await inTransaction(ctx, async (tx) => {
@@ -177,6 +197,23 @@ export async function resetSecondFactor(ctx: AppContext, who: SessionIdentity) {
     await setSessionStatus(tx, who.sessionId, status);
     await audit(tx, who, 'sfa.reset');
   });
+  if (user.sfa_enabled || user.sfa_secret_enc)
+    afterResponse('second-factor reset mail', () =>
+      ctx.mailer.send({
+        to: user.email,
+        subject: 'Your TrialWear authenticator was reset',
+        text: [
+          `Hello ${user.first_name},`,
+          '',
+          `The authenticator (second factor) of your TrialWear account (${user.username}) was removed`,
+          `at ${ctx.now().toISOString().replace('T', ' ').slice(0, 16)} UTC, from a signed-in session that gave your password.`,
+          'A new authenticator is set up at the next sign-in.',
+          '',
+          'If this was not you, reset your password now with "Forgot your password?" on the login page',
+          'and tell your administrator.',
+        ].join('\n'),
+      }),
+    );
   return { message: status };
 }
 

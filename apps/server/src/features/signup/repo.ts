@@ -60,27 +60,31 @@ export async function setInvitationUser(db: Db, tokenHash: string, userId: numbe
     .execute();
 }
 
-export async function participantAccountExists(db: Db, username: string, email: string) {
-  return !!(await db
+/** The participant account holding this email or this username (email first), if any. */
+export async function findParticipantAccountClash(db: Db, username: string, email: string) {
+  const rows = await db
     .selectFrom('participant_accounts')
-    .select('id')
+    .select(['id', 'username', sql<boolean>`lower(email) = ${email.toLowerCase()}`.as('emailTaken')])
     .where((eb) =>
       eb.or([
         eb(sql<string>`lower(username)`, '=', username.toLowerCase()),
         eb(sql<string>`lower(email)`, '=', email.toLowerCase()),
       ]),
     )
-    .executeTakeFirst());
+    .execute();
+  return rows.find((r) => r.emailTaken) ?? rows[0];
 }
 
-export async function insertParticipantAccount(
+/** Inserts the account unless its username or email is taken (then null). */
+export async function insertParticipantAccountIfFree(
   db: Db,
   a: { username: string; email: string; passwordHash: string },
-) {
-  const { id } = await db
+): Promise<number | null> {
+  const row = await db
     .insertInto('participant_accounts')
     .values({ username: a.username, email: a.email, password_hash: a.passwordHash })
+    .onConflict((oc) => oc.doNothing())
     .returning('id')
-    .executeTakeFirstOrThrow();
-  return id;
+    .executeTakeFirst();
+  return row?.id ?? null;
 }

@@ -65,12 +65,13 @@ export function registerSignupRoutes(app: FastifyInstance, ctx: AppContext) {
       config: { rateLimit: { max: 10, timeWindow: '15 minutes' } },
       schema: {
         tags,
-        summary: 'Participant self sign-up',
+        summary:
+          'Participant self sign-up (the same answer for a new or an existing account; the outcome is emailed)',
         body: participantSignupSchema,
         response: { 200: participantSignupResultSchema },
       },
     },
-    async (request) => participantSignUp(ctx, request.body),
+    async (request) => participantSignUp(ctx, originOf(request), request.body),
   );
   r.post(
     '/api/recaptchaVer3Verify',

@@ -11,6 +11,7 @@ import { inTransaction } from '../../db/transaction.js';
 import type { Actor } from '../../http/actor.js';
 import { AppError, notFound } from '../../http/errors.js';
 import type { RequestOrigin } from '../../http/session-identity.js';
+import { afterResponse } from '../../mail/after-response.js';
 import { requireRecaptcha } from '../../security/recaptcha.js';
 import { hashToken, newLinkToken } from '../../security/tokens.js';
 import { hashPassword } from '../auth/passwords.js';
@@ -143,24 +144,89 @@ export async function signUp(
  * Participant self sign-up (the spec leaves the rest open): an account a
  * participant can later use to see and withdraw their consents. It is not a
  * staff account and opens no staff page.
+ *
+ * The answer is the same, and as fast, whether the account is created or the
+ * email (or the username) is already taken: the password is hashed first
+ * (the slow part, in every case), everything else runs after the answer, and
+ * the outcome is told by email to the address given. So the form does not
+ * tell anybody whether an email has an account; its owner learns that
+ * somebody tried.
  */
 export async function participantSignUp(
   ctx: AppContext,
+  origin: RequestOrigin,
   input: { username: string; email: string; password: string },
 ) {
   const passwordHash = await hashPassword(input.password);
-  const id = await inTransaction(ctx, async (tx) => {
-    if (await repo.participantAccountExists(tx.db, input.username, input.email))
-      throw new AppError(409, 'An account with this username or email already exists.', 'Conflict', {
-        displayToUser: true,
+  afterResponse('participant sign-up', () => completeParticipantSignUp(ctx, origin, input, passwordHash));
+  return { success: true, message: PARTICIPANT_SIGNUP_MESSAGES.received };
+}
+
+async function completeParticipantSignUp(
+  ctx: AppContext,
+  origin: RequestOrigin,
+  input: { username: string; email: string },
+  passwordHash: string,
+) {
+  const outcome = await inTransaction(ctx, async (tx) => {
+    const audit = (action: string, entityId: number | null) =>
+      recordAudit(tx.db, {
+        userId: null,
+        teamId: null,
+        action,
+        entityType: 'participant_account',
+        entityId,
+        requestId: origin.requestId,
+        ip: origin.ip,
       });
-    return repo.insertParticipantAccount(tx.db, {
+    // Insert first: a concurrent sign-up with the same email or username waits for ours and then
+    // inserts nothing, so two answers never race into two accounts or a unique-key error.
+    const id = await repo.insertParticipantAccountIfFree(tx.db, {
       username: input.username,
       email: input.email,
       passwordHash,
     });
+    if (id !== null) {
+      await audit('participant_account.created', id);
+      return { kind: 'created' as const };
+    }
+    const clash = await repo.findParticipantAccountClash(tx.db, input.username, input.email);
+    if (clash?.emailTaken) {
+      await audit('participant_account.signup.email_taken', clash.id);
+      return { kind: 'emailTaken' as const, username: clash.username };
+    }
+    await audit('participant_account.signup.username_taken', null);
+    return { kind: 'usernameTaken' as const };
   });
-  return { success: true, message: PARTICIPANT_SIGNUP_MESSAGES.created, id };
+  const hello = ['Hello,', ''];
+  const notYou = 'If you did not sign up, ignore this email: nothing was changed.';
+  const text = {
+    created: [
+      ...hello,
+      `Your TrialWear participant account "${input.username}" was created.`,
+      '',
+      'If you did not sign up, tell us with the contact form on the TrialWear site.',
+    ],
+    emailTaken: [
+      ...hello,
+      'Somebody tried to create a TrialWear participant account with this email address, which already has one',
+      `(username "${outcome.kind === 'emailTaken' ? outcome.username : ''}"). No second account was created.`,
+      '',
+      notYou,
+    ],
+    usernameTaken: [
+      ...hello,
+      `The username "${input.username}" is already taken, so no participant account was created.`,
+      `Please sign up again with another username: ${ctx.config.publicUrl}/ParticipantSignupPage`,
+      '',
+      notYou,
+    ],
+  }[outcome.kind];
+  await ctx.mailer.send({
+    to: input.email,
+    subject: 'Your TrialWear participant account',
+    text: text.join('\n'),
+  });
 }
 
 /** POST /api/recaptchaVer3Verify: refused unless the token passes. */

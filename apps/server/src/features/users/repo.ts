@@ -77,3 +77,60 @@ export async function setSfaRequired(db: Db, userId: number, sfaRequired: boolea
 export async function anyUserExists(db: Db) {
   return !!(await db.selectFrom('users').select('id').limit(1).executeTakeFirst());
 }
+
+/** The teams in which this user is Sys_Admin (the teams whose accounts they may unlock). */
+const sysAdminTeamIds = (db: Db, adminUserId: number) =>
+  db
+    .selectFrom('team_memberships')
+    .select('team_id')
+    .where('user_id', '=', adminUserId)
+    .where('role', '=', 'Sys_Admin');
+
+/** Accounts locked now that belong to a team the admin administers, with those teams' names. */
+export function findLockedUsers(db: Db, adminUserId: number, now: Date) {
+  return db
+    .selectFrom('users as u')
+    .innerJoin('login_lockouts as l', (join) =>
+      join.on('l.username_key', '=', sql<string>`lower(u.username)`),
+    )
+    .innerJoin('team_memberships as m', 'm.user_id', 'u.id')
+    .innerJoin('teams as t', 't.id', 'm.team_id')
+    .select([
+      'u.id',
+      'u.username',
+      'u.email',
+      'u.first_name',
+      'u.last_name',
+      'l.locked_until',
+      'l.lock_count',
+      sql<string[]>`array_agg(t.team_name ORDER BY t.team_name)`.as('teams'),
+    ])
+    .where('l.locked_until', '>', now)
+    .where('m.team_id', 'in', sysAdminTeamIds(db, adminUserId))
+    .groupBy(['u.id', 'l.username_key'])
+    .orderBy('l.locked_until', 'desc')
+    .orderBy('u.id')
+    .execute();
+}
+
+/** The user, when they belong to a team the admin administers. */
+export function findUserInAdminTeams(db: Db, adminUserId: number, userId: number) {
+  return db
+    .selectFrom('users as u')
+    .select(['u.id', 'u.username'])
+    .where('u.id', '=', userId)
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('team_memberships as m')
+          .select('m.user_id')
+          .whereRef('m.user_id', '=', 'u.id')
+          .where('m.team_id', 'in', sysAdminTeamIds(db, adminUserId)),
+      ),
+    )
+    .executeTakeFirst();
+}
+
+export function findUsername(db: Db, userId: number) {
+  return db.selectFrom('users').select(['id', 'username']).where('id', '=', userId).executeTakeFirst();
+}

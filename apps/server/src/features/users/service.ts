@@ -1,14 +1,19 @@
 import {
   CONTACT_MESSAGES,
+  LOCKOUT_MESSAGES,
+  type LockedUser,
   newPasswordSchema,
   type Role,
   roleSchema,
   SIGNUP_MESSAGES,
 } from '@trialwear/contract';
 import { z } from 'zod';
+import type { AppContext } from '../../app-context.js';
 import type { Db } from '../../db/database.js';
 import { inTransaction } from '../../db/transaction.js';
-import { AppError } from '../../http/errors.js';
+import type { Actor } from '../../http/actor.js';
+import { AppError, notFound } from '../../http/errors.js';
+import { clearFailedAttempts, unlockAccount } from '../auth/lockout.js';
 import { hashPassword } from '../auth/passwords.js';
 import * as repo from './repo.js';
 
@@ -55,6 +60,8 @@ export async function insertUser(db: Db, u: PreparedUser): Promise<number> {
       lastSelectedTeamId: u.teamId,
     });
     await repo.insertDefaultMembership(trx, id, u.teamId, u.role);
+    // Failures counted for this name while it had no account (lockout.ts) do not follow the new account.
+    await clearFailedAttempts({ db: trx }, u.username);
     return id;
   });
 }
@@ -80,4 +87,39 @@ export async function setSfaRequired(db: Db, userId: number, sfaRequired: boolea
 
 export function hasAnyUser(db: Db): Promise<boolean> {
   return repo.anyUserExists(db);
+}
+
+/** Locked accounts of the teams the Sys_Admin administers (GET /api/users/locked). */
+export async function listLockedUsers(ctx: AppContext, actor: Actor): Promise<LockedUser[]> {
+  const rows = await repo.findLockedUsers(ctx.db, actor.userId, ctx.now());
+  return rows.map((r) => ({
+    id: r.id,
+    userName: r.username,
+    email: r.email,
+    first_name: r.first_name,
+    last_name: r.last_name,
+    locked_until: new Date(r.locked_until!).toISOString(),
+    lock_count: r.lock_count,
+    teams: r.teams,
+  }));
+}
+
+/**
+ * Unlock by a Sys_Admin (POST /api/users/:userId/unlock), audited with the
+ * admin as actor. Another team's user is a 404; an account that is not
+ * locked is a 409.
+ */
+export async function unlockUserAccount(ctx: AppContext, actor: Actor, userId: number) {
+  const user = await repo.findUserInAdminTeams(ctx.db, actor.userId, userId);
+  if (!user) throw notFound('User not found');
+  const unlocked = await unlockAccount(ctx, user, actor);
+  if (!unlocked) throw new AppError(409, LOCKOUT_MESSAGES.notLocked, 'Conflict', { displayToUser: true });
+  return { success: true, message: LOCKOUT_MESSAGES.unlocked };
+}
+
+/** CLI unlock-user: lifts the lock and forgets the failures. */
+export async function unlockUserByCli(db: Db, userId: number) {
+  const user = await repo.findUsername(db, userId);
+  if (!user) throw notFound('User not found');
+  await unlockAccount({ db, now: () => new Date() }, user, { userId: null, teamId: null });
 }

@@ -1,2 +1,2 @@
-/** What other features may use of the second factor: the profile menu's reset. */
-export { useResetSecondFactor } from './use-reset-second-factor';
+/** What other features may use of the second factor: the profile menu's reset (asks for the password). */
+export { ResetSecondFactorModal } from './components/reset-second-factor-modal';

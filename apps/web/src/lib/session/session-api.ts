@@ -36,4 +36,6 @@ export async function fetchSession(): Promise<SessionState> {
 }
 
 export const logout = () => api.post<ActionResult>('/auth/logout');
+/** Ends every session of the user, this one included (the caller then signs out locally). */
+export const logoutEverywhere = () => api.post<ActionResult>('/auth/logoutEverywhere');
 export const refreshSession = () => api.post<ActionResult>('/auth/refreshToken');

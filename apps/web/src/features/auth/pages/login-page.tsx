@@ -1,6 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Anchor, Button, Card, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
-import { LOGIN_MESSAGES, type LoginForm, loginFormSchema } from '@trialwear/contract';
+import {
+  ACCOUNT_LOCKED,
+  LOCKOUT_MESSAGES,
+  LOGIN_MESSAGES,
+  type LoginForm,
+  loginFormSchema,
+} from '@trialwear/contract';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
@@ -15,6 +21,7 @@ export default function LoginPage() {
   const navigate = useNavigate();
   const getToken = useRecaptcha();
   const [error, setError] = useState<string | null>(null);
+  const [locked, setLocked] = useState(false);
   const {
     register,
     handleSubmit,
@@ -26,6 +33,7 @@ export default function LoginPage() {
 
   const onSubmit = handleSubmit(async (values) => {
     setError(null);
+    setLocked(false);
     try {
       const token = await getToken('login');
       const res = await login(values.username, values.password, token);
@@ -38,9 +46,10 @@ export default function LoginPage() {
     } catch (err) {
       if (err instanceof RecaptchaError) setError(err.message);
       else if (err instanceof NetworkError) setError(LOGIN_MESSAGES.noResponse);
-      else if (err instanceof ApiRequestError && err.body?.displayToUser)
+      else if (err instanceof ApiRequestError && err.body?.displayToUser) {
         setError(`Login failed: ${err.body.message}`);
-      else setError(LOGIN_MESSAGES.failed);
+        setLocked(err.body.reason === ACCOUNT_LOCKED);
+      } else setError(LOGIN_MESSAGES.failed);
     }
   });
 
@@ -59,6 +68,11 @@ export default function LoginPage() {
             {error && (
               <Alert color="red" role="alert">
                 {error}
+                {locked && (
+                  <Text size="sm" mt={6}>
+                    {LOCKOUT_MESSAGES.loginHint}
+                  </Text>
+                )}
               </Alert>
             )}
             <TextInput

@@ -1,12 +1,17 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, PasswordInput, Stack } from '@mantine/core';
-import { changePasswordSchema, PASSWORD_FLOW_MESSAGES } from '@trialwear/contract';
+import {
+  ACCOUNT_LOCKED,
+  changePasswordSchema,
+  PASSWORD_FLOW_MESSAGES,
+  SFA_MESSAGES,
+} from '@trialwear/contract';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import type { z } from 'zod';
 import { CenteredCard } from '../../../components/centered-card';
-import { displayableMessage } from '../../../lib/api-client';
+import { ApiRequestError, displayableMessage } from '../../../lib/api-client';
 import { useSession } from '../../../lib/session/session-context';
 import { changePassword } from '../api/passwords-api';
 
@@ -28,6 +33,12 @@ export default function ChangePasswordPage() {
       await logout(`${PASSWORD_FLOW_MESSAGES.newPasswordSet} Please log in again.`);
       navigate('/LoginPage', { replace: true });
     } catch (err) {
+      // Too many wrong current passwords lock the account and end every session (core §4: log out with the lock message).
+      if (err instanceof ApiRequestError && err.body?.reason === ACCOUNT_LOCKED) {
+        await logout(SFA_MESSAGES.locked);
+        navigate('/LoginPage', { replace: true });
+        return;
+      }
       setError(displayableMessage(err, PASSWORD_FLOW_MESSAGES.changeFailed));
     }
   });

@@ -6,4 +6,5 @@ export const verifyTotp = (sfaToken: string) => api.post<ActionResult>('/auth/ve
 export const validateTotp = (sfaToken: string, skipSFA: boolean) =>
   api.post<AuthResponse>('/auth/validateTOTP', { sfaToken, skipSFA });
 export const sendEmailCode = () => api.post<ActionResult>('/auth/generateSendEmailTOTP');
-export const resetSfa = () => api.post<ResetSfaResult>('/auth/resetSFA');
+export const resetSfa = (currentPassword: string) =>
+  api.post<ResetSfaResult>('/auth/resetSFA', { currentPassword });

@@ -2,7 +2,6 @@ import { useQuery } from '@tanstack/react-query';
 import type {
   ActionResult,
   approveSignupSchema,
-  ParticipantSignupResult,
   participantSignupSchema,
   SignupInvitation,
   SignupResult,
@@ -35,7 +34,7 @@ export const signUp = (
   });
 
 export const signUpParticipant = (form: z.input<typeof participantSignupSchema>) =>
-  api.post<ParticipantSignupResult>('/Participants/signup', form);
+  api.post<ActionResult>('/Participants/signup', form);
 
 export const approveSignup = (form: z.input<typeof approveSignupSchema>, teamName: string) =>
   api.post<ActionResult>('/userSignUpPermission/approveSignUp', { ...form, teamName });

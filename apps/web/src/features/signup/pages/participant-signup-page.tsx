@@ -34,7 +34,7 @@ export default function ParticipantSignupPage() {
       intro="For study participants. Staff accounts are created by approval."
     >
       {done ? (
-        <Alert color="teal">{PARTICIPANT_SIGNUP_MESSAGES.created}</Alert>
+        <Alert color="teal">{PARTICIPANT_SIGNUP_MESSAGES.received}</Alert>
       ) : (
         <form onSubmit={onSubmit} noValidate>
           <Stack>
