@@ -112,6 +112,33 @@ describe('expired-token clean-up in a worker process', () => {
       ] as never)
       .execute();
 
+    await t.ctx.db
+      .insertInto('login_lockouts')
+      .values([
+        {
+          username_key: 'stale',
+          failed_attempts: 2,
+          lock_count: 1,
+          locked_until: at(-7 * day),
+          last_failed_at: at(-8 * day),
+        },
+        {
+          username_key: 'locked-now',
+          failed_attempts: 0,
+          lock_count: 3,
+          locked_until: at(day),
+          last_failed_at: at(-8 * day),
+        },
+        {
+          username_key: 'recent',
+          failed_attempts: 3,
+          lock_count: 0,
+          locked_until: null,
+          last_failed_at: at(-day),
+        },
+      ])
+      .execute();
+
     worker = startWorker(t, {
       ENCRYPTION_KEY: randomBytes(32).toString('base64'),
       SESSION_SECRET: randomBytes(32).toString('base64url'),
@@ -151,6 +178,12 @@ describe('expired-token clean-up in a worker process', () => {
     expect(left.states.map((r) => r.nonce)).toEqual(['live']);
     expect(left.codes.map((r) => r.code_hash)).toEqual(['live']);
     expect(left.sessions).toEqual([]);
+    const lockouts = await t.ctx.db
+      .selectFrom('login_lockouts')
+      .select('username_key')
+      .orderBy('username_key')
+      .execute();
+    expect(lockouts.map((r) => r.username_key)).toEqual(['locked-now', 'recent']);
     expect(worker.output()).toMatch(/job expired-tokens-cleanup \S+ done/);
   });
 

@@ -9,7 +9,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { throughAuthorizePage } from '../support/consent.js';
 import { FIXTURE_PASSWORD, type TeamFixture, teamWithRoles } from '../support/fixtures.js';
-import { lastMail, mailText } from '../support/mail.js';
+import { mailAfterAnswer, mailText } from '../support/mail.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 describe('secrets never reach the log', () => {
@@ -38,9 +38,9 @@ describe('secrets never reach the log', () => {
       .where('id', '=', f.userIds.Admin)
       .executeTakeFirstOrThrow();
     await t.client().post('/api/auth/forgotPassword', { email: admin.email });
-    const resetLink = mailText(lastMail(t.dataDir, (m) => m.includes('ResetPasswordPage'))).match(
-      /https?:\/\/\S+ResetPasswordPage\?token=[\w-]+/,
-    )![0];
+    const resetLink = mailText(
+      await mailAfterAnswer(t.dataDir, (m) => m.includes('ResetPasswordPage')),
+    ).match(/https?:\/\/\S+ResetPasswordPage\?token=[\w-]+/)![0];
     const resetToken = new URL(resetLink).searchParams.get('token')!;
     secrets.push(resetToken);
     await fetch(`${base}/ResetPasswordPage?token=${resetToken}`); // the page itself (SPA or 404: logged either way)

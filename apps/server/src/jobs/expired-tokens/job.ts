@@ -2,7 +2,7 @@
  * Hourly: delete single-use secrets that can no longer be used — expired
  * sessions and remembered devices, and email codes, password-reset tokens,
  * sign-up links and OAuth states that expired or were spent more than a day
- * ago. The day of grace keeps recent rows for rate windows and for support
+ * ago, and sign-in failure counts untouched for a week. The day of grace keeps recent rows for rate windows and for support
  * ("my link did not work"); a spent or expired row is refused either way.
  */
 import { z } from 'zod';

@@ -9,6 +9,7 @@ export interface CleanupCounts {
   passwordResetTokens: number;
   signupInvitations: number;
   oauthStates: number;
+  loginLockouts: number;
 }
 
 const count = (r: { numDeletedRows: bigint }) => Number(r.numDeletedRows);
@@ -34,6 +35,14 @@ export async function deleteExpired(db: Db, now: Date, cutoff: Date): Promise<Cl
     passwordResetTokens: await spentOrExpired('password_reset_tokens'),
     signupInvitations: await spentOrExpired('signup_invitations'),
     oauthStates: await spentOrExpired('oauth_states'),
+    // Failure counts nobody has added to for a week, not locked now: their escalation is forgotten.
+    loginLockouts: count(
+      await db
+        .deleteFrom('login_lockouts')
+        .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
+        .where('last_failed_at', '<', new Date(now.getTime() - 7 * 24 * 60 * 60 * 1000))
+        .executeTakeFirst(),
+    ),
   };
 }
 
@@ -45,6 +54,7 @@ export async function countRows(db: Db) {
            (SELECT count(*) FROM email_sfa_codes)::int AS "emailSfaCodes",
            (SELECT count(*) FROM password_reset_tokens)::int AS "passwordResetTokens",
            (SELECT count(*) FROM signup_invitations)::int AS "signupInvitations",
-           (SELECT count(*) FROM oauth_states)::int AS "oauthStates"`.execute(db);
+           (SELECT count(*) FROM oauth_states)::int AS "oauthStates",
+           (SELECT count(*) FROM login_lockouts)::int AS "loginLockouts"`.execute(db);
   return r.rows[0]!;
 }
