@@ -27,7 +27,9 @@ export const API_ACCESS = {
   'GET /api/audit/verification': SYS_ADMIN,
   // sign-in and sessions (core §4)
   'POST /api/auth/login': 'public',
-  'GET /api/auth/user': 'any',
+  // Public so that a signed-out caller is answered 200 'NotSignedIn'; the route itself
+  // answers a pending second factor 403 with its status, like 'any' would.
+  'GET /api/auth/user': 'public',
   'GET /api/auth/login/': 'any',
   'POST /api/auth/logout': 'public',
   'POST /api/auth/logoutEverywhere': 'any',

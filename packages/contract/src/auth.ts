@@ -56,6 +56,16 @@ export const authResponseSchema = z.object({
 });
 export type AuthResponse = z.infer<typeof authResponseSchema>;
 
+/**
+ * GET /api/auth/user answers a caller with no session 200 and this body, not
+ * 401: being signed out is an answer, not an error (every signed-out page load
+ * asks). A pending second factor still gets the spec's 403 with its status.
+ */
+export const NOT_SIGNED_IN = 'NotSignedIn' as const;
+export const signedOutResponseSchema = z.object({ message: z.literal(NOT_SIGNED_IN), user: z.null() });
+export const sessionCheckResponseSchema = z.union([authResponseSchema, signedOutResponseSchema]);
+export type SessionCheckResponse = z.infer<typeof sessionCheckResponseSchema>;
+
 /** Special characters a new password may use to satisfy the "one special character" rule (the spec leaves the set open). */
 export const PASSWORD_SPECIALS = '!@#$%^&*()_+-=[]{};:\'",.<>/?\\|`~';
 

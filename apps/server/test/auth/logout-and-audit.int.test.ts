@@ -7,7 +7,7 @@ import { SESSION_MESSAGES } from '@trialwear/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpAt } from '../../src/features/sfa/totp.js';
 import { FIXTURE_PASSWORD, identityTeams, type NewTestUser } from '../support/fixtures.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import { createTestApp, SIGNED_OUT, type TestApp } from '../support/test-app.js';
 import { testClock } from '../support/test-clock.js';
 
 const clock = testClock('2026-05-04T08:00:00Z');
@@ -37,7 +37,7 @@ describe('identity: logout, log out everywhere, audit', () => {
     await there.login(u.username, FIXTURE_PASSWORD);
     const res = await here.post('/api/auth/logout');
     expect(res.json()).toEqual({ success: true, message: SESSION_MESSAGES.loggedOut });
-    expect((await here.get('/api/auth/user')).statusCode).toBe(401);
+    expect((await here.get('/api/auth/user')).json()).toEqual(SIGNED_OUT);
     expect((await there.get('/api/auth/user')).statusCode).toBe(200);
     expect(await auditOf('auth.logout')).toEqual([
       { user_id: u.id, entity_id: String(u.id), after: null, ip: here.ip },
@@ -66,7 +66,8 @@ describe('identity: logout, log out everywhere, audit', () => {
     const res = await here.post('/api/auth/logoutEverywhere');
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ success: true, message: SESSION_MESSAGES.loggedOutEverywhere });
-    for (const c of [here, there, partial]) expect((await c.get('/api/auth/user')).statusCode).toBe(401);
+    for (const c of [here, there, partial])
+      expect((await c.get('/api/auth/user')).json()).toEqual(SIGNED_OUT);
     // The device remembered by `here` asks for the second factor again.
     expect((await here.login(u.username, FIXTURE_PASSWORD)).message).toBe('SFAValidateCodeNeeded');
     expect(await auditOf('auth.logout.everywhere')).toEqual([

@@ -1,7 +1,7 @@
 import { LOGIN_MESSAGES } from '@trialwear/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestTeam, createTestUser, FIXTURE_PASSWORD } from '../support/fixtures.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import { createTestApp, SIGNED_OUT, type TestApp } from '../support/test-app.js';
 
 describe('sign-in and session basics', () => {
   let t: TestApp;
@@ -29,10 +29,12 @@ describe('sign-in and session basics', () => {
   });
   afterAll(() => t.close());
 
-  it('GET /api/auth/user without a session → 401 in the error shape', async () => {
+  it('GET /api/auth/user without a session → 200 NotSignedIn (being signed out is no error)', async () => {
     const res = await t.client().get('/api/auth/user');
-    expect(res.statusCode).toBe(401);
-    expect(res.json()).toMatchObject({ reason: 'NotSignedIn', displayToUser: false, user: null });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual(SIGNED_OUT);
+    // The spec's other session call still refuses a signed-out caller.
+    expect((await t.client().get('/api/auth/login/')).statusCode).toBe(401);
   });
 
   it('login validation messages are exact', async () => {
@@ -98,7 +100,7 @@ describe('sign-in and session basics', () => {
     await c.login('nora', FIXTURE_PASSWORD);
     expect((await c.post('/api/auth/refreshToken')).statusCode).toBe(200);
     expect((await c.post('/api/auth/logout')).statusCode).toBe(200);
-    expect((await c.get('/api/auth/user')).statusCode).toBe(401);
+    expect((await c.get('/api/auth/user')).json()).toEqual(SIGNED_OUT);
   });
 
   it('bumping token_version ends every session of that user', async () => {
@@ -111,8 +113,8 @@ describe('sign-in and session basics', () => {
       .set((eb) => ({ token_version: eb('token_version', '+', 1) }))
       .where('username', '=', 'nora')
       .execute();
-    expect((await c1.get('/api/auth/user')).statusCode).toBe(401);
-    expect((await c2.get('/api/auth/user')).statusCode).toBe(401);
+    expect((await c1.get('/api/auth/user')).json()).toEqual(SIGNED_OUT);
+    expect((await c2.get('/api/auth/user')).json()).toEqual(SIGNED_OUT);
   });
 });
 
@@ -145,7 +147,7 @@ describe('session expiry', () => {
         message: 'Your session has expired. Please sign in again.',
         displayToUser: true,
       });
-      expect((await c.get('/api/auth/user')).json().message).toBe('Not signed in'); // the expired session is gone
+      expect((await c.get('/api/auth/user')).json()).toEqual(SIGNED_OUT); // the expired session is gone
 
       const d = t.client();
       now = new Date('2026-03-02T09:00:00Z');
@@ -153,7 +155,7 @@ describe('session expiry', () => {
       now = new Date('2026-03-02T09:29:00Z');
       expect((await d.get('/api/auth/user')).statusCode).toBe(200);
       now = new Date('2026-03-02T09:31:00Z'); // 31 minutes idle
-      expect((await d.get('/api/auth/user')).statusCode).toBe(401);
+      expect((await d.get('/api/auth/user')).json()).toEqual(SIGNED_OUT);
     } finally {
       await t.close();
     }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settleAfterResponse } from '../../src/mail/after-response.js';
 import { FIXTURE_PASSWORD, identityTeams, type NewTestUser } from '../support/fixtures.js';
 import { allMail, mailAfterAnswer, mailText } from '../support/mail.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import { createTestApp, SIGNED_OUT, type TestApp } from '../support/test-app.js';
 import { testClock } from '../support/test-clock.js';
 
 const clock = testClock('2026-05-04T08:00:00Z');
@@ -65,7 +65,7 @@ describe('identity: passwords', () => {
         newConfirmPassword: 'New-pass12!',
       });
       expect(ok.json()).toEqual({ success: true, message: PASSWORD_FLOW_MESSAGES.newPasswordSet });
-      expect((await s1.get('/api/auth/user')).statusCode).toBe(401);
+      expect((await s1.get('/api/auth/user')).json()).toEqual(SIGNED_OUT);
       const again = await t.client().post('/api/auth/resetPassword', {
         token,
         newPassword: 'Other-pw12!',
@@ -118,8 +118,8 @@ describe('identity: passwords', () => {
         newConfirmPassword: 'Next-pw12!',
       });
       expect(ok.statusCode).toBe(200);
-      expect((await c.get('/api/auth/user')).statusCode).toBe(401);
-      expect((await other.get('/api/auth/user')).statusCode).toBe(401);
+      expect((await c.get('/api/auth/user')).json()).toEqual(SIGNED_OUT);
+      expect((await other.get('/api/auth/user')).json()).toEqual(SIGNED_OUT);
       expect((await t.client().login(u.username, 'Next-pw12!')).message).toBe('Authorized');
     });
     it('wrong current passwords count toward the lock: the fifth locks, ends every session and mails the owner', async () => {
@@ -139,7 +139,7 @@ describe('identity: passwords', () => {
       // Four refusals, the lock, then no session any more (today: 30 refusals and no lock).
       expect(answers.slice(0, 5)).toEqual([400, 400, 400, 400, 423]);
       expect(new Set(answers.slice(5))).toEqual(new Set([401]));
-      expect((await other.get('/api/auth/user')).statusCode).toBe(401);
+      expect((await other.get('/api/auth/user')).json()).toEqual(SIGNED_OUT);
       const locked = await t
         .client()
         .post('/api/auth/login', { username: u.username, password: FIXTURE_PASSWORD });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpAt } from '../../src/features/sfa/totp.js';
 import { FIXTURE_PASSWORD, identityTeams, type NewTestUser } from '../support/fixtures.js';
 import { lastMail, mailAfterAnswer, mailText } from '../support/mail.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import { createTestApp, SIGNED_OUT, type TestApp } from '../support/test-app.js';
 import { testClock } from '../support/test-clock.js';
 
 const clock = testClock('2026-05-04T08:00:00Z');
@@ -61,7 +61,7 @@ describe('identity: second factor', () => {
     expect(wrong.json().message).toBe(SFA_MESSAGES.invalidCode);
     const ok = await c.post('/api/auth/verifyTOTP', { sfaToken: totpAt(key, clock.now()) });
     expect(ok.statusCode).toBe(200);
-    expect((await c.get('/api/auth/user')).statusCode).toBe(401); // logged out after verification
+    expect((await c.get('/api/auth/user')).json()).toEqual(SIGNED_OUT); // logged out after verification
   });
 
   it('later sign-ins validate; a code is accepted once only; remembered device skips for 48 h', async () => {
@@ -176,7 +176,7 @@ describe('identity: second factor', () => {
     const res = await c.post('/api/auth/validateTOTP', { sfaToken: bad });
     expect(res.statusCode).toBe(423);
     expect(res.json().reason).toBe(ACCOUNT_LOCKED);
-    expect((await c.get('/api/auth/user')).statusCode).toBe(401);
+    expect((await c.get('/api/auth/user')).json()).toEqual(SIGNED_OUT);
   });
   /** A user with an authenticator, signed in fully (a fresh time step after the verification). */
   const signedInWithAuthenticator = async () => {
@@ -231,8 +231,8 @@ describe('identity: second factor', () => {
     const locked = await u.c.post('/api/auth/resetSFA', { currentPassword: 'Guess-4a!' });
     expect(locked.statusCode).toBe(423);
     expect(locked.json()).toMatchObject({ message: SFA_MESSAGES.locked, reason: ACCOUNT_LOCKED });
-    expect((await u.c.get('/api/auth/user')).statusCode).toBe(401);
-    expect((await other.get('/api/auth/user')).statusCode).toBe(401);
+    expect((await u.c.get('/api/auth/user')).json()).toEqual(SIGNED_OUT);
+    expect((await other.get('/api/auth/user')).json()).toEqual(SIGNED_OUT);
     // The authenticator is still there, and the owner got the lock mail with a reset link.
     const row = await t.ctx.db
       .selectFrom('users')

@@ -23,6 +23,9 @@ import { startQueue } from '../../src/queue/boss.js';
 import { createRecaptchaVerifier } from '../../src/security/recaptcha.js';
 import { asRole } from './global-setup.js';
 
+/** What GET /api/auth/user answers (200) without a full or pending session. */
+export const SIGNED_OUT = { message: 'NotSignedIn', user: null } as const;
+
 export interface TestAppOptions {
   env?: Record<string, string>;
   withQueue?: boolean;

@@ -2,12 +2,15 @@ import {
   actionResultSchema,
   authResponseSchema,
   loginRequestSchema,
+  NOT_SIGNED_IN,
   SESSION_MESSAGES,
+  sessionCheckResponseSchema,
 } from '@trialwear/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../app-context.js';
 import { createKeyLimiter } from '../../http/key-limiter.js';
+import { checkAccess } from '../../http/route-access.js';
 import { identityOf, originOf, sessionUserOf } from '../../http/session-identity.js';
 import { settleAfterResponse } from '../../mail/after-response.js';
 import { clearSessionCookie, deviceCookieOf, setSessionCookie } from './cookies.js';
@@ -48,21 +51,39 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
   );
 
   // Session check (spec core §4): 200 for a full session; 403 carrying the
-  // status and the partial user while a second factor is pending; 401 otherwise.
-  // The route-table guard ('any') has already answered 401/403 when the session is not full.
+  // status and the partial user while a second factor is pending. Signed out
+  // (no session, or an ended or expired one) is 200 'NotSignedIn', not 401, so
+  // that a signed-out page load logs no error. The route is 'public' in the
+  // table; the full-session rule is checked here, with the guard's own check.
+  const sessionUser = async (request: FastifyRequest) => ({
+    message: 'Authorized' as const,
+    user: sessionUserOf(request),
+  });
   const sessionCheck = async (request: FastifyRequest) => {
-    return { message: 'Authorized' as const, user: sessionUserOf(request) };
+    if (!request.auth) return { message: NOT_SIGNED_IN, user: null };
+    checkAccess(request, 'any');
+    return sessionUser(request);
   };
 
   const sessionSchema = {
     tags: ['auth'],
     response: { 200: authResponseSchema },
   };
-  r.get('/api/auth/user', { schema: { ...sessionSchema, summary: 'The signed-in user' } }, sessionCheck);
+  r.get(
+    '/api/auth/user',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: "The signed-in user, or 'NotSignedIn' (200) without a session",
+        response: { 200: sessionCheckResponseSchema },
+      },
+    },
+    sessionCheck,
+  );
   r.get(
     '/api/auth/login/',
     { schema: { ...sessionSchema, summary: 'The signed-in user with team (hidden-field rule)' } },
-    sessionCheck,
+    sessionUser,
   );
 
   r.post(

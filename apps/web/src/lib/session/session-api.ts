@@ -2,7 +2,13 @@
  * The session calls the whole app depends on: who is signed in (with a
  * pending second factor kept as a partial session), refresh and logout.
  */
-import type { ActionResult, AuthResponse, AuthStatus, SessionUser } from '@trialwear/contract';
+import type {
+  ActionResult,
+  AuthResponse,
+  AuthStatus,
+  SessionCheckResponse,
+  SessionUser,
+} from '@trialwear/contract';
 import { AUTH_STATUSES } from '@trialwear/contract';
 import { ApiRequestError, api } from '../api-client';
 
@@ -19,12 +25,14 @@ export function stateFromAuth(res: AuthResponse): SessionState {
 }
 
 /**
- * Session check (core §4): 200 → the user; a 403 carrying one of the status
+ * Session check (core §4): 200 → the user (or 'NotSignedIn', the server's
+ * answer without a session, so that no signed-out page load logs an error); a 403 carrying one of the status
  * messages keeps the partial user with that status; anything else signs out.
  */
 export async function fetchSession(): Promise<SessionState> {
   try {
-    return stateFromAuth(await api.get<AuthResponse>('/auth/user'));
+    const res = await api.get<SessionCheckResponse>('/auth/user');
+    return res.user === null ? { kind: 'signedOut' } : stateFromAuth(res);
   } catch (err) {
     if (err instanceof ApiRequestError && err.status === 403 && err.body?.user) {
       const status = AUTH_STATUSES.find((s) => s === err.body?.message);
