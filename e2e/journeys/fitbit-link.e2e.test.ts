@@ -81,6 +81,9 @@ describe('linking a Fitbit', () => {
     await shows(staff.page.getByText(/^Battery \d+% · /));
     await shows(staff.page.getByText(/^Last sync: \d{4}-\d{2}-\d{2} \d{2}:\d{2}$/));
     await shows(staff.page.getByRole('button', { name: 'Sleep Duration' }));
+    // The card is titled with the device's name, the model shown as its version.
+    await shows(staff.page.getByText(/^Fitbit (Charge 6|Inspire 3|Sense 2|Versa 4)$/));
+    await shows(staff.page.getByText(/^Version: (Charge 6|Inspire 3|Sense 2|Versa 4)$/));
     await screenshot(staff.page, 'fitbit-device-card');
 
     // The trial page shows the authorized device; its status check runs on load.
@@ -128,8 +131,28 @@ describe('linking a Fitbit', () => {
     await shows(staff.page.getByText(/^Omron · Authorized on /));
     await shows(staff.page.getByText(/^Dexcom · Authorized on /));
     await shows(staff.page.getByRole('button', { name: 'Blood Pressure' }));
-    await shows(staff.page.getByText('CGM'));
+    // Human names, never the raw BLOOD_PRESSURE label or "G7 (g7)".
+    await shows(staff.page.getByText('Blood pressure monitor').first());
+    await shows(staff.page.getByText('Version: BP7450'));
+    await shows(staff.page.getByText('Dexcom G7', { exact: true }));
+    await shows(staff.page.getByText('Continuous glucose monitor'));
+    expect(await staff.page.getByText('BLOOD_PRESSURE').count()).toBe(0);
+    expect(await staff.page.getByText('G7 (g7)').count()).toBe(0);
     await screenshot(staff.page, 'omron-dexcom-cards');
+
+    // Revoke asks in the styled confirmation modal (no window.confirm), then returns to the trial.
+    let nativeDialog = false;
+    staff.page.on('dialog', (d) => {
+      nativeDialog = true;
+      void d.dismiss();
+    });
+    await staff.page.getByRole('button', { name: 'Revoke Access' }).last().click();
+    const dialog = staff.page.getByRole('dialog', { name: 'Revoke Dexcom access?' });
+    await shows(dialog);
+    await screenshot(staff.page, 'revoke-confirm');
+    await dialog.getByRole('button', { name: 'Revoke' }).click();
+    await staff.page.waitForURL('**/TrialPage');
+    expect(nativeDialog).toBe(false);
     await staff.context.close();
   });
 

@@ -29,6 +29,8 @@ export const PROVIDER_PAGES: Record<Provider, { consent: string; callback: strin
 /** One entry of a participant's device list (core §3 "Device entry"). */
 export const deviceEntrySchema = z.object({
   device: z.enum(['fitness tracker', 'scale', 'glucose monitor', 'Error']),
+  /** A person's name for the device ('Fitbit Sense 2', 'Blood pressure monitor', 'Dexcom G7'); null on an error entry. */
+  deviceName: z.string().nullable(),
   batteryLevel: z.number().nullable(),
   battery: z.string().nullable(),
   deviceVersion: z.string().nullable(),
@@ -38,6 +40,14 @@ export const deviceEntrySchema = z.object({
   errorType: z.string().nullable(),
 });
 export type DeviceEntry = z.infer<typeof deviceEntrySchema>;
+
+/** The device type as people read it on a card (never the raw BLOOD_PRESSURE label). */
+export const DEVICE_TYPE_LABEL: Record<NonNullable<DeviceEntry['deviceType']>, string> = {
+  TRACKER: 'Tracker',
+  SCALE: 'Scale',
+  BLOOD_PRESSURE: 'Blood pressure monitor',
+  CGM: 'Continuous glucose monitor',
+};
 
 export const LINK_STATUSES = ['none', 'pending', 'authorized', 'revoked', 'error'] as const;
 export const linkStatusSchema = z.object({

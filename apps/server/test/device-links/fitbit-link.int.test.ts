@@ -71,6 +71,8 @@ describe('Fitbit authorization and device list', () => {
       hasError: false,
       batteryLevel: expect.any(Number),
     });
+    // A name people know, not only the model ('Fitbit Sense 2').
+    expect(devices[0].deviceName).toBe(`Fitbit ${devices[0].deviceVersion}`);
     expect(JSON.stringify(devices)).not.toMatch(/fitbit\.(at|rt)\./); // tokens never reach the browser
     const list = (
       await a.as.Admin.get(

@@ -71,6 +71,10 @@ describe.each(['omron', 'dexcom'] as const)('%s link', (provider) => {
       hasError: false,
       device: provider === 'omron' ? 'scale' : 'glucose monitor',
     });
+    // Human names: Omron's kind of device with the model as the version, Dexcom's generation.
+    if (provider === 'omron')
+      expect(devices[0]).toMatchObject({ deviceName: 'Blood pressure monitor', deviceVersion: 'BP7450' });
+    else expect(devices[0]).toMatchObject({ deviceName: 'Dexcom G7', deviceVersion: 'G7 app on iOS' });
     if (provider === 'omron')
       expect((await a.as.Admin.get(`/api/omronIsParticipantAuth/${pid}`)).json()).toEqual({
         message: 'found',

@@ -59,6 +59,7 @@ export const errorEntry = (errorType: string): DeviceEntry => ({
   device: 'Error',
   batteryLevel: null,
   battery: null,
+  deviceName: null,
   deviceVersion: null,
   deviceType: null,
   lastSyncTime: null,

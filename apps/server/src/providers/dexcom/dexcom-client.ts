@@ -20,7 +20,12 @@ interface DexcomTokenBody {
 
 interface DexcomDevices {
   userId: string;
-  records: Array<{ lastUploadDate: string; transmitterGeneration: string; displayApp: string }>;
+  records: Array<{
+    lastUploadDate: string;
+    transmitterGeneration: string;
+    displayApp: string;
+    displayDevice?: string;
+  }>;
 }
 
 export function dexcomSettings(c: Config, secrets: Secrets): ProviderSettings {
@@ -67,9 +72,10 @@ export function createDexcomClient(s: ProviderSettings): ProviderClient {
         ok: true,
         data: r.data.records.map((d) => ({
           device: 'glucose monitor' as const,
+          deviceName: `Dexcom ${d.transmitterGeneration.toUpperCase()}`,
           batteryLevel: null,
           battery: null,
-          deviceVersion: `${d.displayApp} (${d.transmitterGeneration})`,
+          deviceVersion: `${d.displayApp} app${d.displayDevice ? ` on ${d.displayDevice}` : ''}`,
           deviceType: 'CGM' as const,
           lastSyncTime: d.lastUploadDate,
           hasError: false,

@@ -102,6 +102,8 @@ export function createFitbitClient(s: ProviderSettings): ProviderClient {
             device: d.type === 'SCALE' ? 'scale' : 'fitness tracker',
             batteryLevel: d.batteryLevel,
             battery: d.battery,
+            // Fitbit names the model only ('Sense 2'); the brand makes it a name people know.
+            deviceName: /^fitbit\b/i.test(d.deviceVersion) ? d.deviceVersion : `Fitbit ${d.deviceVersion}`,
             deviceVersion: d.deviceVersion,
             deviceType: d.type,
             lastSyncTime: d.lastSyncTime,

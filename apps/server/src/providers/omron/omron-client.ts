@@ -4,6 +4,7 @@
  * POST /api/measurement. Omron has no device list: the "device" shown is the
  * monitor or scale that sent the latest reading.
  */
+import { DEVICE_TYPE_LABEL } from '@trialwear/contract';
 import type { Config } from '../../config.js';
 import type { Secrets } from '../../security/secrets.js';
 import { bearerHeader, callJson, formPost, rfcErrorOf, simulatorClientSecret } from '../http-json.js';
@@ -69,6 +70,8 @@ export function omronSettings(c: Config, secrets: Secrets): ProviderSettings {
 
 const deviceOf = (r: Reading, deviceType: 'BLOOD_PRESSURE' | 'SCALE'): DeviceEntry => ({
   device: 'scale',
+  // Omron's reading names only the model ('BP7450'): the kind of device is the name, the model its version.
+  deviceName: DEVICE_TYPE_LABEL[deviceType],
   batteryLevel: null,
   battery: null,
   deviceVersion: r.deviceType,

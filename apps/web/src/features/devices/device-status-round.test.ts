@@ -4,6 +4,7 @@ import { refreshRound, type StatusTarget } from './device-status-round';
 
 const ok: DeviceEntry = {
   device: 'fitness tracker',
+  deviceName: 'Fitbit Charge 6',
   batteryLevel: 80,
   battery: 'High',
   deviceVersion: 'Charge 6',

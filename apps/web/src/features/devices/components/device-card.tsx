@@ -1,5 +1,11 @@
 import { Badge, Button, Card, Group, Progress, Stack, Text } from '@mantine/core';
-import { batteryTier, type DeviceEntry, type Provider } from '@trialwear/contract';
+import {
+  batteryTier,
+  DEVICE_TYPE_LABEL,
+  type DeviceEntry,
+  PROVIDER_BRAND,
+  type Provider,
+} from '@trialwear/contract';
 
 const TIER_COLOR: Record<ReturnType<typeof batteryTier>, string> = {
   high: 'teal',
@@ -63,9 +69,10 @@ export function DeviceCard({
     <Card withBorder>
       <Stack gap={6}>
         <Group justify="space-between">
-          <Text fw={600}>{entry.deviceVersion}</Text>
-          <Badge variant="light">{entry.deviceType}</Badge>
+          <Text fw={600}>{entry.deviceName ?? `${PROVIDER_BRAND[provider]} device`}</Text>
+          {entry.deviceType && <Badge variant="light">{DEVICE_TYPE_LABEL[entry.deviceType]}</Badge>}
         </Group>
+        {entry.deviceVersion && <Text size="sm">Version: {entry.deviceVersion}</Text>}
         {level !== null && tier && (
           <Group gap="xs" aria-label={`Battery ${level}% (${tier})`}>
             <Progress value={level} color={TIER_COLOR[tier]} w={80} size="lg" />

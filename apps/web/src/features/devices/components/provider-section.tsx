@@ -14,6 +14,7 @@ import {
 } from '@trialwear/contract';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
+import { ConfirmModal } from '../../../components/confirm-modal';
 import { displayableMessage } from '../../../lib/api-client';
 import {
   refreshToken,
@@ -49,6 +50,19 @@ export function ProviderSection({
   const devices = useDevices(provider, participantId);
   const [note, setNote] = useState<{ ok: boolean; text: string; link?: string } | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
+  const [confirmingRevoke, setConfirmingRevoke] = useState(false);
+
+  const revoke = () =>
+    run('revoke', async () => {
+      try {
+        await revokeAccess(provider, participantId);
+        setConfirmingRevoke(false);
+        navigate('/TrialPage', { state: { trial } });
+      } catch (err) {
+        setConfirmingRevoke(false);
+        setNote({ ok: false, text: displayableMessage(err, LINK_MESSAGES.revokeFailed) });
+      }
+    });
 
   const run = async (name: string, fn: () => Promise<void>) => {
     setBusy(name);
@@ -127,20 +141,7 @@ export function ProviderSection({
                   color="red"
                   variant="light"
                   loading={busy === 'revoke'}
-                  onClick={() =>
-                    run('revoke', async () => {
-                      if (!window.confirm(`Revoke the participant\u2019s ${t.brand} access?`)) return;
-                      try {
-                        await revokeAccess(provider, participantId);
-                        navigate('/TrialPage', { state: { trial } });
-                      } catch (err) {
-                        setNote({
-                          ok: false,
-                          text: displayableMessage(err, LINK_MESSAGES.revokeFailed),
-                        });
-                      }
-                    })
-                  }
+                  onClick={() => setConfirmingRevoke(true)}
                 >
                   Revoke Access
                 </Button>
@@ -181,6 +182,17 @@ export function ProviderSection({
           ))}
         </SimpleGrid>
       </Stack>
+      <ConfirmModal
+        opened={confirmingRevoke}
+        title={`Revoke ${t.brand} access?`}
+        confirmLabel="Revoke"
+        loading={busy === 'revoke'}
+        onCancel={() => setConfirmingRevoke(false)}
+        onConfirm={revoke}
+      >
+        Revoke the participant’s {t.brand} access? The portal stops reading their data until they authorize
+        again.
+      </ConfirmModal>
     </Card>
   );
 }

@@ -47,6 +47,15 @@ export function CallbackPage({ provider }: { provider: Provider }) {
   }, [params, provider]);
 
   const signedIn = session.kind === 'authorized';
+  // The error texts say 'Please click Cancel': a window opened by script closes,
+  // staff return to the trial, anyone else (a participant) to the login page.
+  const cancel = () => {
+    if (window.opener) {
+      window.close();
+      return;
+    }
+    navigate(signedIn ? '/TrialPage' : '/LoginPage');
+  };
   return (
     <CenteredCard
       title={`${PROVIDER_BRAND[provider]} authorization`}
@@ -59,8 +68,15 @@ export function CallbackPage({ provider }: { provider: Provider }) {
         </Alert>
       )}
       {view.kind === 'cancelled' && <Alert color="yellow">{CANCELLED}</Alert>}
-      {view.kind === 'error' && <Alert color="red">{view.message}</Alert>}
-      {signedIn && view.kind !== 'waiting' && (
+      {view.kind === 'error' && (
+        <>
+          <Alert color="red">{view.message}</Alert>
+          <Button variant="default" onClick={cancel}>
+            Cancel
+          </Button>
+        </>
+      )}
+      {signedIn && (view.kind === 'success' || view.kind === 'cancelled') && (
         <Button onClick={() => navigate('/TrialPage')}>Back to the trial</Button>
       )}
     </CenteredCard>

@@ -1,0 +1,40 @@
+/**
+ * The styled confirmation of a destructive action (never window.confirm):
+ * a title, what will happen, Cancel and a red confirm button.
+ */
+import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import type { ReactNode } from 'react';
+
+export function ConfirmModal({
+  opened,
+  title,
+  children,
+  confirmLabel,
+  loading,
+  onCancel,
+  onConfirm,
+}: {
+  opened: boolean;
+  title: string;
+  children: ReactNode;
+  confirmLabel: string;
+  loading?: boolean;
+  onCancel: () => void;
+  onConfirm: () => void;
+}) {
+  return (
+    <Modal opened={opened} onClose={onCancel} title={title} centered>
+      <Stack>
+        <Text>{children}</Text>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onCancel}>
+            Cancel
+          </Button>
+          <Button color="red" loading={loading} onClick={onConfirm}>
+            {confirmLabel}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
