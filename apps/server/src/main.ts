@@ -50,7 +50,12 @@ async function main() {
       `Demo accounts (password ${DEMO_PASSWORD}): ${DEMO_USERS.map((u) => `${u.username} (${u.role})`).join(', ')}`,
     );
   }
-  log(`TrialWear is up in ${((Date.now() - started) / 1000).toFixed(1)} s at ${config.publicUrl}`);
+  log(`TrialWear is up in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  // Emailed links (consent, sign-up, reset) use this address: staff should open the same one,
+  // or they land signed out on the callback pages (a cookie for localhost is not one for 127.0.0.1).
+  console.log(
+    `\n  Open TrialWear at ${config.publicUrl}\n  (emailed links use this address; set PUBLIC_URL to change it)\n`,
+  );
 }
 
 main().catch((err) => {

@@ -15,6 +15,7 @@
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -112,6 +113,20 @@ function waitForExit(child: ChildProcess, timeoutMs: number): Promise<boolean> {
   });
 }
 
+/** The one-line refusal when the embedded database's port is taken (e.g. by a second checkout). */
+export const portInUseMessage = (port: number) =>
+  `Port ${port} for the embedded PostgreSQL is already in use (another TrialWear or PostgreSQL?): ` +
+  `set EMBEDDED_PG_PORT to a free port, e.g. EMBEDDED_PG_PORT=${port === 65535 ? port - 1 : port + 1} npm start`;
+
+/** Can we listen on 127.0.0.1:port? (PostgreSQL would otherwise die with its own log.) */
+function isPortFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = net.createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen({ port, host: '127.0.0.1', exclusive: true }, () => probe.close(() => resolve(true)));
+  });
+}
+
 export interface EmbeddedPostgresOptions {
   dataDir: string;
   port: number;
@@ -154,6 +169,8 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
     opts.log(`Using the embedded PostgreSQL already running on port ${existing.port} (pid ${existing.pid})`);
     return { ...handle(existing.port), owned: false, stop: async () => {} };
   }
+
+  if (!(await isPortFree(opts.port))) throw new Error(portInUseMessage(opts.port));
 
   const bin = await loadBinaries();
   for (const b of [bin.postgres, bin.initdb]) fs.chmodSync(b, 0o755);
