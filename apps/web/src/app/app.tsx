@@ -1,4 +1,4 @@
-import { createTheme, MantineProvider } from '@mantine/core';
+import { Checkbox, createTheme, MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { TIMINGS } from '@trialwear/contract';
@@ -10,6 +10,8 @@ const theme = createTheme({
   primaryColor: 'teal',
   fontFamily: 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
   defaultRadius: 'md',
+  // The default radius would make a checkbox look like a radio button: checkboxes stay square.
+  components: { Checkbox: Checkbox.extend({ defaultProps: { radius: 'xs' } }) },
 });
 
 const queryClient = new QueryClient({

@@ -133,11 +133,14 @@ export function DataTable<T>(props: DataTableProps<T>) {
   }, [rowSelection]);
 
   // A filter that leaves fewer pages than the saved page goes back to the first page.
+  // Not while there are no rows at all: that is a list still loading (after a reload
+  // the remembered page must survive until the rows arrive).
   const pageCount = table.getPageCount();
+  const hasData = data.length > 0;
   useEffect(() => {
-    if (pagination.pageIndex > 0 && pagination.pageIndex >= pageCount)
+    if (hasData && pagination.pageIndex > 0 && pagination.pageIndex >= pageCount)
       setPagination((p) => ({ ...p, pageIndex: 0 }));
-  }, [pageCount, pagination.pageIndex]);
+  }, [hasData, pageCount, pagination.pageIndex]);
 
   const toggleColumn = (id: string, visible: boolean) => {
     const next = { ...columnVisibility, [id]: visible };

@@ -44,7 +44,14 @@ export default function ChangePasswordPage() {
   });
   return (
     <CenteredCard title="Change Password" intro="After the change you sign in again everywhere.">
-      <form onSubmit={onSubmit} noValidate>
+      <form
+        onSubmit={(e) => {
+          // A new attempt replaces the last one's server error, also when the form itself refuses it.
+          setError(null);
+          return onSubmit(e);
+        }}
+        noValidate
+      >
         <Stack>
           {error && <Alert color="red">{error}</Alert>}
           <PasswordInput

@@ -1,14 +1,36 @@
-import { Alert, Code, Image, Loader, Stack, Text } from '@mantine/core';
+import { Alert, Button, Code, Image, Loader, Stack, Text } from '@mantine/core';
 import { isValidSetupKey, isValidSetupQr, SFA_MESSAGES, type SfaSetup } from '@trialwear/contract';
 import { useEffect, useState } from 'react';
+import { useNavigate } from 'react-router';
 import { CenteredCard } from '../../../components/centered-card';
 import { displayableMessage } from '../../../lib/api-client';
+import { useSession } from '../../../lib/session/session-context';
 import { getSetup } from '../api/sfa-api';
 import { CodeForm } from '../components/code-form';
 import { useVerifyAndSignOut } from '../use-verify-and-sign-out';
 
 /** Set up the authenticator: scan the QR (or type the key), then prove it with a first code. */
 export default function SfaSetupPage() {
+  const { session } = useSession();
+  // A fully signed-in user has a validated second factor: nothing to set up here.
+  if (session.kind === 'authorized') return <AlreadyValidated />;
+  return <SetupAuthenticator />;
+}
+
+function AlreadyValidated() {
+  const navigate = useNavigate();
+  return (
+    <CenteredCard
+      title="Authenticator already set up"
+      intro="Your second factor is set up and validated for this session."
+    >
+      <Text size="sm">To use another authenticator, choose Reset Second Factor in the profile menu.</Text>
+      <Button onClick={() => navigate('/')}>Go to the dashboard</Button>
+    </CenteredCard>
+  );
+}
+
+function SetupAuthenticator() {
   const verify = useVerifyAndSignOut();
   const [setup, setSetup] = useState<SfaSetup | null>(null);
   const [error, setError] = useState<string | null>(null);

@@ -19,7 +19,14 @@ export default function SignupValidationPage() {
     );
   }, [token, navigate]);
   return (
-    <CenteredCard title="Sign up" intro="Checking your sign-up link…">
+    <CenteredCard
+      title="Sign up"
+      intro={
+        error
+          ? 'This sign-up link cannot be used. Ask the person who invited you for a new one.'
+          : 'Checking your sign-up link…'
+      }
+    >
       {error ? <Alert color="red">{error}</Alert> : <Loader size="sm" />}
     </CenteredCard>
   );

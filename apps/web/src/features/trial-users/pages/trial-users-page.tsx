@@ -17,11 +17,12 @@ import {
 } from '@trialwear/contract';
 import { useMemo, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
-import { useLocation } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { z } from 'zod';
 import { DataTable } from '../../../components/data-table/data-table';
 import { ApiRequestError } from '../../../lib/api-client';
 import { addTrialUser, deleteTrialUser, useTeamUsers, useTrialUsers } from '../api/trial-users-api';
+import { trialUserErrorText } from '../trial-user-errors';
 
 export default function TrialUsersPage() {
   const trial = (useLocation().state as { trial?: Trial } | null)?.trial;
@@ -31,6 +32,7 @@ export default function TrialUsersPage() {
 
 function TrialUsers({ trial }: { trial: Trial }) {
   const qc = useQueryClient();
+  const navigate = useNavigate();
   const users = useTrialUsers(trial.trialId);
   const [adding, setAdding] = useState(false);
   const [deleting, setDeleting] = useState<TrialUser | null>(null);
@@ -63,10 +65,17 @@ function TrialUsers({ trial }: { trial: Trial }) {
 
   return (
     <Stack>
-      <Title order={2}>Manage Users for this trial</Title>
-      <Text c="dimmed">
-        Trial #{trial.trialNumber} - {trial.trialName}
-      </Text>
+      <Group justify="space-between" align="flex-end">
+        <div>
+          <Title order={2}>Manage Users for this trial</Title>
+          <Text c="dimmed">
+            Trial #{trial.trialNumber} - {trial.trialName}
+          </Text>
+        </div>
+        <Button variant="default" onClick={() => navigate('/TrialPage', { state: { trial } })}>
+          Back to trial
+        </Button>
+      </Group>
       {error && (
         <Alert color="red" withCloseButton onClose={() => setError(null)}>
           {error}
@@ -85,6 +94,7 @@ function TrialUsers({ trial }: { trial: Trial }) {
       {adding && (
         <AddUserModal
           trial={trial}
+          onTrial={users.data ?? []}
           onClose={() => setAdding(false)}
           onAdded={(u) => {
             try {
@@ -114,7 +124,7 @@ function TrialUsers({ trial }: { trial: Trial }) {
                   } catch (err) {
                     setError(
                       err instanceof ApiRequestError && err.body?.displayToUser
-                        ? `Error: ${err.body.message}!`
+                        ? trialUserErrorText(err.body.message)
                         : TRIAL_USERS_PAGE_MESSAGES.deleteFailed,
                     );
                     return;
@@ -140,10 +150,13 @@ const addUserSchema = z.object({ userEmail: emailSchema });
 
 function AddUserModal({
   trial,
+  onTrial,
   onClose,
   onAdded,
 }: {
   trial: Trial;
+  /** Users already on the trial: not offered again. */
+  onTrial: TrialUser[];
   onClose: () => void;
   onAdded: (u: AddTrialUserResult['data']) => void;
 }) {
@@ -162,7 +175,7 @@ function AddUserModal({
     } catch (err) {
       setError(
         err instanceof ApiRequestError && err.body?.displayToUser
-          ? `Error: ${err.body.message}!`
+          ? trialUserErrorText(err.body.message)
           : TRIAL_USERS_PAGE_MESSAGES.addFailed,
       );
     }
@@ -187,10 +200,13 @@ function AddUserModal({
                 withAsterisk
                 searchable
                 placeholder="Choose a team user"
-                data={(team.data ?? []).map((u) => ({
-                  value: u.email,
-                  label: `${u.email} (${u.first_name} ${u.last_name})`,
-                }))}
+                data={(team.data ?? [])
+                  .filter((u) => !onTrial.some((t) => t.id === u.id))
+                  .map((u) => ({
+                    value: u.email,
+                    label: `${u.email} (${u.first_name} ${u.last_name})`,
+                  }))}
+                nothingFoundMessage="Every team user is already on this trial"
                 value={field.value || null}
                 onChange={(v) => field.onChange(v ?? '')}
                 error={fieldState.error?.message}

@@ -1,6 +1,6 @@
 import { ActionIcon, Alert, Button, Group, Stack, Text, Title, Tooltip } from '@mantine/core';
 import type { ColumnDef } from '@tanstack/react-table';
-import type { Trial } from '@trialwear/contract';
+import type { Role, Trial } from '@trialwear/contract';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { DataTable } from '../../../components/data-table/data-table';
@@ -12,6 +12,15 @@ import { useSession } from '../../../lib/session/session-context';
 import { useTrials } from '../api/trials-api';
 import { TeamPicker } from '../components/team-picker';
 import { type TrialModal, TrialModals } from '../components/trial-modals';
+
+/**
+ * Users and Viewers see only the trials they were added to (design §5), so an
+ * empty list must not read as "the team has no trials".
+ */
+function noTrialsText(role: Role | null | undefined): string {
+  if (canAddTrial(role)) return 'No trials yet';
+  return "You see the trials you were added to, and you have not been added to any yet. Ask your team's Admins to add you on a trial's Manage Users page.";
+}
 
 export default function DashboardPage() {
   const { session } = useSession();
@@ -92,7 +101,10 @@ export default function DashboardPage() {
         <div>
           <Title order={2}>Dashboard</Title>
           <Text c="dimmed" size="sm">
-            Welcome, {user.first_name}. Trials of your team.
+            Welcome, {user.first_name}.{' '}
+            {canAddTrial(role)
+              ? 'Trials of your team.'
+              : "The trials of your team you were added to; your team's Admins add you on a trial's Manage Users page."}
           </Text>
         </div>
         <TeamPicker user={user} />
@@ -109,7 +121,7 @@ export default function DashboardPage() {
         columns={columns}
         getRowId={(t) => String(t.trialId)}
         stateKey="trials"
-        emptyText={trials.isLoading ? 'Loading…' : 'No trials yet'}
+        emptyText={trials.isLoading ? 'Loading…' : noTrialsText(role)}
         toolbar={
           canAddTrial(role) && (
             <Button size="sm" onClick={() => setModal({ kind: 'addTrial' })}>
