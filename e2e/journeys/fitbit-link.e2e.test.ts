@@ -149,6 +149,7 @@ describe('linking a Fitbit', () => {
     await staff.page.getByRole('button', { name: 'Revoke Access' }).last().click();
     const dialog = staff.page.getByRole('dialog', { name: 'Revoke Dexcom access?' });
     await shows(dialog);
+    await staff.page.waitForTimeout(300); // the modal's fade-in, for a readable screenshot
     await screenshot(staff.page, 'revoke-confirm');
     await dialog.getByRole('button', { name: 'Revoke' }).click();
     await staff.page.waitForURL('**/TrialPage');

@@ -63,7 +63,14 @@ export function useParticipantMutations(trialId: number) {
     }),
     remove: useMutation({
       mutationFn: (id: number) => api.delete<DeleteParticipantResult>('/participant', { id }),
-      onSuccess: refresh,
+      // The list updates locally (core §2): the trial page, opened next, must not show the
+      // deleted row while its (inactive, so not yet refetched) query reloads.
+      onSuccess: (_res, id) => {
+        qc.setQueryData<TrialParticipants>(key(trialId), (old) =>
+          old ? { ...old, participants: old.participants.filter((p) => p.id !== id) } : old,
+        );
+        return refresh();
+      },
     }),
   };
 }
