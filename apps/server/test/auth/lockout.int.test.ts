@@ -149,9 +149,10 @@ describe('identity: lockout', () => {
       unknown.push(await timed(`nobody-${u.username}`));
     }
     const [k, n] = [median(known), median(unknown)];
-    // Generous (a shared 2-core machine): the medians within 25 % of each other or 5 ms.
+    // Generous (a shared 2-core machine, other test files hashing beside it): the medians within
+    // 40 % of each other or 10 ms. Without the same work for unknown names they differ by ~20×.
     expect(Math.abs(k - n), `known ${k.toFixed(1)} ms, unknown ${n.toFixed(1)} ms`).toBeLessThan(
-      Math.max(5, 0.25 * Math.max(k, n)),
+      Math.max(10, 0.4 * Math.max(k, n)),
     );
   });
 
