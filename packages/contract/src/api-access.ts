@@ -65,6 +65,8 @@ export const API_ACCESS = {
   'DELETE /api/userTrials': ADMINS,
   'GET /api/trialParticipants/:trialId/trialCode': 'any',
   'GET /api/trialParticipants/:trialId': 'any',
+  // every participant of the trials the caller sees (/ParticipantsPage; not in the spec's calls)
+  'GET /api/teamParticipants': 'any',
   'POST /api/trialParticipants': WRITERS,
   'PUT /api/participant': WRITERS,
   'PATCH /api/trialParticipants/:trialId/:participantId/code': WRITERS,

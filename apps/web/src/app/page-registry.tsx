@@ -17,6 +17,9 @@ const TrialPage = lazy(() => import('../features/participants/pages/trial-page')
 const AddParticipantPage = lazy(() => import('../features/participants/pages/add-participant-page'));
 const ManageParticipantPage = lazy(() => import('../features/participants/pages/manage-participant-page'));
 const ParticipantsDataPage = lazy(() => import('../features/participants/pages/participants-data-page'));
+const ParticipantsPage = lazy(() => import('../features/participants/pages/participants-page'));
+const TrialsPage = lazy(() => import('../features/trials/pages/trials-page'));
+const UserTeamsPage = lazy(() => import('../features/trials/pages/user-teams-page'));
 const TrialUsersPage = lazy(() => import('../features/trial-users/pages/trial-users-page'));
 
 const SfaSetupPage = lazy(() => import('../features/sfa/pages/sfa-setup-page'));
@@ -63,6 +66,9 @@ const BUILT: Record<string, ComponentType> = {
   '/Participant': ManageParticipantPage,
   '/ParticipantsDataPage': ParticipantsDataPage,
   '/TrialUsers': TrialUsersPage,
+  '/ParticipantsPage': ParticipantsPage,
+  '/Trials': TrialsPage,
+  '/UserTeams': UserTeamsPage,
   '/LoginPage': LoginPage,
   '/ContactUsForm/': ContactUsPage,
   '/': DashboardPage,

@@ -169,3 +169,34 @@ export async function teamHiddenFieldsSetting(db: Db, teamId: number) {
     .executeTakeFirstOrThrow();
   return t;
 }
+
+/** The participants of several trials of the team (the /ParticipantsPage list: the trials the caller sees). */
+export function listParticipantsOfTrials(db: Db, teamId: number, trialIds: number[]) {
+  if (!trialIds.length) return Promise.resolve([]);
+  return db
+    .selectFrom('participants as p')
+    .select(COLUMNS)
+    .where('p.team_id', '=', teamId)
+    .where('p.trial_id', 'in', trialIds)
+    .orderBy('p.trial_id')
+    .orderBy('p.id')
+    .execute();
+}
+
+/** Authorized device providers per participant of several trials of the team. */
+export async function authorizedProvidersOfTrials(db: Db, teamId: number, trialIds: number[]) {
+  if (!trialIds.length) return new Map<number, string[]>();
+  const rows = await db
+    .selectFrom('participant_devices as d')
+    .innerJoin('participants as p', 'p.id', 'd.participant_id')
+    .select([
+      'd.participant_id',
+      sql<string[]>`array_agg(DISTINCT d.provider ORDER BY d.provider)`.as('providers'),
+    ])
+    .where('p.team_id', '=', teamId)
+    .where('p.trial_id', 'in', trialIds)
+    .where('d.authorization_status', '=', 'authorized')
+    .groupBy('d.participant_id')
+    .execute();
+  return new Map(rows.map((r) => [r.participant_id, r.providers]));
+}

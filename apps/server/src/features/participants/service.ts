@@ -16,7 +16,7 @@ import { recordActorAudit } from '../../audit/audit-log.js';
 import { inTransaction } from '../../db/transaction.js';
 import type { Actor } from '../../http/actor.js';
 import { AppError, notFound } from '../../http/errors.js';
-import { requireVisibleTrial } from '../trials/service.js';
+import { listTrials, requireVisibleTrial } from '../trials/service.js';
 import * as repo from './repo.js';
 
 type Gender = 'None' | 'female' | 'male' | 'other';
@@ -77,6 +77,25 @@ export async function listParticipants(ctx: AppContext, actor: Actor, trialId: n
   ]);
   return {
     hiddenFields: hidden,
+    participants: rows.map((r) => ({ ...present(r, hidden), authorized_devices: devices.get(r.id) ?? [] })),
+  };
+}
+
+/**
+ * Every participant of the trials the actor sees in the session's team (the
+ * trial visibility rule of listTrials), hidden fields left out on the server.
+ */
+export async function listVisibleParticipants(ctx: AppContext, actor: Actor) {
+  const trials = await listTrials(ctx, actor);
+  const ids = trials.map((t) => t.trialId);
+  const hidden = await hiddenFieldsOf(ctx, actor.teamId);
+  const [rows, devices] = await Promise.all([
+    repo.listParticipantsOfTrials(ctx.db, actor.teamId, ids),
+    repo.authorizedProvidersOfTrials(ctx.db, actor.teamId, ids),
+  ]);
+  return {
+    hiddenFields: hidden,
+    trials,
     participants: rows.map((r) => ({ ...present(r, hidden), authorized_devices: devices.get(r.id) ?? [] })),
   };
 }
