@@ -41,6 +41,10 @@ function present(row: Omit<repo.ParticipantRow, 'team_id'>, hidden: HiddenField[
   };
 }
 
+/** List rows: each participant as presented, with the providers of their authorized links. */
+const listed = (rows: repo.ParticipantListRow[], devices: Map<number, string[]>, hidden: HiddenField[]) =>
+  rows.map((r) => ({ ...present(r, hidden), authorized_devices: devices.get(r.id) ?? [] }));
+
 const audit = (
   ctx: AppContext,
   actor: Actor,
@@ -75,10 +79,7 @@ export async function listParticipants(ctx: AppContext, actor: Actor, trialId: n
     repo.listTrialParticipants(ctx.db, actor.teamId, trialId),
     repo.authorizedProvidersByParticipant(ctx.db, actor.teamId, trialId),
   ]);
-  return {
-    hiddenFields: hidden,
-    participants: rows.map((r) => ({ ...present(r, hidden), authorized_devices: devices.get(r.id) ?? [] })),
-  };
+  return { hiddenFields: hidden, participants: listed(rows, devices, hidden) };
 }
 
 /**
@@ -93,11 +94,7 @@ export async function listVisibleParticipants(ctx: AppContext, actor: Actor) {
     repo.listParticipantsOfTrials(ctx.db, actor.teamId, ids),
     repo.authorizedProvidersOfTrials(ctx.db, actor.teamId, ids),
   ]);
-  return {
-    hiddenFields: hidden,
-    trials,
-    participants: rows.map((r) => ({ ...present(r, hidden), authorized_devices: devices.get(r.id) ?? [] })),
-  };
+  return { hiddenFields: hidden, trials, participants: listed(rows, devices, hidden) };
 }
 
 export async function getParticipant(ctx: AppContext, actor: Actor, participantId: number) {
