@@ -86,6 +86,8 @@ export const API_ACCESS = {
   'GET /api/omronIsParticipantAuth/:id': 'any',
   'GET /api/participantDevices/:participantId/:provider': 'any',
   'GET /api/participantDevices/:participantId/:provider/status': 'any',
+  // token state for the token management pages (core §2: Sys_Admin and Admin)
+  'GET /api/participantDevices/:participantId/:provider/token': ADMINS,
   'POST /api/participantDevices/:participantId/:provider/consentRequest': WRITERS,
   'GET /api/consent/:provider/authorizeUrl': 'public',
   'POST /api/fitbit-callback': 'public',

@@ -38,6 +38,22 @@ const LockedAccountsPage = lazy(() => import('../features/users/pages/locked-acc
 
 const FitbitConsentPage = lazy(() => import('../features/devices/pages/consent-page'));
 const OmronConsentPage = lazy(() => import('../features/devices/pages/omron-consent-page'));
+const FitbitParticipantConsentPage = lazy(() =>
+  import('../features/devices/pages/participant-consent-page').then((m) => ({
+    default: m.FitbitParticipantConsentPage,
+  })),
+);
+const DexcomParticipantConsentPage = lazy(() =>
+  import('../features/devices/pages/participant-consent-page').then((m) => ({
+    default: m.DexcomParticipantConsentPage,
+  })),
+);
+const FitbitManageTokenPage = lazy(() =>
+  import('../features/devices/pages/manage-token-page').then((m) => ({ default: m.FitbitManageTokenPage })),
+);
+const OmronManageTokenPage = lazy(() =>
+  import('../features/devices/pages/manage-token-page').then((m) => ({ default: m.OmronManageTokenPage })),
+);
 const FitbitCallbackPage = lazy(() => import('../features/devices/pages/callback-page'));
 const OmronCallbackPage = lazy(() => import('../features/devices/pages/omron-callback-page'));
 const DexcomCallbackPage = lazy(() => import('../features/devices/pages/dexcom-callback-page'));
@@ -69,6 +85,10 @@ const BUILT: Record<string, ComponentType> = {
   '/ParticipantsPage': ParticipantsPage,
   '/Trials': TrialsPage,
   '/UserTeams': UserTeamsPage,
+  '/FitbitParticipantConsent': FitbitParticipantConsentPage,
+  '/DexcomParticipantConsent': DexcomParticipantConsentPage,
+  '/FitbitManageParticipantToken': FitbitManageTokenPage,
+  '/OmronManageParticipantToken': OmronManageTokenPage,
   '/LoginPage': LoginPage,
   '/ContactUsForm/': ContactUsPage,
   '/': DashboardPage,
