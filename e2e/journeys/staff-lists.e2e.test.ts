@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dataDir, launchBrowser, newPage, screenshot, signIn } from '../support/browser.js';
+import { DEMO_PASSWORD, dataDir, launchBrowser, newPage, screenshot, signIn } from '../support/browser.js';
 import { shows } from '../support/wait.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -52,9 +52,9 @@ describe('trials, participants and teams pages', () => {
     await signIn(page, 'admin');
     await page.goto('/ParticipantsPage');
     await shows(page.getByRole('heading', { name: 'Participants' }));
-    await shows(page.getByText('(2 trials)'));
+    await shows(page.getByText(/\(\d+ trials\)/)); // the demo's two, and any a journey before added
     await shows(rowsOf(page, 'Participants').first());
-    expect(await rowsOf(page, 'Participants').count()).toBe(10); // first page of 18
+    expect(await rowsOf(page, 'Participants').count()).toBe(10); // first page of 18 or more
     await screenshot(page, 'participants-page');
     await page.getByLabel('Search').fill('Blood Pressure');
     await page.waitForFunction(
@@ -68,9 +68,28 @@ describe('trials, participants and teams pages', () => {
 
   it('/UserTeams shows each team with its role, marks the current one and switches', async () => {
     cli('create-team', '--name', 'Second Study Team');
-    cli('add-membership', '--username', 'coordinator', '--team', 'Second Study Team', '--role', 'Viewer');
+    // Its own user: the demo accounts keep one team for the other journeys.
+    cli(
+      'create-user',
+      '--username',
+      'teamhopper',
+      '--email',
+      'teamhopper@demo.trialwear.local',
+      '--password',
+      DEMO_PASSWORD,
+      '--first-name',
+      'Tess',
+      '--last-name',
+      'Hopper',
+      '--team',
+      'Demo Research Team',
+      '--role',
+      'User',
+      '--no-sfa',
+    );
+    cli('add-membership', '--username', 'teamhopper', '--team', 'Second Study Team', '--role', 'Viewer');
     const { page, context } = await newPage(browser);
-    await signIn(page, 'coordinator');
+    await signIn(page, 'teamhopper');
     await page.goto('/UserTeams');
     const teams = page.getByRole('table', { name: 'Teams' });
     await shows(teams.getByText('Second Study Team'));
@@ -82,7 +101,6 @@ describe('trials, participants and teams pages', () => {
     const current = teams.locator('tr', { has: page.getByText('Current team') });
     await shows(current.getByText('Second Study Team'));
     await shows(current.getByText('Viewer'));
-    // Back to the demo team, for the other journeys.
     await page.getByRole('button', { name: /Switch to Demo/ }).click();
     await page.waitForURL((url) => url.pathname === '/');
     await context.close();
