@@ -67,6 +67,8 @@ export const API_ACCESS = {
   'DELETE /api/userTrials': ADMINS,
   'GET /api/trialParticipants/:trialId/trialCode': 'any',
   'GET /api/trialParticipants/:trialId': 'any',
+  // every participant of the trials the caller sees (/ParticipantsPage; not in the spec's calls)
+  'GET /api/teamParticipants': 'any',
   'POST /api/trialParticipants': WRITERS,
   'PUT /api/participant': WRITERS,
   'PATCH /api/trialParticipants/:trialId/:participantId/code': WRITERS,
@@ -86,6 +88,8 @@ export const API_ACCESS = {
   'GET /api/omronIsParticipantAuth/:id': 'any',
   'GET /api/participantDevices/:participantId/:provider': 'any',
   'GET /api/participantDevices/:participantId/:provider/status': 'any',
+  // token state for the token management pages (core §2: Sys_Admin and Admin)
+  'GET /api/participantDevices/:participantId/:provider/token': ADMINS,
   'POST /api/participantDevices/:participantId/:provider/consentRequest': WRITERS,
   'GET /api/consent/:provider/authorizeUrl': 'public',
   'POST /api/fitbit-callback': 'public',

@@ -57,6 +57,19 @@ export const linkStatusSchema = z.object({
 });
 export type LinkStatus = z.infer<typeof linkStatusSchema>;
 
+/**
+ * GET /api/participantDevices/{id}/{provider}/token (the token management
+ * pages, Sys_Admin and Admin): the link status and what is known about its
+ * token — scopes, expiry, last change — never the token itself.
+ */
+export const tokenStatusSchema = linkStatusSchema.extend({
+  scopes: z.array(z.string()),
+  expiresAt: z.string().nullable(),
+  tokenUpdatedAt: z.string().nullable(),
+  refreshable: z.boolean(),
+});
+export type TokenStatus = z.infer<typeof tokenStatusSchema>;
+
 export const consentRequestResultSchema = z.object({
   success: z.boolean(),
   emailed: z.boolean(),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LIMITS } from './constants.js';
 import { idSchema } from './ids.js';
+import { trialSchema } from './trials.js';
 
 /** Participants (core §3, §5, §8) with the exact messages. */
 export const GENDERS = ['None', 'female', 'male', 'other'] as const;
@@ -150,3 +151,15 @@ export type CodeChangeResult = z.infer<typeof codeChangeResultSchema>;
 /** DELETE /api/participant */
 export const deleteParticipantResultSchema = z.object({ success: z.literal(true), id: z.number() });
 export type DeleteParticipantResult = z.infer<typeof deleteParticipantResultSchema>;
+
+/**
+ * GET /api/teamParticipants: every participant of the trials the caller may
+ * see in the session's team (the /ParticipantsPage list), with those trials,
+ * so that a row can name its trial and open it.
+ */
+export const teamParticipantsSchema = z.object({
+  hiddenFields: z.array(z.enum(HIDDEN_FIELD_NAMES)),
+  trials: z.array(trialSchema),
+  participants: z.array(listedParticipantSchema),
+});
+export type TeamParticipants = z.infer<typeof teamParticipantsSchema>;

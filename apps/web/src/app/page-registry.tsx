@@ -17,6 +17,9 @@ const TrialPage = lazy(() => import('../features/participants/pages/trial-page')
 const AddParticipantPage = lazy(() => import('../features/participants/pages/add-participant-page'));
 const ManageParticipantPage = lazy(() => import('../features/participants/pages/manage-participant-page'));
 const ParticipantsDataPage = lazy(() => import('../features/participants/pages/participants-data-page'));
+const ParticipantsPage = lazy(() => import('../features/participants/pages/participants-page'));
+const TrialsPage = lazy(() => import('../features/trials/pages/trials-page'));
+const UserTeamsPage = lazy(() => import('../features/trials/pages/user-teams-page'));
 const TrialUsersPage = lazy(() => import('../features/trial-users/pages/trial-users-page'));
 
 const SfaSetupPage = lazy(() => import('../features/sfa/pages/sfa-setup-page'));
@@ -35,6 +38,22 @@ const LockedAccountsPage = lazy(() => import('../features/users/pages/locked-acc
 
 const FitbitConsentPage = lazy(() => import('../features/devices/pages/consent-page'));
 const OmronConsentPage = lazy(() => import('../features/devices/pages/omron-consent-page'));
+const FitbitParticipantConsentPage = lazy(() =>
+  import('../features/devices/pages/participant-consent-page').then((m) => ({
+    default: m.FitbitParticipantConsentPage,
+  })),
+);
+const DexcomParticipantConsentPage = lazy(() =>
+  import('../features/devices/pages/participant-consent-page').then((m) => ({
+    default: m.DexcomParticipantConsentPage,
+  })),
+);
+const FitbitManageTokenPage = lazy(() =>
+  import('../features/devices/pages/manage-token-page').then((m) => ({ default: m.FitbitManageTokenPage })),
+);
+const OmronManageTokenPage = lazy(() =>
+  import('../features/devices/pages/manage-token-page').then((m) => ({ default: m.OmronManageTokenPage })),
+);
 const FitbitCallbackPage = lazy(() => import('../features/devices/pages/callback-page'));
 const OmronCallbackPage = lazy(() => import('../features/devices/pages/omron-callback-page'));
 const DexcomCallbackPage = lazy(() => import('../features/devices/pages/dexcom-callback-page'));
@@ -63,6 +82,13 @@ const BUILT: Record<string, ComponentType> = {
   '/Participant': ManageParticipantPage,
   '/ParticipantsDataPage': ParticipantsDataPage,
   '/TrialUsers': TrialUsersPage,
+  '/ParticipantsPage': ParticipantsPage,
+  '/Trials': TrialsPage,
+  '/UserTeams': UserTeamsPage,
+  '/FitbitParticipantConsent': FitbitParticipantConsentPage,
+  '/DexcomParticipantConsent': DexcomParticipantConsentPage,
+  '/FitbitManageParticipantToken': FitbitManageTokenPage,
+  '/OmronManageParticipantToken': OmronManageTokenPage,
   '/LoginPage': LoginPage,
   '/ContactUsForm/': ContactUsPage,
   '/': DashboardPage,

@@ -8,3 +8,4 @@ export const canEditTrial = can(ROLE_GROUPS.writers);
 export const canDeleteTrial = can(ROLE_GROUPS.admins);
 export const canManageParticipants = can(ROLE_GROUPS.writers);
 export const canManageTrialUsers = can(ROLE_GROUPS.admins);
+export const canManageTokens = can(ROLE_GROUPS.admins);

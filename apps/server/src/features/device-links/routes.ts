@@ -15,6 +15,7 @@ import {
   participantAuthResultSchema,
   providerClientIdResultSchema,
   providerSchema,
+  tokenStatusSchema,
 } from '@trialwear/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -31,6 +32,7 @@ import {
   refreshParticipantToken,
   requestConsent,
   revokeParticipant,
+  tokenStatus,
 } from './service.js';
 
 const tags = ['devices'];
@@ -81,6 +83,21 @@ export function registerDeviceLinkRoutes(app: FastifyInstance, ctx: AppContext) 
     },
     async (request) =>
       linkStatus(ctx, client(request.params.provider), actorOf(request), request.params.participantId),
+  );
+
+  r.get(
+    '/api/participantDevices/:participantId/:provider/token',
+    {
+      schema: {
+        tags,
+        summary:
+          "The participant's token for a provider: link status, scopes, expiry, last change (never the token)",
+        params: participantParams,
+        response: { 200: tokenStatusSchema },
+      },
+    },
+    async (request) =>
+      tokenStatus(ctx, client(request.params.provider), actorOf(request), request.params.participantId),
   );
 
   r.post(

@@ -14,12 +14,14 @@ import {
   linkedMessage,
   PROVIDER_PAGES,
   type Provider,
+  type TokenStatus,
 } from '@trialwear/contract';
 import type { AppContext } from '../../app-context.js';
 import { recordActorAudit, recordAudit } from '../../audit/audit-log.js';
 import type { Actor } from '../../http/actor.js';
 import { AppError, notFound } from '../../http/errors.js';
 import { deleteTokens, loadTokens, saveTokens } from '../../providers/token-store.js';
+import { findTokens } from '../../providers/tokens-repo.js';
 import type { ProviderClient, ProviderFailure } from '../../providers/types.js';
 import {
   isTokenFailure,
@@ -232,6 +234,26 @@ export async function linkStatus(
     status: link?.authorization_status ?? 'none',
     authorizationDate: link?.authorization_date ? new Date(link.authorization_date).toISOString() : null,
     revokeAvailable: c.oauth.revoke !== null,
+  };
+}
+
+/** The link status and its token's scopes, expiry and last change (never the token). */
+export async function tokenStatus(
+  ctx: AppContext,
+  c: ProviderClient,
+  actor: Actor,
+  participantId: number,
+): Promise<TokenStatus> {
+  const status = await linkStatus(ctx, c, actor, participantId);
+  const link = status.status === 'authorized' ? await findLink(ctx, c.provider, participantId) : undefined;
+  const t = link && (await findTokens(ctx.db, link.id));
+  const iso = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString() : null);
+  return {
+    ...status,
+    scopes: t?.scope ? t.scope.split(/[\s,]+/).filter(Boolean) : [],
+    expiresAt: iso(t?.expires_at),
+    tokenUpdatedAt: iso(t?.updated_at),
+    refreshable: !!t?.refresh_token_enc,
   };
 }
 

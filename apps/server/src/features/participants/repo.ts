@@ -16,34 +16,12 @@ const COLUMNS = [
 
 /** One indexed scan of the trial (participants_trial_idx). */
 export function listTrialParticipants(db: Db, teamId: number, trialId: number) {
-  return db
-    .selectFrom('participants as p')
-    .select(COLUMNS)
-    .where('p.team_id', '=', teamId)
-    .where('p.trial_id', '=', trialId)
-    .orderBy('p.id')
-    .execute();
+  return listParticipantsOfTrials(db, teamId, [trialId]);
 }
 
-/**
- * Authorized device providers per participant of a trial. A separate query:
- * few participants have devices, and a correlated subquery per row doubled
- * the list's time at 5,000 participants.
- */
-export async function authorizedProvidersByParticipant(db: Db, teamId: number, trialId: number) {
-  const rows = await db
-    .selectFrom('participant_devices as d')
-    .innerJoin('participants as p', 'p.id', 'd.participant_id')
-    .select([
-      'd.participant_id',
-      sql<string[]>`array_agg(DISTINCT d.provider ORDER BY d.provider)`.as('providers'),
-    ])
-    .where('p.team_id', '=', teamId)
-    .where('p.trial_id', '=', trialId)
-    .where('d.authorization_status', '=', 'authorized')
-    .groupBy('d.participant_id')
-    .execute();
-  return new Map(rows.map((r) => [r.participant_id, r.providers]));
+/** Authorized device providers per participant of a trial. */
+export function authorizedProvidersByParticipant(db: Db, teamId: number, trialId: number) {
+  return authorizedProvidersOfTrials(db, teamId, [trialId]);
 }
 
 export function findParticipant(db: Db, teamId: number, participantId: number) {
@@ -55,6 +33,7 @@ export function findParticipant(db: Db, teamId: number, participantId: number) {
     .executeTakeFirst();
 }
 
+export type ParticipantListRow = Awaited<ReturnType<typeof listParticipantsOfTrials>>[number];
 export type ParticipantRow = NonNullable<Awaited<ReturnType<typeof findParticipant>>>;
 
 export async function countTeamParticipants(db: Db, teamId: number) {
@@ -168,4 +147,39 @@ export async function teamHiddenFieldsSetting(db: Db, teamId: number) {
     .where('id', '=', teamId)
     .executeTakeFirstOrThrow();
   return t;
+}
+
+/** The participants of several trials of the team (the /ParticipantsPage list: the trials the caller sees). */
+export function listParticipantsOfTrials(db: Db, teamId: number, trialIds: number[]) {
+  if (!trialIds.length) return Promise.resolve([]);
+  return db
+    .selectFrom('participants as p')
+    .select(COLUMNS)
+    .where('p.team_id', '=', teamId)
+    .where('p.trial_id', 'in', trialIds)
+    .orderBy('p.trial_id')
+    .orderBy('p.id')
+    .execute();
+}
+
+/**
+ * Authorized device providers per participant of trials of the team. A
+ * separate query: few participants have devices, and a correlated subquery
+ * per row doubled the list's time at 5,000 participants.
+ */
+export async function authorizedProvidersOfTrials(db: Db, teamId: number, trialIds: number[]) {
+  if (!trialIds.length) return new Map<number, string[]>();
+  const rows = await db
+    .selectFrom('participant_devices as d')
+    .innerJoin('participants as p', 'p.id', 'd.participant_id')
+    .select([
+      'd.participant_id',
+      sql<string[]>`array_agg(DISTINCT d.provider ORDER BY d.provider)`.as('providers'),
+    ])
+    .where('p.team_id', '=', teamId)
+    .where('p.trial_id', 'in', trialIds)
+    .where('d.authorization_status', '=', 'authorized')
+    .groupBy('d.participant_id')
+    .execute();
+  return new Map(rows.map((r) => [r.participant_id, r.providers]));
 }

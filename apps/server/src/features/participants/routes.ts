@@ -6,6 +6,7 @@ import {
   deleteParticipantResultSchema,
   editParticipantResultSchema,
   editParticipantSchema,
+  teamParticipantsSchema,
   trialParticipantsSchema,
 } from '@trialwear/contract';
 import type { FastifyInstance } from 'fastify';
@@ -19,6 +20,7 @@ import {
   changeParticipantCode,
   editParticipant,
   listParticipants,
+  listVisibleParticipants,
   removeParticipant,
 } from './service.js';
 
@@ -41,6 +43,20 @@ export function registerParticipantRoutes(app: FastifyInstance, ctx: AppContext)
       serializerCompiler: () => (data) => JSON.stringify(data),
     },
     async (request) => listParticipants(ctx, actorOf(request), request.params.trialId),
+  );
+
+  r.get(
+    '/api/teamParticipants',
+    {
+      schema: {
+        tags,
+        summary:
+          'Every participant of the trials the caller sees in the team, with those trials; hidden fields left out',
+        response: { 200: teamParticipantsSchema },
+      },
+      serializerCompiler: () => (data) => JSON.stringify(data),
+    },
+    async (request) => listVisibleParticipants(ctx, actorOf(request)),
   );
 
   r.post(

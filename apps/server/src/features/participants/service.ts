@@ -16,7 +16,7 @@ import { recordActorAudit } from '../../audit/audit-log.js';
 import { inTransaction } from '../../db/transaction.js';
 import type { Actor } from '../../http/actor.js';
 import { AppError, notFound } from '../../http/errors.js';
-import { requireVisibleTrial } from '../trials/service.js';
+import { listTrials, requireVisibleTrial } from '../trials/service.js';
 import * as repo from './repo.js';
 
 type Gender = 'None' | 'female' | 'male' | 'other';
@@ -40,6 +40,10 @@ function present(row: Omit<repo.ParticipantRow, 'team_id'>, hidden: HiddenField[
     created_at: row.created_at,
   };
 }
+
+/** List rows: each participant as presented, with the providers of their authorized links. */
+const listed = (rows: repo.ParticipantListRow[], devices: Map<number, string[]>, hidden: HiddenField[]) =>
+  rows.map((r) => ({ ...present(r, hidden), authorized_devices: devices.get(r.id) ?? [] }));
 
 const audit = (
   ctx: AppContext,
@@ -75,10 +79,22 @@ export async function listParticipants(ctx: AppContext, actor: Actor, trialId: n
     repo.listTrialParticipants(ctx.db, actor.teamId, trialId),
     repo.authorizedProvidersByParticipant(ctx.db, actor.teamId, trialId),
   ]);
-  return {
-    hiddenFields: hidden,
-    participants: rows.map((r) => ({ ...present(r, hidden), authorized_devices: devices.get(r.id) ?? [] })),
-  };
+  return { hiddenFields: hidden, participants: listed(rows, devices, hidden) };
+}
+
+/**
+ * Every participant of the trials the actor sees in the session's team (the
+ * trial visibility rule of listTrials), hidden fields left out on the server.
+ */
+export async function listVisibleParticipants(ctx: AppContext, actor: Actor) {
+  const trials = await listTrials(ctx, actor);
+  const ids = trials.map((t) => t.trialId);
+  const hidden = await hiddenFieldsOf(ctx, actor.teamId);
+  const [rows, devices] = await Promise.all([
+    repo.listParticipantsOfTrials(ctx.db, actor.teamId, ids),
+    repo.authorizedProvidersOfTrials(ctx.db, actor.teamId, ids),
+  ]);
+  return { hiddenFields: hidden, trials, participants: listed(rows, devices, hidden) };
 }
 
 export async function getParticipant(ctx: AppContext, actor: Actor, participantId: number) {

@@ -6,6 +6,7 @@ import type {
   LinkActionResult,
   LinkStatus,
   Provider,
+  TokenStatus,
 } from '@trialwear/contract';
 import { api } from '../../../lib/api-client';
 
@@ -38,8 +39,20 @@ export const completeConsent = (provider: Provider, authCode: string, state: str
     provider === 'fitbit' ? { authCode, participantId: state } : { authCode, participantData: state },
   );
 
-export const useLinkStatus = (provider: Provider, participantId: number) =>
+/** The link status; `refetchEvery` (ms) re-checks it while a consent is awaited. */
+export const useLinkStatus = (
+  provider: Provider,
+  participantId: number,
+  refetchEvery: number | false = false,
+) =>
   useQuery({
     queryKey: ['linkStatus', provider, participantId],
     queryFn: () => api.get<LinkStatus>(`/participantDevices/${participantId}/${provider}/status`),
+    refetchInterval: refetchEvery,
+  });
+
+export const useTokenStatus = (provider: Provider, participantId: number) =>
+  useQuery({
+    queryKey: ['tokenStatus', provider, participantId],
+    queryFn: () => api.get<TokenStatus>(`/participantDevices/${participantId}/${provider}/token`),
   });

@@ -3,26 +3,15 @@
  * authorization (emailed consent link), refresh the token, revoke access
  * (then back to the trial page), and the device cards or error card.
  */
-import { Alert, Anchor, Button, Card, Code, Group, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Alert, Button, Card, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import {
-  AUTHORIZATION_FAILED,
-  LINK_MESSAGES,
-  PROVIDER_BRAND,
-  type Provider,
-  type Trial,
-} from '@trialwear/contract';
+import { LINK_MESSAGES, PROVIDER_BRAND, type Provider, type Trial } from '@trialwear/contract';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ConfirmModal } from '../../../components/confirm-modal';
 import { displayableMessage } from '../../../lib/api-client';
-import {
-  refreshToken,
-  requestConsent,
-  revokeAccess,
-  useDevices,
-  useLinkStatus,
-} from '../api/device-links-api';
+import { refreshToken, revokeAccess, useDevices, useLinkStatus } from '../api/device-links-api';
+import { type ActionNote, ActionNoteAlert, linkStatusText, requestConsentNote } from './consent-note';
 import { DeviceCard } from './device-card';
 
 const SECTION: Record<Provider, { title: string; dataPage: string }> = {
@@ -48,7 +37,7 @@ export function ProviderSection({
   const status = useLinkStatus(provider, participantId);
   const linked = status.data?.status === 'authorized';
   const devices = useDevices(provider, participantId);
-  const [note, setNote] = useState<{ ok: boolean; text: string; link?: string } | null>(null);
+  const [note, setNote] = useState<ActionNote | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [confirmingRevoke, setConfirmingRevoke] = useState(false);
 
@@ -74,13 +63,7 @@ export function ProviderSection({
     }
   };
 
-  const statusText = status.isLoading
-    ? '…'
-    : linked
-      ? `Authorized${status.data?.authorizationDate ? ` on ${status.data.authorizationDate.slice(0, 10)}` : ''}`
-      : status.data?.status === 'revoked'
-        ? 'Revoked'
-        : 'Not authorized';
+  const statusText = linkStatusText(status.isLoading ? undefined : status.data);
 
   return (
     <Card withBorder>
@@ -98,20 +81,7 @@ export function ProviderSection({
               loading={busy === 'request'}
               aria-label={`Request ${t.brand} Authorization`}
               onClick={() =>
-                run('request', async () => {
-                  try {
-                    const r = await requestConsent(provider, participantId);
-                    setNote({
-                      ok: true,
-                      text: r.emailed
-                        ? 'The consent link was emailed to the participant.'
-                        : 'Give the participant this consent link:',
-                      link: r.emailed ? undefined : r.link,
-                    });
-                  } catch (err) {
-                    setNote({ ok: false, text: displayableMessage(err, AUTHORIZATION_FAILED[provider]) });
-                  }
-                })
+                run('request', async () => setNote(await requestConsentNote(provider, participantId)))
               }
             >
               Request Authorization
@@ -149,18 +119,7 @@ export function ProviderSection({
             )}
           </Group>
         </Group>
-        {note && (
-          <Alert color={note.ok ? 'teal' : 'red'} withCloseButton onClose={() => setNote(null)}>
-            {note.text}
-            {note.link && (
-              <Code block mt="xs">
-                <Anchor href={note.link} target="_blank" rel="noreferrer">
-                  {note.link}
-                </Anchor>
-              </Code>
-            )}
-          </Alert>
-        )}
+        {note && <ActionNoteAlert note={note} onClose={() => setNote(null)} />}
         {devices.error && (
           <Alert color="red">
             Error loading devices: {displayableMessage(devices.error, 'An error occurred')}

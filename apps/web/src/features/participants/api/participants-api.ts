@@ -5,6 +5,7 @@ import type {
   DeleteParticipantResult,
   EditParticipantResult,
   Participant,
+  TeamParticipants,
   TrialCodeResult,
   TrialParticipants,
 } from '@trialwear/contract';
@@ -17,6 +18,15 @@ export function useTrialParticipants(trialId: number | undefined) {
     queryKey: key(trialId ?? 0),
     queryFn: () => api.get<TrialParticipants>(`/trialParticipants/${trialId}`),
     enabled: !!trialId,
+  });
+}
+
+/** Every participant of the trials the user sees (/ParticipantsPage). */
+export function useTeamParticipants(teamId: number | null) {
+  return useQuery({
+    queryKey: ['teamParticipants', teamId],
+    queryFn: () => api.get<TeamParticipants>('/teamParticipants'),
+    enabled: teamId !== null,
   });
 }
 

@@ -3,9 +3,18 @@ import { type ListedParticipant, PARTICIPANT_MESSAGES, type Trial } from '@trial
 import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { displayableMessage } from '../../../lib/api-client';
+import { canManageTokens } from '../../../lib/permissions';
 import { useSession } from '../../../lib/session/session-context';
 import { DevicesManagement } from '../../devices';
 import { useParticipantMutations } from '../api/participants-api';
+
+/** The consent and token pages of one participant (core §2), reached from here with the same state. */
+const PARTICIPANT_PAGES = [
+  { path: '/FitbitParticipantConsent', label: 'Fitbit consent page', adminsOnly: false },
+  { path: '/DexcomParticipantConsent', label: 'Dexcom consent page', adminsOnly: false },
+  { path: '/FitbitManageParticipantToken', label: 'Fitbit token', adminsOnly: true },
+  { path: '/OmronManageParticipantToken', label: 'Omron token', adminsOnly: true },
+] as const;
 
 /** /Participant: identity and delete, then the devices feature's authorization panel. */
 export default function ManageParticipantPage() {
@@ -18,6 +27,7 @@ function ManageParticipant({ participant, trial }: { participant: ListedParticip
   const navigate = useNavigate();
   const { session } = useSession();
   const teamId = session.kind === 'authorized' ? session.user.team_id : null;
+  const role = session.kind === 'authorized' ? session.user.role : null;
   const { remove } = useParticipantMutations(trial.trialId);
   const [confirming, setConfirming] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -55,6 +65,18 @@ function ManageParticipant({ participant, trial }: { participant: ListedParticip
           </Button>
         </Group>
       </Card>
+      <Group gap="xs" aria-label="Participant pages">
+        {PARTICIPANT_PAGES.filter((pg) => !pg.adminsOnly || canManageTokens(role)).map((pg) => (
+          <Button
+            key={pg.path}
+            size="xs"
+            variant="light"
+            onClick={() => navigate(pg.path, { state: { participant, trial } })}
+          >
+            {pg.label}
+          </Button>
+        ))}
+      </Group>
       <DevicesManagement
         participantId={participant.id}
         trial={trial}

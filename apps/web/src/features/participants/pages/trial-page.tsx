@@ -1,11 +1,9 @@
-import { Alert, Anchor, Badge, Button, Group, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Stack, Text, Title } from '@mantine/core';
 import type { ColumnDef } from '@tanstack/react-table';
 import {
   type HiddenField,
   type ListedParticipant,
   PARTICIPANT_MESSAGES,
-  PROVIDER_BRAND,
-  providerOfLink,
   TABLE,
   TRIAL_MESSAGES,
   type Trial,
@@ -13,7 +11,6 @@ import {
 import { useCallback, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { DataTable } from '../../../components/data-table/data-table';
-import type { ExportColumn } from '../../../components/data-table/export-table';
 import { displayableMessage } from '../../../lib/api-client';
 import { useCurrentTrial } from '../../../lib/current-trial';
 import { canManageParticipants, canManageTrialUsers } from '../../../lib/permissions';
@@ -21,12 +18,11 @@ import { useSession } from '../../../lib/session/session-context';
 import { useDeviceStatusRefresh } from '../../devices';
 import { useTrialCode, useTrialParticipants } from '../api/participants-api';
 import { EditParticipantModal } from '../components/edit-participant-modal';
-
-/** The brand of a linked device; a link name the contract does not know is shown as sent. */
-function deviceLabel(link: string): string {
-  const provider = providerOfLink(link);
-  return provider ? PROVIDER_BRAND[provider] : link;
-}
+import {
+  hideableParticipantColumns,
+  participantColumns,
+  participantExportColumns,
+} from '../components/participant-columns';
 
 // Until the team's setting is known, both fields count as hidden (core §3).
 const BOTH_HIDDEN: HiddenField[] = ['email', 'notes'];
@@ -51,38 +47,7 @@ function TrialParticipants({ trial }: { trial: Trial }) {
   const deviceStatus = useDeviceStatusRefresh(list.data?.participants ?? NO_ROWS);
 
   const columns = useMemo<ColumnDef<ListedParticipant, unknown>[]>(() => {
-    const cols: ColumnDef<ListedParticipant, unknown>[] = [
-      { id: 'id', header: 'Id', accessorKey: 'id' },
-      { id: 'participant_code', header: 'Participant Code', accessorFn: (p) => p.participant_code ?? '' },
-    ];
-    if (!hidden.includes('email'))
-      cols.push({ id: 'email', header: 'Email', accessorFn: (p) => p.email ?? '' });
-    cols.push(
-      { id: 'gender', header: 'Gender', accessorKey: 'gender' },
-      { id: 'age', header: 'Age', accessorFn: (p) => p.age ?? '', sortUndefined: 'last' },
-    );
-    if (!hidden.includes('notes'))
-      cols.push({ id: 'notes', header: 'Notes', accessorFn: (p) => p.notes ?? '', enableSorting: false });
-    cols.push({
-      id: 'authorized_devices',
-      header: 'Authorized Devices',
-      accessorFn: (p) => p.authorized_devices.map((d) => deviceLabel(d)).join(', '),
-      cell: ({ row }) => (
-        <Group gap={4}>
-          {row.original.authorized_devices.length === 0 ? (
-            <Text size="sm" c="dimmed">
-              None
-            </Text>
-          ) : (
-            row.original.authorized_devices.map((d) => (
-              <Badge key={d} size="sm" variant="light">
-                {deviceLabel(d)}
-              </Badge>
-            ))
-          )}
-        </Group>
-      ),
-    });
+    const cols = participantColumns<ListedParticipant>(hidden);
     if (writer) {
       cols.push({
         id: 'actions',
@@ -108,29 +73,8 @@ function TrialParticipants({ trial }: { trial: Trial }) {
     return cols;
   }, [hidden, writer, navigate, trial]);
 
-  const exportColumns = useMemo<ExportColumn[]>(() => {
-    const get = (row: unknown) => row as ListedParticipant;
-    return [
-      { header: 'Id', value: (r) => get(r).id },
-      { header: 'Participant Code', value: (r) => get(r).participant_code },
-      ...(hidden.includes('email') ? [] : [{ header: 'Email', value: (r: unknown) => get(r).email }]),
-      { id: 'gender', header: 'Gender', value: (r) => get(r).gender },
-      { id: 'age', header: 'Age', value: (r) => get(r).age },
-      ...(hidden.includes('notes')
-        ? []
-        : [{ id: 'notes', header: 'Notes', value: (r: unknown) => get(r).notes }]),
-      { header: 'Authorized Devices', value: (r) => get(r).authorized_devices.join(', ') },
-    ];
-  }, [hidden]);
-
-  const hideable = useMemo(
-    () => [
-      { id: 'gender', label: 'Gender' },
-      { id: 'age', label: 'Age' },
-      ...(hidden.includes('notes') ? [] : [{ id: 'notes', label: 'Notes' }]),
-    ],
-    [hidden],
-  );
+  const exportColumns = useMemo(() => participantExportColumns(hidden), [hidden]);
+  const hideable = useMemo(() => hideableParticipantColumns(hidden), [hidden]);
 
   const onSelection = useCallback((rows: ListedParticipant[]) => setSelected(rows), []);
   const viewSelected = () => {
