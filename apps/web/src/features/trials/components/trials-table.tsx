@@ -4,7 +4,7 @@
  */
 import { ActionIcon, Alert, Button, Group, Tooltip } from '@mantine/core';
 import type { ColumnDef } from '@tanstack/react-table';
-import type { SessionUser, Trial } from '@trialwear/contract';
+import type { Role, SessionUser, Trial } from '@trialwear/contract';
 import { useCallback, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { DataTable } from '../../../components/data-table/data-table';
@@ -114,4 +114,13 @@ export function TrialsTable({
       <TrialModals modal={modal} teamId={user.team_id} onClose={() => setModal({ kind: 'none' })} />
     </>
   );
+}
+
+/**
+ * Users and Viewers see only the trials they were added to (design §5), so an
+ * empty list must not read as "the team has no trials".
+ */
+export function noTrialsText(role: Role | null | undefined): string {
+  if (canAddTrial(role)) return 'No trials yet';
+  return "You see the trials you were added to, and you have not been added to any yet. Ask your team's Admins to add you on a trial's Manage Users page.";
 }

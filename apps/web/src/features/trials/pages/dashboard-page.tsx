@@ -1,20 +1,10 @@
 import { Alert, Group, Stack, Text, Title } from '@mantine/core';
-import type { Role } from '@trialwear/contract';
 import { useEffect } from 'react';
 import { clearTableStates } from '../../../components/data-table/table-state';
 import { canAddTrial } from '../../../lib/permissions';
 import { useSession } from '../../../lib/session/session-context';
 import { TeamPicker } from '../components/team-picker';
-import { TrialsTable } from '../components/trials-table';
-
-/**
- * Users and Viewers see only the trials they were added to (design §5), so an
- * empty list must not read as "the team has no trials".
- */
-function noTrialsText(role: Role | null | undefined): string {
-  if (canAddTrial(role)) return 'No trials yet';
-  return "You see the trials you were added to, and you have not been added to any yet. Ask your team's Admins to add you on a trial's Manage Users page.";
-}
+import { noTrialsText, TrialsTable } from '../components/trials-table';
 
 export default function DashboardPage() {
   const { session } = useSession();

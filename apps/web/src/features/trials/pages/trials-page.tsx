@@ -6,7 +6,7 @@
 import { Anchor, Group, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { useSession } from '../../../lib/session/session-context';
-import { TrialsTable } from '../components/trials-table';
+import { noTrialsText, TrialsTable } from '../components/trials-table';
 
 export default function TrialsPage() {
   const { session } = useSession();
@@ -25,7 +25,7 @@ export default function TrialsPage() {
           Switch team
         </Anchor>
       </Group>
-      <TrialsTable user={user} stateKey="trials.page" emptyText="No trials yet" />
+      <TrialsTable user={user} stateKey="trials.page" emptyText={noTrialsText(user.role)} />
     </Stack>
   );
 }
