@@ -46,13 +46,25 @@ export async function authorizedProvidersByParticipant(db: Db, teamId: number, t
   return new Map(rows.map((r) => [r.participant_id, r.providers]));
 }
 
-export function findParticipant(db: Db, teamId: number, participantId: number) {
+function selectParticipant(db: Db, teamId: number, participantId: number) {
   return db
     .selectFrom('participants as p')
     .select([...COLUMNS, 'p.team_id'])
     .where('p.team_id', '=', teamId)
-    .where('p.id', '=', participantId)
-    .executeTakeFirst();
+    .where('p.id', '=', participantId);
+}
+
+export function findParticipant(db: Db, teamId: number, participantId: number) {
+  return selectParticipant(db, teamId, participantId).executeTakeFirst();
+}
+
+/**
+ * The participant, row-locked until the transaction ends: an edit, code change
+ * or delete racing a delete of the same participant finds it gone (404)
+ * instead of writing to (and auditing) a row that no longer exists.
+ */
+export function findParticipantForUpdate(db: Db, teamId: number, participantId: number) {
+  return selectParticipant(db, teamId, participantId).forUpdate().executeTakeFirst();
 }
 
 export type ParticipantRow = NonNullable<Awaited<ReturnType<typeof findParticipant>>>;
@@ -164,7 +176,7 @@ export async function deleteParticipant(db: Db, teamId: number, id: number) {
 export async function teamHiddenFieldsSetting(db: Db, teamId: number) {
   const t = await db
     .selectFrom('teams')
-    .select(['hidden_participant_fields', 'max_participants'])
+    .select('hidden_participant_fields')
     .where('id', '=', teamId)
     .executeTakeFirstOrThrow();
   return t;

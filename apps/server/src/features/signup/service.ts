@@ -9,7 +9,7 @@ import type { AppContext } from '../../app-context.js';
 import { recordAudit } from '../../audit/audit-log.js';
 import { inTransaction } from '../../db/transaction.js';
 import type { Actor } from '../../http/actor.js';
-import { AppError, notFound } from '../../http/errors.js';
+import { AppError, isPgError, notFound } from '../../http/errors.js';
 import type { RequestOrigin } from '../../http/session-identity.js';
 import { requireRecaptcha } from '../../security/recaptcha.js';
 import { hashToken, newLinkToken } from '../../security/tokens.js';
@@ -149,16 +149,19 @@ export async function participantSignUp(
   input: { username: string; email: string; password: string },
 ) {
   const passwordHash = await hashPassword(input.password);
-  const id = await inTransaction(ctx, async (tx) => {
-    if (await repo.participantAccountExists(tx.db, input.username, input.email))
-      throw new AppError(409, 'An account with this username or email already exists.', 'Conflict', {
-        displayToUser: true,
-      });
-    return repo.insertParticipantAccount(tx.db, {
-      username: input.username,
-      email: input.email,
-      passwordHash,
+  const taken = () =>
+    new AppError(409, 'An account with this username or email already exists.', 'Conflict', {
+      displayToUser: true,
     });
+  const id = await inTransaction(ctx, async (tx) => {
+    if (await repo.participantAccountExists(tx.db, input.username, input.email)) throw taken();
+    return repo
+      .insertParticipantAccount(tx.db, { username: input.username, email: input.email, passwordHash })
+      .catch((err) => {
+        // Two sign-ups with the same username or email at once: the unique index refuses the second.
+        if (isPgError(err, '23505')) throw taken();
+        throw err;
+      });
   });
   return { success: true, message: PARTICIPANT_SIGNUP_MESSAGES.created, id };
 }

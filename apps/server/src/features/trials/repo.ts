@@ -55,15 +55,6 @@ export function findVisibleTrial(db: Db, teamId: number, userId: number, role: R
   return visibleTrials(db, teamId, userId, role).where('t.id', '=', trialId).executeTakeFirst();
 }
 
-export async function teamTrialLimit(db: Db, teamId: number) {
-  const team = await db
-    .selectFrom('teams')
-    .select('max_trials')
-    .where('id', '=', teamId)
-    .executeTakeFirstOrThrow();
-  return team.max_trials;
-}
-
 export async function countTeamTrials(db: Db, teamId: number) {
   const r = await db
     .selectFrom('trials')
