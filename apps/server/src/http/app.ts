@@ -29,6 +29,7 @@ import { registerTrialRoutes } from '../features/trials/routes.js';
 import { APP_VERSION } from '../version.js';
 import { registerCsrf } from './csrf.js';
 import { registerErrorHandling, sendNotFound } from './errors.js';
+import { registerInputGuard } from './input-guard.js';
 import { REDACT_PATHS, REDACTED, serializeRequest } from './log-redaction.js';
 import { mountSimulators } from './mount-simulators.js';
 import { registerRouteAccess } from './route-access.js';
@@ -123,6 +124,8 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     secret: ctx.secrets.sessionSecret,
     secureCookies: ctx.config.publicUrl.startsWith('https://'),
   });
+  // Every string of every /api body, query and path: no control characters (400, before the schema).
+  registerInputGuard(app);
 
   registerHealthRoutes(app, ctx);
   registerMetaRoutes(app, ctx);
