@@ -85,33 +85,29 @@ describe('fuzz: every /api route, no 5xx and no change on refusal', () => {
     return JSON.stringify(rows);
   };
 
+  const exists = async (table: 'trials' | 'participants', id: number | undefined) =>
+    !!(await t.ctx.db
+      .selectFrom(table)
+      .select('id')
+      .where('id', '=', id ?? 0)
+      .executeTakeFirst());
+
   /** The trial and participant the plausible ids point at; the fuzz may delete them, so they come back. */
   const ensureFixtures = async () => {
-    const trial = await t.ctx.db
-      .selectFrom('trials')
-      .select('id')
-      .where('id', '=', ids.trialId ?? 0)
-      .executeTakeFirst();
-    if (!trial) {
+    if (!(await exists('trials', ids.trialId))) {
       const res = await f.as.Admin.post('/api/userTrials', {
         trialNumber: `F${Date.now()}${Math.random()}`.slice(0, 40),
         trialName: 'Fuzz',
       });
       ids.trialId = res.json().trialId;
     }
-    const participant = await t.ctx.db
-      .selectFrom('participants')
-      .select('id')
-      .where('id', '=', ids.participantId ?? 0)
-      .executeTakeFirst();
-    if (!participant) {
+    if (!(await exists('participants', ids.participantId))) {
       const res = await f.as.Admin.post('/api/trialParticipants', {
         trialId: ids.trialId,
         email: `fuzz-${Date.now()}-${Math.random()}@x.example`,
       });
       ids.participantId = res.json().participantId;
     }
-    ids.id = ids.participantId!;
   };
 
   beforeAll(async () => {

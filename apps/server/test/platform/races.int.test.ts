@@ -49,6 +49,9 @@ describe('parallel requests', () => {
   });
   afterAll(() => t.close());
 
+  const rowsOfTeam = async (table: 'trials' | 'participants', teamId: number) =>
+    (await t.ctx.db.selectFrom(table).select('id').where('team_id', '=', teamId).execute()).length;
+
   const newTrial = async (f: TeamFixture, trialNumber: string, trialName = 'Race') => {
     const res = await f.as.Admin.post('/api/userTrials', { trialNumber, trialName });
     expect(res.statusCode, res.body).toBe(200);
@@ -77,12 +80,7 @@ describe('parallel requests', () => {
     );
     expect(tally(responses)).toEqual({ 200: 10, 403: 40 });
     expect(messagesOf(responses, 403)).toEqual(new Set([PARTICIPANT_MESSAGES.limitReached]));
-    const stored = await t.ctx.db
-      .selectFrom('participants')
-      .select('id')
-      .where('team_id', '=', counted.teamId)
-      .execute();
-    expect(stored).toHaveLength(13);
+    expect(await rowsOfTeam('participants', counted.teamId)).toBe(13);
   });
 
   it('30 parallel trial creations with max_trials 5 give exactly 5 trials', async () => {
@@ -93,12 +91,7 @@ describe('parallel requests', () => {
     );
     expect(tally(responses)).toEqual({ 200: 5, 409: 25 });
     expect(messagesOf(responses, 409)).toEqual(new Set([TRIAL_MESSAGES.limitReached]));
-    const stored = await t.ctx.db
-      .selectFrom('trials')
-      .select('id')
-      .where('team_id', '=', limited.teamId)
-      .execute();
-    expect(stored).toHaveLength(5);
+    expect(await rowsOfTeam('trials', limited.teamId)).toBe(5);
   });
 
   it('the same trial number 10 times at once: one trial, nine times the 409 of the spec', async () => {
