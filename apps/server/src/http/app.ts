@@ -27,6 +27,7 @@ import { registerTeamRoutes } from '../features/teams/routes.js';
 import { registerTrialUserRoutes } from '../features/trial-users/routes.js';
 import { registerTrialRoutes } from '../features/trials/routes.js';
 import { APP_VERSION } from '../version.js';
+import { registerApiCompression } from './api-compression.js';
 import { registerCsrf } from './csrf.js';
 import { registerErrorHandling, sendNotFound } from './errors.js';
 import { registerInputGuard } from './input-guard.js';
@@ -73,6 +74,9 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control'))
       reply.header('cache-control', 'no-store');
   });
+
+  // Large /api answers (participant lists) compressed when the client accepts it.
+  registerApiCompression(app);
 
   await app.register(fastifyCookie);
   await app.register(fastifyHelmet, {

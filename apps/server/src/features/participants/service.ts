@@ -73,17 +73,35 @@ function mapUniqueViolation(err: unknown, code: string | null): never {
 const codeTakenMessage = (code: string | null) =>
   code ? `Participant code ${code} is already taken in this trial.` : PARTICIPANT_MESSAGES.codeTaken;
 
-export async function listParticipants(ctx: AppContext, actor: Actor, trialId: number) {
-  await requireVisibleTrial(ctx, actor, trialId);
-  const hidden = await hiddenFieldsOf(ctx, actor.teamId);
-  const [rows, devices] = await Promise.all([
-    repo.listTrialParticipants(ctx.db, actor.teamId, trialId),
-    repo.authorizedProvidersByParticipant(ctx.db, actor.teamId, trialId),
-  ]);
-  return {
-    hiddenFields: hidden,
-    participants: rows.map((r) => ({ ...present(r, hidden), authorized_devices: devices.get(r.id) ?? [] })),
-  };
+/** One page of the list (optional: without it the whole list, as the spec's page expects). */
+export interface Paging {
+  page: number;
+  pageSize: number;
+}
+
+/**
+ * The answer of GET /api/trialParticipants/{trialId} as JSON text (the
+ * contract's trialParticipantsSchema): the participants' JSON comes from
+ * PostgreSQL (repo.trialParticipantsJson) and is passed through as is.
+ */
+export function listAnswerJson(
+  hidden: HiddenField[],
+  participantsJson: string,
+  page?: Paging & { total: number },
+) {
+  const paging = page ? `,"page":${page.page},"pageSize":${page.pageSize},"total":${page.total}` : '';
+  return `{"hiddenFields":${JSON.stringify(hidden)},"participants":${participantsJson}${paging}}`;
+}
+
+/**
+ * The trial's participants if the actor may see the trial (404 otherwise),
+ * without the fields the team hides (from the session: one query in all).
+ */
+export async function listParticipantsJson(ctx: AppContext, actor: Actor, trialId: number, paging?: Paging) {
+  const hidden = [...actor.hiddenParticipantFields];
+  const row = await repo.trialParticipantsJson(ctx.db, { ...actor, trialId, hidden, page: paging });
+  if (!row) throw notFound(TRIAL_MESSAGES.notFound);
+  return listAnswerJson(hidden, row.participants, paging && { ...paging, total: row.total });
 }
 
 /** The participant if the actor may see it (404 otherwise); `forUpdate` locks its row for the transaction. */

@@ -1,0 +1,318 @@
+/*
+ * Load bench (issue #9): 200 concurrent signed-in sessions reading a trial's
+ * participants (GET /api/trialParticipants/{trialId}) for 30 s, against the
+ * real server started as `npm start` starts it (built server, embedded
+ * PostgreSQL in a temp DATA_DIR, in-process workers, default log level), for
+ * a 12-participant and a 1,436-participant trial; and, in the same run on the
+ * same machine and database, a bare Fastify route running the same SQL
+ * (bench/load/bare-server.mjs). Prints requests/s, p50 and p99 for each and
+ * the ratio real/bare (target: at least 0.5). Not a test: figures vary by
+ * machine; the README quotes them.
+ *
+ * Usage: npx tsx --conditions=source bench/load/run.ts
+ *   BENCH_DURATION (s, default 30), BENCH_CONNECTIONS (default 200),
+ *   BENCH_SESSIONS (default 200), BENCH_ROUNDS (turns of real and bare, default 3), BENCH_CASES (default 12,1436), BENCH_GZIP=1 to
+ *   send accept-encoding: gzip, BENCH_LOG_LEVEL (default: the server's, info),
+ *   BENCH_PROFILE=<dir> for a CPU profile of the server.
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { loadConfig } from '../../apps/server/src/config.js';
+import { startSession } from '../../apps/server/src/features/auth/session.js';
+import { insertParticipants } from '../../apps/server/src/features/participants/repo.js';
+import { createTeam } from '../../apps/server/src/features/teams/service.js';
+import { insertTrial } from '../../apps/server/src/features/trials/repo.js';
+import { createUser } from '../../apps/server/src/features/users/service.js';
+import { openRuntimeDatabase } from '../../apps/server/src/runtime.js';
+import { freePort } from '../../scripts/free-port.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const DURATION = Number(process.env.BENCH_DURATION ?? 30);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 200);
+const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 200);
+const USERS = 20;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const PROFILE = process.env.BENCH_PROFILE;
+const GZIP = process.env.BENCH_GZIP === '1';
+const CASES = (process.env.BENCH_CASES ?? '12,1436').split(',').map(Number);
+
+function spawnLogged(name: string, cmd: string, args: string[], env: NodeJS.ProcessEnv) {
+  const child = spawn(cmd, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let tail = '';
+  const keep = (c: Buffer) => {
+    tail = (tail + c.toString()).slice(-20_000);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  return { child, name, log: () => tail };
+}
+
+async function waitFor(url: string, proc: { child: ChildProcess; log: () => string; name: string }) {
+  const deadline = Date.now() + 180_000;
+  while (Date.now() < deadline) {
+    if (proc.child.exitCode !== null) throw new Error(`${proc.name} exited early:\n${proc.log()}`);
+    try {
+      if ((await fetch(url)).status < 500) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${proc.name} did not come up:\n${proc.log()}`);
+}
+
+async function stopProcess(proc: { child: ChildProcess; name: string; log: () => string }) {
+  if (proc.child.exitCode !== null) return;
+  proc.child.kill('SIGTERM');
+  const exited = await new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => resolve(false), 30_000);
+    proc.child.once('exit', () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+  if (!exited) {
+    proc.child.kill('SIGKILL');
+    throw new Error(`${proc.name} did not stop on SIGTERM:\n${proc.log().slice(-3000)}`);
+  }
+}
+
+function postgresRunningOn(port: number) {
+  const ps = spawnSync('ps', ['-eo', 'args'], { encoding: 'utf8' });
+  return ps.stdout.split('\n').some((l) => l.includes('postgres') && l.includes(`-p ${port}`));
+}
+
+interface Figures {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  /** Bytes received per second. */
+  bytes: number;
+}
+
+/** Requests and latencies of one target, summed over its rounds. */
+class Tally {
+  latencies: number[] = [];
+  seconds = 0;
+  non2xx = 0;
+  errors = 0;
+  bytes = 0;
+  figures(): Figures {
+    const sorted = [...this.latencies].sort((a, b) => a - b);
+    const pct = (p: number) =>
+      Math.round(sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0);
+    return {
+      rps: sorted.length / this.seconds,
+      p50: pct(0.5),
+      p99: pct(0.99),
+      non2xx: this.non2xx,
+      errors: this.errors,
+      bytes: this.bytes / this.seconds,
+    };
+  }
+}
+
+/** One round of load; every answer's latency goes into the tally (2xx only; the rest are counted). */
+async function load(url: string, cookies: string[] | null, seconds: number, tally?: Tally) {
+  let next = 0;
+  const headers: Record<string, string> = GZIP ? { 'accept-encoding': 'gzip' } : {};
+  const instance = autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: seconds,
+    headers,
+    requests: [
+      {
+        method: 'GET',
+        // Each request with the next session's cookie: the sessions in rotation.
+        setupRequest: (req: { headers?: Record<string, string> }) =>
+          cookies ? { ...req, headers: { ...req.headers, cookie: cookies[next++ % cookies.length]! } } : req,
+      },
+    ],
+  });
+  instance.on('response', (_client: unknown, status: number, bytes: number, ms: number) => {
+    if (!tally) return;
+    tally.bytes += bytes;
+    if (status >= 200 && status < 300) tally.latencies.push(ms);
+    else tally.non2xx += 1;
+  });
+  const result = await instance;
+  if (tally) {
+    tally.seconds += result.duration;
+    tally.errors += result.errors + result.timeouts;
+  }
+}
+
+async function main() {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-bench-load-'));
+  fs.chmodSync(dataDir, 0o755); // reachable by the cluster's user when run as root
+  const port = await freePort();
+  const pgPort = await freePort();
+  const barePort = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const env = {
+    ...process.env,
+    NODE_ENV: 'production',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    EMBEDDED_PG_PORT: String(pgPort),
+    SEED_DEMO: 'false',
+    DATABASE_URL: '',
+  };
+  // The server's default log level (info), as in production, unless BENCH_LOG_LEVEL says otherwise.
+  delete env.LOG_LEVEL;
+  if (process.env.BENCH_LOG_LEVEL) env.LOG_LEVEL = process.env.BENCH_LOG_LEVEL;
+  console.log('starting the server (npm start: builds what is stale)…');
+  // BENCH_PROFILE=<dir>: the server writes a V8 CPU profile there when it stops (chrome://inspect, speedscope).
+  const profile = process.env.BENCH_PROFILE
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`]
+    : [];
+  const server = spawnLogged('server', process.execPath, [...profile, 'scripts/start.mjs'], env);
+  let bare: ReturnType<typeof spawnLogged> | null = null;
+  // Interrupted: still stop what we started (by pid), so no server or PostgreSQL is left behind.
+  process.once('SIGINT', () => {
+    bare?.child.kill('SIGTERM');
+    server.child.kill('SIGTERM');
+    setTimeout(() => process.exit(130), 5000);
+  });
+  let closeDb = async () => {};
+  try {
+    await waitFor(`${base}/api/health`, server);
+
+    // The same database, attached as the CLI attaches to a running server.
+    const config = loadConfig({ ...env, LOG_LEVEL: 'warn' });
+    const runtimeDb = await openRuntimeDatabase(config, () => {});
+    closeDb = runtimeDb.stop;
+    const db = runtimeDb.database.db;
+    const ctx = { db, now: () => new Date() };
+
+    console.log(
+      `seeding: one team, ${USERS} users, ${SESSIONS} sessions, trials of ${CASES.join(' and ')} participants…`,
+    );
+    const teamId = await createTeam(db, { name: 'Load Bench', hiddenFields: [] });
+    const userIds: number[] = [];
+    for (let i = 0; i < USERS; i++) {
+      userIds.push(
+        await createUser(db, {
+          username: `load${i}`,
+          email: `load${i}@bench.example`,
+          password: 'Bench-pw1!',
+          firstName: 'Load',
+          lastName: `User ${i}`,
+          teamId,
+          role: 'Admin',
+          sfaRequired: false,
+        }),
+      );
+    }
+    const trials: Record<number, number> = {};
+    const genders = ['None', 'female', 'male', 'other'] as const;
+    for (const n of CASES) {
+      const code = `LB${n}`;
+      const trialId = await insertTrial(db, {
+        teamId,
+        number: String(n),
+        name: `Load ${n}`,
+        notes: '',
+        code,
+        ownerId: userIds[0]!,
+      });
+      trials[n] = trialId;
+      for (let start = 0; start < n; start += 500) {
+        await insertParticipants(
+          db,
+          Array.from({ length: Math.min(500, n - start) }, (_, k) => {
+            const i = start + k;
+            const suffix = String(i).padStart(5, '0');
+            return {
+              teamId,
+              trialId,
+              email: `p${n}-${i}@bench.example`,
+              gender: genders[i % 4]!,
+              age: 20 + (i % 60),
+              notes: i % 5 === 0 ? 'Some notes about this participant' : null,
+              suffix,
+              code: `${code}-${suffix}`,
+            };
+          }),
+        );
+      }
+    }
+    const cookies: string[] = [];
+    for (let i = 0; i < SESSIONS; i++) {
+      const token = await startSession(
+        ctx,
+        { ip: '127.0.0.1', userAgent: 'bench' },
+        { userId: userIds[i % USERS]!, teamId, status: 'Authorized', tokenVersion: 0 },
+      );
+      cookies.push(`tw_session=${token}`);
+    }
+    const first = CASES[0]!;
+    const check = await fetch(`${base}/api/trialParticipants/${trials[first]}`, {
+      headers: { cookie: cookies[0]! },
+    });
+    const body = (await check.json()) as { participants: unknown[] };
+    if (check.status !== 200 || body.participants.length !== first)
+      throw new Error(`the real route answered ${check.status}: ${JSON.stringify(body).slice(0, 300)}`);
+
+    bare = spawnLogged('bare server', process.execPath, ['bench/load/bare-server.mjs'], {
+      ...process.env,
+      DATABASE_URL: runtimeDb.database.connectionString,
+      PORT: String(barePort),
+      TEAM_ID: String(teamId),
+    });
+    await waitFor(`http://127.0.0.1:${barePort}/bare/trialParticipants/${trials[first]}`, bare);
+
+    // Real and bare take turns (ROUNDS rounds of DURATION/ROUNDS seconds each), so that a change
+    // in the machine's load during the run weighs on both alike.
+    const rows: Array<{ label: string; real: Figures; bare: Figures }> = [];
+    for (const n of CASES) {
+      const realUrl = `${base}/api/trialParticipants/${trials[n]}`;
+      const bareUrl = `http://127.0.0.1:${barePort}/bare/trialParticipants/${trials[n]}`;
+      console.log(
+        `${n} participants: warming up, then ${ROUNDS} × ${DURATION / ROUNDS} s each, ${CONNECTIONS} connections…`,
+      );
+      await load(realUrl, cookies, 3);
+      if (!PROFILE) await load(bareUrl, null, 3);
+      const real = new Tally();
+      const bareTally = new Tally();
+      for (let r = 0; r < ROUNDS; r++) {
+        await load(realUrl, cookies, DURATION / ROUNDS, real);
+        if (!PROFILE) await load(bareUrl, null, DURATION / ROUNDS, bareTally);
+      }
+      rows.push({ label: `${n} participants`, real: real.figures(), bare: bareTally.figures() });
+    }
+
+    const fmt = (f: Figures) =>
+      `${f.rps.toFixed(0).padStart(6)} req/s  p50 ${String(f.p50).padStart(5)} ms  p99 ${String(f.p99).padStart(5)} ms  ${(f.bytes / 1024 / 1024).toFixed(1).padStart(6)} MB/s${f.non2xx || f.errors ? `  non-2xx ${f.non2xx} errors ${f.errors}` : ''}`;
+    console.log(
+      `\nGET /api/trialParticipants/{trialId}: ${CONNECTIONS} connections, ${SESSIONS} sessions, ${DURATION} s, ${os.cpus().length} CPUs${GZIP ? ', gzip' : ''}`,
+    );
+    for (const r of rows) {
+      console.log(`${r.label}`);
+      console.log(`  real  ${fmt(r.real)}`);
+      console.log(`  bare  ${fmt(r.bare)}`);
+      const ratio = r.real.rps / r.bare.rps;
+      console.log(`  real/bare ${ratio.toFixed(2)}× (target ≥ 0.5×: ${ratio >= 0.5 ? 'met' : 'MISSED'})`);
+    }
+  } finally {
+    // Each step on its own: the server (and its PostgreSQL) must stop even if another step failed.
+    const problems: unknown[] = [];
+    const attempt = async (step: () => Promise<void>) => step().catch((err) => problems.push(err));
+    if (bare) await attempt(() => stopProcess(bare!));
+    await attempt(closeDb);
+    await attempt(() => stopProcess(server));
+    if (postgresRunningOn(pgPort)) problems.push(new Error('a postgres process was left behind'));
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    for (const p of problems) console.error(p);
+  }
+}
+
+await main();
