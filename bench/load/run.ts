@@ -86,6 +86,57 @@ function postgresRunningOn(port: number) {
   return ps.stdout.split('\n').some((l) => l.includes('postgres') && l.includes(`-p ${port}`));
 }
 
+/**
+ * CPU time (ms) used so far by a process and, with `children`, by its child
+ * processes too (PostgreSQL's backends are children of the postmaster), from
+ * /proc (Linux). CPU per request hardly depends on what else the machine runs,
+ * unlike requests/s: on a shared machine it is the steadier figure.
+ */
+function cpuMs(pid: number, children = false): number {
+  const TICK_MS = 10; // USER_HZ is 100 on Linux
+  const read = (p: number, withExited = false) => {
+    try {
+      const stat = fs.readFileSync(`/proc/${p}/stat`, 'utf8');
+      const fields = stat
+        .slice(stat.lastIndexOf(')') + 2)
+        .split(' ')
+        .map(Number);
+      // After the name: [1] ppid, [11] utime, [12] stime, [13] cutime, [14] cstime (children that exited).
+      const ticks = fields[11]! + fields[12]! + (withExited ? fields[13]! + fields[14]! : 0);
+      return { ppid: fields[1]!, ms: ticks * TICK_MS };
+    } catch {
+      return { ppid: -1, ms: 0 };
+    }
+  };
+  // With children: the backends that ended (the pool closes idle connections) count too.
+  let total = read(pid, children).ms;
+  if (children)
+    for (const entry of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      const r = read(Number(entry));
+      if (r.ppid === pid) total += r.ms;
+    }
+  return total;
+}
+
+/** Waits until the process and PostgreSQL are (nearly) idle: under 10% of a core for 300 ms. */
+async function settle(cpu: { nodePid: number; pgPid: number }) {
+  const used = () => cpuMs(cpu.nodePid) + cpuMs(cpu.pgPid, true);
+  const deadline = Date.now() + 60_000;
+  let before = used();
+  while (Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 300));
+    const now = used();
+    if (now - before < 30) return;
+    before = now;
+  }
+}
+
+/** The postmaster of the server's embedded cluster (first line of postmaster.pid). */
+function postmasterPid(dataDir: string): number {
+  return Number(fs.readFileSync(path.join(dataDir, 'pgdata', 'postmaster.pid'), 'utf8').split('\n')[0]);
+}
+
 interface Figures {
   rps: number;
   p50: number;
@@ -94,6 +145,9 @@ interface Figures {
   errors: number;
   /** Bytes received per second. */
   bytes: number;
+  /** CPU per answered request (ms): the Node.js process and PostgreSQL. */
+  nodeCpu: number;
+  pgCpu: number;
 }
 
 /** Requests and latencies of one target, summed over its rounds. */
@@ -103,6 +157,8 @@ class Tally {
   non2xx = 0;
   errors = 0;
   bytes = 0;
+  nodeCpuMs = 0;
+  pgCpuMs = 0;
   figures(): Figures {
     const sorted = [...this.latencies].sort((a, b) => a - b);
     const pct = (p: number) =>
@@ -114,13 +170,22 @@ class Tally {
       non2xx: this.non2xx,
       errors: this.errors,
       bytes: this.bytes / this.seconds,
+      nodeCpu: this.nodeCpuMs / sorted.length,
+      pgCpu: this.pgCpuMs / sorted.length,
     };
   }
 }
 
 /** One round of load; every answer's latency goes into the tally (2xx only; the rest are counted). */
-async function load(url: string, cookies: string[] | null, seconds: number, tally?: Tally) {
+async function load(
+  url: string,
+  cookies: string[] | null,
+  seconds: number,
+  tally?: Tally,
+  cpu?: { nodePid: number; pgPid: number },
+) {
   let next = 0;
+  const cpuBefore = cpu && { node: cpuMs(cpu.nodePid), pg: cpuMs(cpu.pgPid, true) };
   const headers: Record<string, string> = GZIP ? { 'accept-encoding': 'gzip' } : {};
   const instance = autocannon({
     url,
@@ -143,20 +208,35 @@ async function load(url: string, cookies: string[] | null, seconds: number, tall
     else tally.non2xx += 1;
   });
   const result = await instance;
+  // The server still works on what the stopped connections had asked for (up to one request a
+  // connection, queued for the pool): let it finish, so that the next round starts on an idle
+  // server; its CPU counts for this round (the tally's requests do not include these).
+  if (cpu) await settle(cpu);
   if (tally) {
     tally.seconds += result.duration;
     tally.errors += result.errors + result.timeouts;
   }
+  if (tally && cpu && cpuBefore) {
+    tally.nodeCpuMs += cpuMs(cpu.nodePid) - cpuBefore.node;
+    tally.pgCpuMs += cpuMs(cpu.pgPid, true) - cpuBefore.pg;
+  }
 }
 
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
+
 async function main() {
+  const startLoad = loadAverage();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-bench-load-'));
   fs.chmodSync(dataDir, 0o755); // reachable by the cluster's user when run as root
   const port = await freePort();
   const pgPort = await freePort();
   const barePort = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const env = {
+  const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: 'production',
     PORT: String(port),
@@ -180,7 +260,10 @@ async function main() {
   process.once('SIGINT', () => {
     bare?.child.kill('SIGTERM');
     server.child.kill('SIGTERM');
-    setTimeout(() => process.exit(130), 5000);
+    server.child.once('exit', () => {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      process.exit(130);
+    });
   });
   let closeDb = async () => {};
   try {
@@ -279,28 +362,38 @@ async function main() {
       console.log(
         `${n} participants: warming up, then ${ROUNDS} × ${DURATION / ROUNDS} s each, ${CONNECTIONS} connections…`,
       );
-      await load(realUrl, cookies, 3);
-      if (!PROFILE) await load(bareUrl, null, 3);
+      const pgPid = postmasterPid(dataDir);
+      await load(realUrl, cookies, 3, undefined, { nodePid: server.child.pid!, pgPid });
+      if (!PROFILE) await load(bareUrl, null, 3, undefined, { nodePid: bare!.child.pid!, pgPid });
       const real = new Tally();
       const bareTally = new Tally();
       for (let r = 0; r < ROUNDS; r++) {
-        await load(realUrl, cookies, DURATION / ROUNDS, real);
-        if (!PROFILE) await load(bareUrl, null, DURATION / ROUNDS, bareTally);
+        await load(realUrl, cookies, DURATION / ROUNDS, real, { nodePid: server.child.pid!, pgPid });
+        if (!PROFILE)
+          await load(bareUrl, null, DURATION / ROUNDS, bareTally, { nodePid: bare!.child.pid!, pgPid });
       }
       rows.push({ label: `${n} participants`, real: real.figures(), bare: bareTally.figures() });
     }
 
+    const cpuFmt = (f: Figures) =>
+      `CPU/request: node ${f.nodeCpu.toFixed(2)} ms + PostgreSQL ${f.pgCpu.toFixed(2)} ms = ${(f.nodeCpu + f.pgCpu).toFixed(2)} ms`;
     const fmt = (f: Figures) =>
       `${f.rps.toFixed(0).padStart(6)} req/s  p50 ${String(f.p50).padStart(5)} ms  p99 ${String(f.p99).padStart(5)} ms  ${(f.bytes / 1024 / 1024).toFixed(1).padStart(6)} MB/s${f.non2xx || f.errors ? `  non-2xx ${f.non2xx} errors ${f.errors}` : ''}`;
     console.log(
       `\nGET /api/trialParticipants/{trialId}: ${CONNECTIONS} connections, ${SESSIONS} sessions, ${DURATION} s, ${os.cpus().length} CPUs${GZIP ? ', gzip' : ''}`,
     );
+    console.log(`load average of the machine: ${startLoad} at the start, ${loadAverage()} at the end`);
     for (const r of rows) {
       console.log(`${r.label}`);
       console.log(`  real  ${fmt(r.real)}`);
+      console.log(`        ${cpuFmt(r.real)}`);
       console.log(`  bare  ${fmt(r.bare)}`);
+      console.log(`        ${cpuFmt(r.bare)}`);
       const ratio = r.real.rps / r.bare.rps;
       console.log(`  real/bare ${ratio.toFixed(2)}× (target ≥ 0.5×: ${ratio >= 0.5 ? 'met' : 'MISSED'})`);
+      // What the ratio would be on a machine running nothing else: the inverse ratio of CPU per request.
+      const cpuRatio = (r.bare.nodeCpu + r.bare.pgCpu) / (r.real.nodeCpu + r.real.pgCpu);
+      console.log(`  real/bare by CPU per request ${cpuRatio.toFixed(2)}×`);
     }
   } finally {
     // Each step on its own: the server (and its PostgreSQL) must stop even if another step failed.

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import type { Db } from '../../db/database.js';
+import { cachedQuery } from '../../db/cached-query.js';
+import { type Db, PREPARED } from '../../db/database.js';
 
 export function findUserByUsername(db: Db, username: string) {
   return db
@@ -84,9 +85,10 @@ export function findSession(db: Db, id: string) {
  * team's status fields and hidden participant fields. resolveAuth runs it on
  * every /api request.
  */
-export function findSessionAuth(db: Db, id: string) {
-  return db
+const sessionAuthQuery = cachedQuery((db, _shape: null, p: { id: string }) =>
+  db
     .selectFrom('sessions as s')
+    .modifyFront(PREPARED)
     .innerJoin('users as u', 'u.id', 's.user_id')
     .leftJoin('team_memberships as m', (join) =>
       join.onRef('m.user_id', '=', 's.user_id').onRef('m.team_id', '=', 's.team_id'),
@@ -111,8 +113,11 @@ export function findSessionAuth(db: Db, id: string) {
       't.subscription_ends',
       't.hidden_participant_fields',
     ])
-    .where('s.id', '=', id)
-    .executeTakeFirst();
+    .where('s.id', '=', p.id),
+);
+
+export async function findSessionAuth(db: Db, id: string) {
+  return (await sessionAuthQuery(db, null, { id }))[0];
 }
 
 export async function extendSession(db: Db, id: string, now: Date, expiresAt: Date) {

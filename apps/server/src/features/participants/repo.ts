@@ -1,6 +1,7 @@
 import { type HiddenField, type Role, roleAllows } from '@trialwear/contract';
 import { sql } from 'kysely';
-import type { Db } from '../../db/database.js';
+import { cachedQuery } from '../../db/cached-query.js';
+import { type Db, PREPARED } from '../../db/database.js';
 import { ALL_TEAM_TRIALS, visibleTo } from '../trials/repo.js';
 
 const COLUMNS = [
@@ -37,21 +38,41 @@ export async function trialParticipantsJson(
     page?: { page: number; pageSize: number };
   },
 ) {
-  const window = q.page ? sql`LIMIT ${q.page.pageSize} OFFSET ${(q.page.page - 1) * q.page.pageSize}` : sql``;
-  let query = db
-    .selectFrom('trials as t')
-    .select([
-      't.id',
-      sql<string>`(
+  const shape = {
+    email: !q.hidden.includes('email'),
+    notes: !q.hidden.includes('notes'),
+    allTrials: roleAllows(q.role, ALL_TEAM_TRIALS),
+    paged: !!q.page,
+  };
+  const limit = q.page?.pageSize ?? 0;
+  const offset = q.page ? (q.page.page - 1) * q.page.pageSize : 0;
+  const params = { teamId: q.teamId, userId: q.userId, trialId: q.trialId, limit, offset };
+  const rows = await participantsJsonQuery(db, shape, params);
+  return rows[0];
+}
+
+const participantsJsonQuery = cachedQuery(
+  (
+    db,
+    shape: { email: boolean; notes: boolean; allTrials: boolean; paged: boolean },
+    q: { teamId: number; userId: number; trialId: number; limit: number; offset: number },
+  ) => {
+    const window = shape.paged ? sql`LIMIT ${q.limit} OFFSET ${q.offset}` : sql``;
+    let query = db
+      .selectFrom('trials as t')
+      .modifyFront(PREPARED)
+      .select([
+        't.id',
+        sql<string>`(
         SELECT coalesce(json_agg(x ORDER BY x.id), '[]'::json)::text
         FROM (
           SELECT
             p.id,
             p.trial_id AS "trialId",
-            ${q.hidden.includes('email') ? sql`` : sql`p.email,`}
+            ${shape.email ? sql`p.email,` : sql``}
             p.gender,
             p.age,
-            ${q.hidden.includes('notes') ? sql`` : sql`coalesce(p.notes, '') AS notes,`}
+            ${shape.notes ? sql`coalesce(p.notes, '') AS notes,` : sql``}
             p.participant_code,
             p.participant_code_suffix,
             to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at,
@@ -72,17 +93,18 @@ export async function trialParticipantsJson(
           ) d ON d.participant_id = p.id
         ) x
       )`.as('participants'),
-      q.page
-        ? sql<number>`(SELECT count(*) FROM participants c WHERE c.team_id = t.team_id AND c.trial_id = t.id)::int`.as(
-            'total',
-          )
-        : sql<number>`0`.as('total'),
-    ])
-    .where('t.team_id', '=', q.teamId)
-    .where('t.id', '=', q.trialId);
-  if (!roleAllows(q.role, ALL_TEAM_TRIALS)) query = query.where(visibleTo(q.userId));
-  return query.executeTakeFirst();
-}
+        shape.paged
+          ? sql<number>`(SELECT count(*) FROM participants c WHERE c.team_id = t.team_id AND c.trial_id = t.id)::int`.as(
+              'total',
+            )
+          : sql<number>`0`.as('total'),
+      ])
+      .where('t.team_id', '=', q.teamId)
+      .where('t.id', '=', q.trialId);
+    if (!shape.allTrials) query = query.where(visibleTo(q.userId));
+    return query;
+  },
+);
 
 function selectParticipant(db: Db, teamId: number, participantId: number) {
   return db
