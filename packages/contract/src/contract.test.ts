@@ -4,8 +4,10 @@ import {
   CONTACT_MESSAGES,
   contactFormSchema,
   formatFileSize,
+  hasControlCharacters,
   LIMITS,
   loginFormSchema,
+  MULTILINE_FIELDS,
   NAV_ITEMS,
   newPasswordSchema,
   PASSWORD_MESSAGES,
@@ -170,5 +172,41 @@ describe('section 9 constants', () => {
     expect(TABLE.pageSizes).toEqual([10, 20, 30, 40, 50]);
     expect(TABLE.sharedSelectionMax).toBe(4);
     expect(TABLE.participantSelectionMax).toBe(10);
+  });
+});
+
+describe('text without control characters (issue #9)', () => {
+  it('refuses NUL, the other C0 characters, DEL and C1; multi-line text may hold tab, LF and CR', () => {
+    for (const c of [
+      '\u0000',
+      '\u0001',
+      '\u0008',
+      '\u000b',
+      '\u001b',
+      '\u001f',
+      '\u007f',
+      '\u0085',
+      '\u009f',
+    ]) {
+      expect(hasControlCharacters(`a${c}b`), JSON.stringify(c)).toBe(true);
+      expect(hasControlCharacters(`a${c}b`, true), JSON.stringify(c)).toBe(true);
+    }
+    for (const c of ['\t', '\n', '\r']) {
+      expect(hasControlCharacters(`line${c}line`)).toBe(true);
+      expect(hasControlCharacters(`line${c}line`, true)).toBe(false);
+    }
+    for (const ok of ['', 'plain', 'Zoë Ångström', '日本語', '😀', '\u00a0non-breaking', 'a\u2028b']) {
+      expect(hasControlCharacters(ok)).toBe(false);
+    }
+  });
+
+  it('lists the multi-line fields (notes, the contact message) by route', () => {
+    expect(MULTILINE_FIELDS).toEqual({
+      'POST /api/userTrials': ['trialNotes'],
+      'PUT /api/userTrials': ['trialNotes'],
+      'POST /api/trialParticipants': ['notes'],
+      'PUT /api/participant': ['notes'],
+      'POST /api/contactUs': ['message'],
+    });
   });
 });

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { actionResultSchema, authStatusSchema, newPasswordSchema } from './auth.js';
 import { emailSchema } from './contact.js';
+import { MAX_ID } from './ids.js';
 
 export const SFA_MESSAGES = {
   required: 'SFA Code is required',
@@ -139,7 +140,8 @@ export const approveSignupSchema = z.object({
   teamId: z.coerce
     .number({ message: SIGNUP_MESSAGES.teamRequired })
     .int()
-    .positive(SIGNUP_MESSAGES.teamRequired),
+    .positive(SIGNUP_MESSAGES.teamRequired)
+    .max(MAX_ID, 'Invalid id'),
   teamName: z.string().optional().default(''),
 });
 

@@ -7,6 +7,7 @@ export * from './devices.js';
 export * from './errors.js';
 export * from './identity.js';
 export * from './ids.js';
+export * from './input-text.js';
 export * from './participants.js';
 export * from './platform.js';
 export * from './roles.js';

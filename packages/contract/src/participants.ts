@@ -121,10 +121,34 @@ export function effectiveHiddenFields(setting: readonly string[] | null | undefi
 export const listedParticipantSchema = participantSchema.extend({ authorized_devices: z.array(z.string()) });
 export type ListedParticipant = z.infer<typeof listedParticipantSchema>;
 
-/** GET /api/trialParticipants/{trialId} */
+/** Server-side paging of a large trial's list (optional; without it, the whole list as the spec's page expects). */
+export const PARTICIPANT_PAGE_SIZE_MAX = 500;
+export const trialParticipantsQuerySchema = z
+  .object({
+    page: z.coerce
+      .number({ message: 'Invalid page' })
+      .int('Invalid page')
+      .min(1, 'Invalid page')
+      .max(1_000_000, 'Invalid page')
+      .optional(),
+    pageSize: z.coerce
+      .number({ message: 'Invalid page size' })
+      .int('Invalid page size')
+      .min(1, 'Invalid page size')
+      .max(PARTICIPANT_PAGE_SIZE_MAX, `Page size can not be more than ${PARTICIPANT_PAGE_SIZE_MAX}`)
+      .optional(),
+  })
+  .transform(({ page, pageSize }) =>
+    page === undefined && pageSize === undefined ? undefined : { page: page ?? 1, pageSize: pageSize ?? 50 },
+  );
+
+/** GET /api/trialParticipants/{trialId}; `page`, `pageSize` and `total` only when a page was asked for. */
 export const trialParticipantsSchema = z.object({
   hiddenFields: z.array(z.enum(HIDDEN_FIELD_NAMES)),
   participants: z.array(listedParticipantSchema),
+  page: z.number().optional(),
+  pageSize: z.number().optional(),
+  total: z.number().optional(),
 });
 export type TrialParticipants = z.infer<typeof trialParticipantsSchema>;
 

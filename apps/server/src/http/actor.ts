@@ -1,4 +1,4 @@
-import type { Role } from '@trialwear/contract';
+import type { HiddenField, Role } from '@trialwear/contract';
 import type { FastifyRequest } from 'fastify';
 import { forbidden, notSignedIn } from './errors.js';
 
@@ -9,6 +9,8 @@ export interface Actor {
   role: Role;
   requestId: string;
   ip: string;
+  /** The team's hidden participant fields, read with the session on this request (a change applies at once). */
+  hiddenParticipantFields: readonly HiddenField[];
 }
 
 /** For routes whose table access is a role list or 'any': the session is full and has a team and a role. */
@@ -22,5 +24,6 @@ export function actorOf(request: FastifyRequest): Actor {
     role: auth.role,
     requestId: request.id,
     ip: request.ip,
+    hiddenParticipantFields: auth.hiddenParticipantFields,
   };
 }

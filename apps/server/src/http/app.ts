@@ -30,8 +30,10 @@ import { registerTrialRoutes } from '../features/trials/routes.js';
 import { registerUserRoutes } from '../features/users/routes.js';
 import { APP_VERSION } from '../version.js';
 import { registerAccessDenialAudit } from './access-denials.js';
+import { registerApiCompression } from './api-compression.js';
 import { registerCsrf } from './csrf.js';
 import { registerErrorHandling, sendNotFound } from './errors.js';
+import { registerInputGuard } from './input-guard.js';
 import { REDACT_PATHS, REDACTED, serializeRequest } from './log-redaction.js';
 import { mountSimulators } from './mount-simulators.js';
 import { registerRouteAccess } from './route-access.js';
@@ -75,6 +77,9 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control'))
       reply.header('cache-control', 'no-store');
   });
+
+  // Large /api answers (participant lists) compressed when the client accepts it.
+  registerApiCompression(app);
 
   await app.register(fastifyCookie);
   await app.register(fastifyHelmet, {
@@ -124,6 +129,8 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   });
   registerCsrf(app, ctx);
   registerAccessDenialAudit(app, ctx);
+  // Every string of every /api body, query and path: no control characters (400, before the schema).
+  registerInputGuard(app);
 
   registerHealthRoutes(app, ctx);
   registerMetaRoutes(app, ctx);

@@ -43,6 +43,63 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, err: App
   return reply.status(err.statusCode).send(errorBody(request, err));
 }
 
+/** What node-postgres gives of a refused statement. */
+export interface PgError {
+  code: string;
+  constraint?: string;
+  detail?: string;
+}
+
+/** Is this a PostgreSQL error with this SQLSTATE (and, if given, on this constraint)? */
+export function isPgError(err: unknown, code: string, constraint?: string): err is PgError {
+  const e = err as Partial<PgError> | null;
+  return !!e && e.code === code && (constraint === undefined || e.constraint === constraint);
+}
+
+export const DATABASE_MESSAGES = {
+  duplicate: 'This record already exists.',
+  referenceMissing: 'A record this request refers to does not exist (any more).',
+  stillReferenced: 'This record is still in use and cannot be removed.',
+  invalidValue: 'A value in the request is not valid.',
+  concurrent: 'The record was changed by another request at the same time. Please try again.',
+  failed: 'Database error',
+} as const;
+
+/**
+ * The safety net for database refusals a service did not map to its own
+ * message (services keep their specific 404/409s; this only stops a race or
+ * an unforeseen value from becoming a 500): a duplicate is a 409, a missing
+ * reference a 404, a reference still in use a 409, a value the column cannot
+ * hold a 400, a lost race a 409. Anything else stays a 500.
+ */
+export function databaseError(e: PgError): AppError {
+  const fail = (status: number, message: string, reason: ErrorReason) =>
+    new AppError(status, message, reason, { displayToUser: status < 500 });
+  switch (e.code) {
+    case '23505': // unique_violation
+      return fail(409, DATABASE_MESSAGES.duplicate, 'Conflict');
+    case '23503': // foreign_key_violation: a parent gone (insert/update) or a child left (delete)
+      return /still referenced/.test(e.detail ?? '')
+        ? fail(409, DATABASE_MESSAGES.stillReferenced, 'Conflict')
+        : fail(404, DATABASE_MESSAGES.referenceMissing, 'NotFound');
+    case '23502': // not_null_violation
+    case '23514': // check_violation
+    case '22001': // string_data_right_truncation (too long)
+    case '22003': // numeric_value_out_of_range
+    case '22021': // character_not_in_repertoire (e.g. NUL in text)
+    case '22P05': // untranslatable_character
+    case '22P02': // invalid_text_representation
+    case '22007': // invalid_datetime_format
+    case '22008': // datetime_field_overflow
+      return fail(400, DATABASE_MESSAGES.invalidValue, 'ValidationError');
+    case '40001': // serialization_failure
+    case '40P01': // deadlock_detected
+      return fail(409, DATABASE_MESSAGES.concurrent, 'Conflict');
+    default:
+      return fail(500, DATABASE_MESSAGES.failed, 'DBError');
+  }
+}
+
 /** Map anything thrown in a handler to an AppError. */
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
@@ -67,7 +124,7 @@ export function toAppError(error: unknown): AppError {
     return new AppError(fe.statusCode, fe.message, 'ValidationError', { displayToUser: false });
   }
   if (typeof fe.code === 'string' && /^[0-9A-Z]{5}$/.test(fe.code)) {
-    return new AppError(500, 'Database error', 'DBError', { displayToUser: false });
+    return databaseError(fe as PgError);
   }
   return new AppError(500, 'Internal server error', 'InternalError', { displayToUser: false });
 }

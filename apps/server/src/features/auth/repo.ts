@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import type { Db } from '../../db/database.js';
+import { cachedQuery } from '../../db/cached-query.js';
+import { type Db, PREPARED } from '../../db/database.js';
 
 export function findUserByUsername(db: Db, username: string) {
   return db
@@ -76,6 +77,47 @@ export async function insertSession(db: Db, s: NewSession) {
 
 export function findSession(db: Db, id: string) {
   return db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * What a request's session cookie resolves to, in one query: the session,
+ * its user and the user's membership (role) in the session's team with the
+ * team's status fields and hidden participant fields. resolveAuth runs it on
+ * every /api request.
+ */
+const sessionAuthQuery = cachedQuery((db, _shape: null, p: { id: string }) =>
+  db
+    .selectFrom('sessions as s')
+    .modifyFront(PREPARED)
+    .innerJoin('users as u', 'u.id', 's.user_id')
+    .leftJoin('team_memberships as m', (join) =>
+      join.onRef('m.user_id', '=', 's.user_id').onRef('m.team_id', '=', 's.team_id'),
+    )
+    .leftJoin('teams as t', 't.id', 'm.team_id')
+    .select([
+      's.auth_status',
+      's.expires_at',
+      's.token_version as session_token_version',
+      'u.id',
+      'u.username',
+      'u.email',
+      'u.first_name',
+      'u.last_name',
+      'u.is_active',
+      'u.token_version',
+      'm.team_id',
+      'm.role',
+      't.team_name',
+      't.is_active as team_is_active',
+      't.subscription_starts',
+      't.subscription_ends',
+      't.hidden_participant_fields',
+    ])
+    .where('s.id', '=', p.id),
+);
+
+export async function findSessionAuth(db: Db, id: string) {
+  return (await sessionAuthQuery(db, null, { id }))[0];
 }
 
 export async function extendSession(db: Db, id: string, now: Date, expiresAt: Date) {

@@ -8,7 +8,14 @@
  * request body.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { type AuthStatus, cookieName, type Role, type SessionUser } from '@trialwear/contract';
+import {
+  type AuthStatus,
+  cookieName,
+  effectiveHiddenFields,
+  type HiddenField,
+  type Role,
+  type SessionUser,
+} from '@trialwear/contract';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context.js';
 import { inTransaction } from '../../db/transaction.js';
@@ -30,6 +37,8 @@ export interface RequestAuth {
   user: SessionUser;
   teamId: number | null;
   role: Role | null;
+  /** The session team's hidden participant fields (core §3: the team decides), read with the session. */
+  hiddenParticipantFields: HiddenField[];
 }
 
 declare module 'fastify' {
@@ -53,28 +62,41 @@ export function teamStatus(
   return 'Active';
 }
 
+type UserFields = { id: number; username: string; email: string; first_name: string; last_name: string };
+type MembershipFields = {
+  team_id: number;
+  role: string;
+  team_name: string;
+  is_active: boolean;
+  subscription_starts: string | null;
+  subscription_ends: string | null;
+};
+
+/** The user as the API sends it, from the user and their membership in the session's team (if any). */
+function sessionUserOf(user: UserFields, membership: MembershipFields | undefined, now: Date) {
+  const role = (membership?.role ?? null) as Role | null;
+  const sessionUser: SessionUser = {
+    id: user.id,
+    userName: user.username,
+    email: user.email,
+    first_name: user.first_name,
+    last_name: user.last_name,
+    role,
+    team_id: membership?.team_id ?? null,
+    team_name: membership?.team_name ?? null,
+    team_status: membership ? teamStatus(membership, now) : null,
+  };
+  return { sessionUser, role };
+}
+
 /** The user as the API sends it, in the team (and so the role) the session is in. */
 export async function buildSessionUser(
   ctx: Pick<AppContext, 'db' | 'now'>,
-  user: { id: number; username: string; email: string; first_name: string; last_name: string },
+  user: UserFields,
   teamId: number | null,
 ): Promise<{ sessionUser: SessionUser; role: Role | null }> {
   const membership = teamId === null ? undefined : await repo.findMembership(ctx.db, user.id, teamId);
-  const role = membership?.role ?? null;
-  return {
-    role,
-    sessionUser: {
-      id: user.id,
-      userName: user.username,
-      email: user.email,
-      first_name: user.first_name,
-      last_name: user.last_name,
-      role,
-      team_id: membership?.team_id ?? null,
-      team_name: membership?.team_name ?? null,
-      team_status: membership ? teamStatus(membership, ctx.now()) : null,
-    },
-  };
+  return sessionUserOf(user, membership, ctx.now());
 }
 
 /** Records a new session; returns its token, which the route sets as the session cookie. */
@@ -122,22 +144,35 @@ export async function resolveAuth(ctx: AppContext, request: FastifyRequest): Pro
   const token = request.cookies[sessionCookieName(ctx)];
   if (!token) return null;
   const sessionId = hashToken(token);
-  const session = await repo.findSession(ctx.db, sessionId);
-  if (!session) return null;
-  if (new Date(session.expires_at).getTime() <= ctx.now().getTime()) {
+  // One query on every /api request: session, user, membership and team together.
+  const row = await repo.findSessionAuth(ctx.db, sessionId);
+  if (!row) return null;
+  const now = ctx.now();
+  if (new Date(row.expires_at).getTime() <= now.getTime()) {
     await repo.deleteSession(ctx.db, sessionId);
     request.authExpired = true;
     return null;
   }
-  const user = await repo.findUserById(ctx.db, session.user_id);
-  if (!user?.is_active || user.token_version !== session.token_version) return null;
-  const { sessionUser, role } = await buildSessionUser(ctx, user, session.team_id);
+  if (!row.is_active || row.token_version !== row.session_token_version) return null;
+  const membership =
+    row.team_id === null || row.role === null
+      ? undefined
+      : {
+          team_id: row.team_id,
+          role: row.role,
+          team_name: row.team_name!,
+          is_active: row.team_is_active!,
+          subscription_starts: row.subscription_starts,
+          subscription_ends: row.subscription_ends,
+        };
+  const { sessionUser, role } = sessionUserOf(row, membership, now);
   return {
     sessionId,
-    status: session.auth_status as AuthStatus,
+    status: row.auth_status as AuthStatus,
     user: sessionUser,
     teamId: sessionUser.team_id,
     role,
+    hiddenParticipantFields: effectiveHiddenFields(row.hidden_participant_fields),
   };
 }
 

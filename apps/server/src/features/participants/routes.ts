@@ -6,7 +6,9 @@ import {
   deleteParticipantResultSchema,
   editParticipantResultSchema,
   editParticipantSchema,
+  type TrialParticipants,
   teamParticipantsSchema,
+  trialParticipantsQuerySchema,
   trialParticipantsSchema,
 } from '@trialwear/contract';
 import type { FastifyInstance } from 'fastify';
@@ -19,7 +21,7 @@ import {
   addParticipant,
   changeParticipantCode,
   editParticipant,
-  listParticipants,
+  listParticipantsJson,
   listVisibleParticipants,
   removeParticipant,
 } from './service.js';
@@ -34,15 +36,23 @@ export function registerParticipantRoutes(app: FastifyInstance, ctx: AppContext)
     {
       schema: {
         tags,
-        summary: "The trial's participants; email and notes are left out when the team hides them",
+        summary:
+          "The trial's participants; email and notes are left out when the team hides them. Optional ?page=&pageSize= (at most 500) for one page with the total",
         params: z.object({ trialId: idSchema }),
+        querystring: trialParticipantsQuerySchema,
         response: { 200: trialParticipantsSchema },
       },
-      // The response schema documents the shape; re-validating 5,000 rows with zod on every
-      // answer cost more than the query (bench/participants-list.ts), and the service is typed.
-      serializerCompiler: () => (data) => JSON.stringify(data),
+      // The response schema documents the shape; the answer is JSON text built by PostgreSQL
+      // (participants repo trialParticipantsJson), sent as is: re-validating and re-serialising
+      // thousands of rows cost more than the query (bench/participants-list.ts, bench/load/).
+      serializerCompiler: () => (data) => data as string,
     },
-    async (request) => listParticipants(ctx, actorOf(request), request.params.trialId),
+    async (request, reply) => {
+      reply.type('application/json; charset=utf-8');
+      const json = await listParticipantsJson(ctx, actorOf(request), request.params.trialId, request.query);
+      // JSON text of the declared shape, passed through by the serializer above.
+      return json as unknown as TrialParticipants;
+    },
   );
 
   r.get(

@@ -10,12 +10,14 @@ import {
   PARTICIPANT_MESSAGES,
   type Participant,
   participantEmailSchema,
+  TRIAL_MESSAGES,
 } from '@trialwear/contract';
 import type { AppContext } from '../../app-context.js';
 import { recordActorAudit } from '../../audit/audit-log.js';
 import { inTransaction } from '../../db/transaction.js';
 import type { Actor } from '../../http/actor.js';
 import { AppError, notFound } from '../../http/errors.js';
+import { lockTeamForLimits } from '../teams/service.js';
 import { listTrials, requireVisibleTrial } from '../trials/service.js';
 import * as repo from './repo.js';
 
@@ -57,7 +59,7 @@ const audit = (
 const validationError = (path: string, message: string) =>
   new AppError(400, message, 'ValidationError', { displayToUser: true, errors: [{ path, message }] });
 
-/** Unique-index races (two adds at once) end as the same 409s as the checks. */
+/** Unique-index races (two adds at once) end as the same 409s as the checks; a trial gone meanwhile as its 404. */
 function mapUniqueViolation(err: unknown, code: string | null): never {
   const e = err as { code?: string; constraint?: string };
   if (e.code === '23505' && e.constraint === 'participants_trial_code_key') {
@@ -66,21 +68,14 @@ function mapUniqueViolation(err: unknown, code: string | null): never {
   if (e.code === '23505' && e.constraint === 'participants_team_email_key') {
     throw new AppError(409, PARTICIPANT_MESSAGES.emailTaken, 'EmailTaken', { displayToUser: true });
   }
+  if (e.code === '23503' && e.constraint === 'participants_team_id_trial_id_fkey') {
+    throw notFound(TRIAL_MESSAGES.notFound); // the trial was deleted meanwhile
+  }
   throw err;
 }
 
 const codeTakenMessage = (code: string | null) =>
   code ? `Participant code ${code} is already taken in this trial.` : PARTICIPANT_MESSAGES.codeTaken;
-
-export async function listParticipants(ctx: AppContext, actor: Actor, trialId: number) {
-  await requireVisibleTrial(ctx, actor, trialId);
-  const hidden = await hiddenFieldsOf(ctx, actor.teamId);
-  const [rows, devices] = await Promise.all([
-    repo.listTrialParticipants(ctx.db, actor.teamId, trialId),
-    repo.authorizedProvidersByParticipant(ctx.db, actor.teamId, trialId),
-  ]);
-  return { hiddenFields: hidden, participants: listed(rows, devices, hidden) };
-}
 
 /**
  * Every participant of the trials the actor sees in the session's team (the
@@ -97,8 +92,49 @@ export async function listVisibleParticipants(ctx: AppContext, actor: Actor) {
   return { hiddenFields: hidden, trials, participants: listed(rows, devices, hidden) };
 }
 
-export async function getParticipant(ctx: AppContext, actor: Actor, participantId: number) {
-  const row = await repo.findParticipant(ctx.db, actor.teamId, participantId);
+/** One page of the list (optional: without it the whole list, as the spec's page expects). */
+export interface Paging {
+  page: number;
+  pageSize: number;
+}
+
+/**
+ * The answer of GET /api/trialParticipants/{trialId} as JSON text (the
+ * contract's trialParticipantsSchema): the participants' JSON comes from
+ * PostgreSQL (repo.trialParticipantsJson) and is passed through as is.
+ */
+export function listAnswerJson(
+  hidden: HiddenField[],
+  participantsJson: string,
+  page?: Paging & { total: number },
+) {
+  const paging = page ? `,"page":${page.page},"pageSize":${page.pageSize},"total":${page.total}` : '';
+  return `{"hiddenFields":${JSON.stringify(hidden)},"participants":${participantsJson}${paging}}`;
+}
+
+/**
+ * The trial's participants if the actor may see the trial (404 otherwise),
+ * without the fields the team hides (from the session: one query in all).
+ */
+export async function listParticipantsJson(ctx: AppContext, actor: Actor, trialId: number, paging?: Paging) {
+  const hidden = [...actor.hiddenParticipantFields];
+  const row = await repo.trialParticipantsJson(ctx.db, { ...actor, trialId, hidden, page: paging });
+  if (!row) throw notFound(TRIAL_MESSAGES.notFound);
+  return listAnswerJson(hidden, row.participants, paging && { ...paging, total: row.total });
+}
+
+/** The participant if the actor may see it (404 otherwise); `forUpdate` locks its row for the transaction. */
+export async function getParticipant(
+  ctx: AppContext,
+  actor: Actor,
+  participantId: number,
+  opts: { forUpdate?: boolean } = {},
+) {
+  const row = await (opts.forUpdate ? repo.findParticipantForUpdate : repo.findParticipant)(
+    ctx.db,
+    actor.teamId,
+    participantId,
+  );
   if (!row) throw notFound(PARTICIPANT_MESSAGES.notFound);
   await requireVisibleTrial(ctx, actor, row.trial_id).catch(() => {
     throw notFound(PARTICIPANT_MESSAGES.notFound);
@@ -119,8 +155,10 @@ export async function addParticipant(
   },
 ) {
   return inTransaction(ctx, async (tx) => {
+    // First: the team's lock, so that concurrent adds count one after another (the limit is exact)
+    // and a trial deleted meanwhile (removeTrial takes the same lock) is seen as gone (404).
+    const team = await lockTeamForLimits(tx, actor.teamId);
     const trial = await requireVisibleTrial(tx, actor, input.trialId);
-    const team = await repo.teamHiddenFieldsSetting(tx.db, actor.teamId);
     const hidden = effectiveHiddenFields(team.hidden_participant_fields);
 
     let email: string;
@@ -176,7 +214,7 @@ export async function editParticipant(
   input: { id: number; gender?: Gender; age: number | null; email?: string; notes?: string },
 ) {
   return inTransaction(ctx, async (tx) => {
-    const before = await getParticipant(tx, actor, input.id);
+    const before = await getParticipant(tx, actor, input.id, { forUpdate: true });
     const hidden = await hiddenFieldsOf(tx, actor.teamId);
     const fields: Parameters<typeof repo.updateParticipant>[3] = { age: input.age };
     if (input.gender !== undefined) fields.gender = input.gender;
@@ -212,7 +250,7 @@ export async function changeParticipantCode(
   suffix: string | null,
 ) {
   return inTransaction(ctx, async (tx) => {
-    const row = await repo.findParticipant(tx.db, actor.teamId, participantId);
+    const row = await repo.findParticipantForUpdate(tx.db, actor.teamId, participantId);
     if (!row || row.trial_id !== trialId) throw notFound(PARTICIPANT_MESSAGES.codeNotFound);
     const trial = await requireVisibleTrial(tx, actor, trialId).catch(() => {
       throw notFound(PARTICIPANT_MESSAGES.codeNotFound);
@@ -239,7 +277,7 @@ export async function changeParticipantCode(
 
 export async function removeParticipant(ctx: AppContext, actor: Actor, participantId: number) {
   return inTransaction(ctx, async (tx) => {
-    const before = await getParticipant(tx, actor, participantId);
+    const before = await getParticipant(tx, actor, participantId, { forUpdate: true });
     await repo.deleteParticipant(tx.db, actor.teamId, participantId);
     await audit(tx, actor, 'participant.delete', participantId, present(before, []), undefined);
   });

@@ -10,6 +10,21 @@ export function findTeamIdByName(db: Db, name: string) {
     .executeTakeFirst();
 }
 
+/**
+ * Locks the team's row until the transaction ends and returns its limits.
+ * Every write that a team limit counts (trials, participants) takes it first,
+ * so concurrent writes of one team run one after another and each counts the
+ * rows the previous ones committed: a limit is reached exactly, never passed.
+ */
+export function lockTeam(db: Db, teamId: number) {
+  return db
+    .selectFrom('teams')
+    .select(['id', 'max_users', 'max_trials', 'max_participants', 'hidden_participant_fields'])
+    .where('id', '=', teamId)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
 export function listAllTeams(db: Db) {
   return db.selectFrom('teams').select(['id', 'team_name']).orderBy('team_name').execute();
 }

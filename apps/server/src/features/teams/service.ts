@@ -60,6 +60,19 @@ export async function createTeam(db: Db, input: NewTeam): Promise<number> {
   });
 }
 
+/**
+ * Takes the team's row lock for the rest of the transaction and returns its
+ * limits (max_trials, max_participants, max_users) and hidden fields. Call it
+ * first in a transaction that adds what a limit counts: concurrent adds of the
+ * team then queue here, and each one's count sees the rows committed before it.
+ */
+export async function lockTeamForLimits(tx: { db: Db }, teamId: number) {
+  if (!tx.db.isTransaction) throw new Error('lockTeamForLimits must run inside a transaction');
+  const team = await repo.lockTeam(tx.db, teamId);
+  if (!team) throw notFound('Team not found');
+  return team;
+}
+
 export async function findTeamIdByName(db: Db, name: string): Promise<number> {
   const team = await repo.findTeamIdByName(db, name);
   if (!team) throw new AppError(404, `No team named "${name}"`, 'NotFound', { displayToUser: true });

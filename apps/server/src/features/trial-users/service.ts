@@ -1,9 +1,9 @@
-import { TRIAL_USER_MESSAGES } from '@trialwear/contract';
+import { TRIAL_MESSAGES, TRIAL_USER_MESSAGES } from '@trialwear/contract';
 import type { AppContext } from '../../app-context.js';
 import { recordActorAudit } from '../../audit/audit-log.js';
 import { inTransaction } from '../../db/transaction.js';
 import type { Actor } from '../../http/actor.js';
-import { AppError, notFound } from '../../http/errors.js';
+import { AppError, isPgError, notFound } from '../../http/errors.js';
 import { requireVisibleTrial } from '../trials/service.js';
 import * as repo from './repo.js';
 
@@ -24,7 +24,14 @@ export async function addTrialUser(ctx: AppContext, actor: Actor, trialId: numbe
     await requireVisibleTrial(tx, actor, trialId);
     const user = await repo.findTeamMemberByEmail(tx.db, actor.teamId, userEmail);
     if (!user) throw new AppError(404, TRIAL_USER_MESSAGES.notInTeam, 'NotFound', { displayToUser: true });
-    if (!(await repo.addTrialUser(tx.db, trialId, user.id)))
+    const added = await repo.addTrialUser(tx.db, trialId, user.id).catch((err) => {
+      // The trial (or the user) was deleted between the check above and the insert.
+      if (isPgError(err, '23503', 'trial_users_trial_id_fkey')) throw notFound(TRIAL_MESSAGES.notFound);
+      if (isPgError(err, '23503', 'trial_users_user_id_fkey'))
+        throw new AppError(404, TRIAL_USER_MESSAGES.notInTeam, 'NotFound', { displayToUser: true });
+      throw err;
+    });
+    if (!added)
       throw new AppError(409, TRIAL_USER_MESSAGES.alreadyOnTrial, 'Conflict', { displayToUser: true });
     await recordActorAudit(tx.db, actor, {
       action: 'trial_user.add',

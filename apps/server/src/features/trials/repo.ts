@@ -1,9 +1,11 @@
 import { type Role, roleAllows } from '@trialwear/contract';
-import { sql } from 'kysely';
+import { type ExpressionBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database.js';
+import type { Database } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
 
-const ALL_TEAM_TRIALS: readonly Role[] = ['Sys_Admin', 'Admin'];
+/** Roles that see every trial of the team; the others see the trials `visibleTo` them. */
+export const ALL_TEAM_TRIALS: readonly Role[] = ['Sys_Admin', 'Admin'];
 
 /**
  * Trials the caller may see in the team (design §5): Sys_Admin and Admin see
@@ -25,22 +27,23 @@ export function visibleTrials(db: Db, teamId: number, userId: number, role: Role
       sql<number>`(SELECT count(*) FROM participants p WHERE p.trial_id = t.id)::int`.as('participant_count'),
     ])
     .where('t.team_id', '=', teamId);
-  if (!roleAllows(role, ALL_TEAM_TRIALS)) {
-    q = q.where((eb) =>
-      eb.or([
-        eb('t.owner_user_id', '=', userId),
-        eb.exists(
-          eb
-            .selectFrom('trial_users as tu')
-            .select('tu.trial_id')
-            .whereRef('tu.trial_id', '=', 't.id')
-            .where('tu.user_id', '=', userId),
-        ),
-      ]),
-    );
-  }
+  if (!roleAllows(role, ALL_TEAM_TRIALS)) q = q.where(visibleTo(userId));
   return q;
 }
+
+/** User and Viewer: trials they own or are trial users of (on a query of `trials as t`). */
+export const visibleTo = (userId: number) => (eb: ExpressionBuilder<TrialsAsT, 't'>) =>
+  eb.or([
+    eb('t.owner_user_id', '=', userId),
+    eb.exists(
+      eb
+        .selectFrom('trial_users as tu')
+        .select('tu.trial_id')
+        .whereRef('tu.trial_id', '=', 't.id')
+        .where('tu.user_id', '=', userId),
+    ),
+  ]);
+type TrialsAsT = Database & { t: Database['trials'] };
 
 export type TrialRow = Awaited<ReturnType<ReturnType<typeof visibleTrials>['executeTakeFirstOrThrow']>>;
 
@@ -53,15 +56,6 @@ export function listVisibleTrials(db: Db, teamId: number, userId: number, role: 
 
 export function findVisibleTrial(db: Db, teamId: number, userId: number, role: Role, trialId: number) {
   return visibleTrials(db, teamId, userId, role).where('t.id', '=', trialId).executeTakeFirst();
-}
-
-export async function teamTrialLimit(db: Db, teamId: number) {
-  const team = await db
-    .selectFrom('teams')
-    .select('max_trials')
-    .where('id', '=', teamId)
-    .executeTakeFirstOrThrow();
-  return team.max_trials;
 }
 
 export async function countTeamTrials(db: Db, teamId: number) {

@@ -4,6 +4,7 @@ import { recordActorAudit } from '../../audit/audit-log.js';
 import { inTransaction } from '../../db/transaction.js';
 import type { Actor } from '../../http/actor.js';
 import { AppError, notFound } from '../../http/errors.js';
+import { lockTeamForLimits } from '../teams/service.js';
 import * as repo from './repo.js';
 import { proposeTrialCode, uniqueTrialCode } from './trial-code.js';
 
@@ -41,9 +42,21 @@ const audit = (
   after?: unknown,
 ) => recordActorAudit(ctx.db, actor, { action, entityType: 'trial', entityId, before, after });
 
+/**
+ * A unique index refusing a write that raced past the check (two edits, or an
+ * edit and a creation, of the same trial number at once) is the same 409.
+ */
+function mapTrialConflict(err: unknown): never {
+  const e = err as { code?: string; constraint?: string };
+  if (e.code === '23505' && e.constraint === 'trials_team_number_key')
+    throw new AppError(409, TRIAL_MESSAGES.numberTaken, 'Conflict', { displayToUser: true });
+  throw err;
+}
+
 export async function addTrial(ctx: AppContext, actor: Actor, form: Required<TrialForm>): Promise<Trial> {
   return inTransaction(ctx, async (tx) => {
-    const maxTrials = await repo.teamTrialLimit(tx.db, actor.teamId);
+    // First: the team's lock, so that concurrent creations count one after another (the limit is exact).
+    const { max_trials: maxTrials } = await lockTeamForLimits(tx, actor.teamId);
     if (maxTrials !== null && (await repo.countTeamTrials(tx.db, actor.teamId)) >= maxTrials) {
       throw new AppError(409, TRIAL_MESSAGES.limitReached, 'Conflict', { displayToUser: true });
     }
@@ -53,14 +66,16 @@ export async function addTrial(ctx: AppContext, actor: Actor, form: Required<Tri
     const code = await uniqueTrialCode(proposeTrialCode(form.trialName, form.trialNumber), (c) =>
       repo.trialCodeExists(tx.db, actor.teamId, c),
     );
-    const id = await repo.insertTrial(tx.db, {
-      teamId: actor.teamId,
-      number: form.trialNumber,
-      name: form.trialName,
-      notes: form.trialNotes,
-      code,
-      ownerId: actor.userId,
-    });
+    const id = await repo
+      .insertTrial(tx.db, {
+        teamId: actor.teamId,
+        number: form.trialNumber,
+        name: form.trialName,
+        notes: form.trialNotes,
+        code,
+        ownerId: actor.userId,
+      })
+      .catch(mapTrialConflict);
     const trial = toTrial(await requireVisibleTrial(tx, actor, id));
     await audit(tx, actor, 'trial.create', id, undefined, trial);
     return trial;
@@ -78,11 +93,13 @@ export async function editTrial(
     const clash = await repo.findTrialByNumber(tx.db, actor.teamId, form.trialNumber);
     if (clash && clash.id !== trialId)
       throw new AppError(409, TRIAL_MESSAGES.numberTaken, 'Conflict', { displayToUser: true });
-    await repo.updateTrial(tx.db, actor.teamId, trialId, {
-      number: form.trialNumber,
-      name: form.trialName,
-      notes: form.trialNotes,
-    });
+    await repo
+      .updateTrial(tx.db, actor.teamId, trialId, {
+        number: form.trialNumber,
+        name: form.trialName,
+        notes: form.trialNotes,
+      })
+      .catch(mapTrialConflict);
     const after = toTrial(await requireVisibleTrial(tx, actor, trialId));
     await audit(tx, actor, 'trial.update', trialId, before, after);
     return after;
@@ -96,6 +113,8 @@ export async function editTrial(
  */
 export async function removeTrial(ctx: AppContext, actor: Actor, trialId: number) {
   await inTransaction(ctx, async (tx) => {
+    // The team's lock, as addParticipant takes it: a participant added meanwhile is counted here.
+    await lockTeamForLimits(tx, actor.teamId);
     const before = toTrial(await requireVisibleTrial(tx, actor, trialId));
     if (before.participantCount > 0)
       throw new AppError(409, TRIAL_MESSAGES.hasParticipants, 'Conflict', { displayToUser: true });

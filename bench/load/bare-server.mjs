@@ -1,0 +1,49 @@
+// The ceiling for the load bench: a bare Fastify route that runs the same SQL
+// as GET /api/trialParticipants/{trialId} (the participants repo's query, from
+// the server's build) on the same database, with the server's pool size, and
+// nothing else: no session, no hooks, no logging, no compression.
+// Started by bench/load/run.ts with DATABASE_URL, PORT and TEAM_ID. Works on
+// builds from before the one-query list too (their two list queries), so the
+// bench can measure an older commit.
+import Fastify from 'fastify';
+import { openDatabase } from '../../apps/server/dist/db/database.js';
+import * as repo from '../../apps/server/dist/features/participants/repo.js';
+
+const { db, close } = openDatabase(process.env.DATABASE_URL);
+const teamId = Number(process.env.TEAM_ID);
+const app = Fastify({ logger: false, forceCloseConnections: true });
+
+app.get('/bare/trialParticipants/:trialId', async (request, reply) => {
+  const trialId = Number(request.params.trialId);
+  reply.type('application/json; charset=utf-8');
+  if (repo.trialParticipantsJson) {
+    // As an Admin of the team (sees every trial): the same query the route runs.
+    const row = await repo.trialParticipantsJson(db, {
+      teamId,
+      userId: 0,
+      role: 'Admin',
+      trialId,
+      hidden: [],
+    });
+    return `{"hiddenFields":[],"participants":${row.participants}}`;
+  }
+  const [rows, devices] = await Promise.all([
+    repo.listTrialParticipants(db, teamId, trialId),
+    repo.authorizedProvidersByParticipant(db, teamId, trialId),
+  ]);
+  return JSON.stringify({
+    hiddenFields: [],
+    participants: rows.map((r) => ({ ...r, authorized_devices: devices.get(r.id) ?? [] })),
+  });
+});
+
+await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
+console.log('bare server up');
+const stop = async () => {
+  setTimeout(() => process.exit(0), 5000).unref(); // queued requests are not worth waiting for
+  await app.close();
+  await close();
+  process.exit(0);
+};
+process.once('SIGTERM', stop);
+process.once('SIGINT', stop);

@@ -1,0 +1,411 @@
+/*
+ * Load bench (issue #9): 200 concurrent signed-in sessions reading a trial's
+ * participants (GET /api/trialParticipants/{trialId}) for 30 s, against the
+ * real server started as `npm start` starts it (built server, embedded
+ * PostgreSQL in a temp DATA_DIR, in-process workers, default log level), for
+ * a 12-participant and a 1,436-participant trial; and, in the same run on the
+ * same machine and database, a bare Fastify route running the same SQL
+ * (bench/load/bare-server.mjs). Prints requests/s, p50 and p99 for each and
+ * the ratio real/bare (target: at least 0.5). Not a test: figures vary by
+ * machine; the README quotes them.
+ *
+ * Usage: npx tsx --conditions=source bench/load/run.ts
+ *   BENCH_DURATION (s, default 30), BENCH_CONNECTIONS (default 200),
+ *   BENCH_SESSIONS (default 200), BENCH_ROUNDS (turns of real and bare, default 3), BENCH_CASES (default 12,1436), BENCH_GZIP=1 to
+ *   send accept-encoding: gzip, BENCH_LOG_LEVEL (default: the server's, info),
+ *   BENCH_PROFILE=<dir> for a CPU profile of the server.
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { loadConfig } from '../../apps/server/src/config.js';
+import { startSession } from '../../apps/server/src/features/auth/session.js';
+import { insertParticipants } from '../../apps/server/src/features/participants/repo.js';
+import { createTeam } from '../../apps/server/src/features/teams/service.js';
+import { insertTrial } from '../../apps/server/src/features/trials/repo.js';
+import { createUser } from '../../apps/server/src/features/users/service.js';
+import { openRuntimeDatabase } from '../../apps/server/src/runtime.js';
+import { freePort } from '../../scripts/free-port.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const DURATION = Number(process.env.BENCH_DURATION ?? 30);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 200);
+const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 200);
+const USERS = 20;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const PROFILE = process.env.BENCH_PROFILE;
+const GZIP = process.env.BENCH_GZIP === '1';
+const CASES = (process.env.BENCH_CASES ?? '12,1436').split(',').map(Number);
+
+function spawnLogged(name: string, cmd: string, args: string[], env: NodeJS.ProcessEnv) {
+  const child = spawn(cmd, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let tail = '';
+  const keep = (c: Buffer) => {
+    tail = (tail + c.toString()).slice(-20_000);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  return { child, name, log: () => tail };
+}
+
+async function waitFor(url: string, proc: { child: ChildProcess; log: () => string; name: string }) {
+  const deadline = Date.now() + 180_000;
+  while (Date.now() < deadline) {
+    if (proc.child.exitCode !== null) throw new Error(`${proc.name} exited early:\n${proc.log()}`);
+    try {
+      if ((await fetch(url)).status < 500) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${proc.name} did not come up:\n${proc.log()}`);
+}
+
+async function stopProcess(proc: { child: ChildProcess; name: string; log: () => string }) {
+  if (proc.child.exitCode !== null) return;
+  proc.child.kill('SIGTERM');
+  const exited = await new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => resolve(false), 30_000);
+    proc.child.once('exit', () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+  if (!exited) {
+    proc.child.kill('SIGKILL');
+    throw new Error(`${proc.name} did not stop on SIGTERM:\n${proc.log().slice(-3000)}`);
+  }
+}
+
+function postgresRunningOn(port: number) {
+  const ps = spawnSync('ps', ['-eo', 'args'], { encoding: 'utf8' });
+  return ps.stdout.split('\n').some((l) => l.includes('postgres') && l.includes(`-p ${port}`));
+}
+
+/**
+ * CPU time (ms) used so far by a process and, with `children`, by its child
+ * processes too (PostgreSQL's backends are children of the postmaster), from
+ * /proc (Linux). CPU per request hardly depends on what else the machine runs,
+ * unlike requests/s: on a shared machine it is the steadier figure.
+ */
+function cpuMs(pid: number, children = false): number {
+  const TICK_MS = 10; // USER_HZ is 100 on Linux
+  const read = (p: number, withExited = false) => {
+    try {
+      const stat = fs.readFileSync(`/proc/${p}/stat`, 'utf8');
+      const fields = stat
+        .slice(stat.lastIndexOf(')') + 2)
+        .split(' ')
+        .map(Number);
+      // After the name: [1] ppid, [11] utime, [12] stime, [13] cutime, [14] cstime (children that exited).
+      const ticks = fields[11]! + fields[12]! + (withExited ? fields[13]! + fields[14]! : 0);
+      return { ppid: fields[1]!, ms: ticks * TICK_MS };
+    } catch {
+      return { ppid: -1, ms: 0 };
+    }
+  };
+  // With children: the backends that ended (the pool closes idle connections) count too.
+  let total = read(pid, children).ms;
+  if (children)
+    for (const entry of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      const r = read(Number(entry));
+      if (r.ppid === pid) total += r.ms;
+    }
+  return total;
+}
+
+/** Waits until the process and PostgreSQL are (nearly) idle: under 10% of a core for 300 ms. */
+async function settle(cpu: { nodePid: number; pgPid: number }) {
+  const used = () => cpuMs(cpu.nodePid) + cpuMs(cpu.pgPid, true);
+  const deadline = Date.now() + 60_000;
+  let before = used();
+  while (Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 300));
+    const now = used();
+    if (now - before < 30) return;
+    before = now;
+  }
+}
+
+/** The postmaster of the server's embedded cluster (first line of postmaster.pid). */
+function postmasterPid(dataDir: string): number {
+  return Number(fs.readFileSync(path.join(dataDir, 'pgdata', 'postmaster.pid'), 'utf8').split('\n')[0]);
+}
+
+interface Figures {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  /** Bytes received per second. */
+  bytes: number;
+  /** CPU per answered request (ms): the Node.js process and PostgreSQL. */
+  nodeCpu: number;
+  pgCpu: number;
+}
+
+/** Requests and latencies of one target, summed over its rounds. */
+class Tally {
+  latencies: number[] = [];
+  seconds = 0;
+  non2xx = 0;
+  errors = 0;
+  bytes = 0;
+  nodeCpuMs = 0;
+  pgCpuMs = 0;
+  figures(): Figures {
+    const sorted = [...this.latencies].sort((a, b) => a - b);
+    const pct = (p: number) =>
+      Math.round(sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0);
+    return {
+      rps: sorted.length / this.seconds,
+      p50: pct(0.5),
+      p99: pct(0.99),
+      non2xx: this.non2xx,
+      errors: this.errors,
+      bytes: this.bytes / this.seconds,
+      nodeCpu: this.nodeCpuMs / sorted.length,
+      pgCpu: this.pgCpuMs / sorted.length,
+    };
+  }
+}
+
+/** One round of load; every answer's latency goes into the tally (2xx only; the rest are counted). */
+async function load(
+  url: string,
+  cookies: string[] | null,
+  seconds: number,
+  tally?: Tally,
+  cpu?: { nodePid: number; pgPid: number },
+) {
+  let next = 0;
+  const cpuBefore = cpu && { node: cpuMs(cpu.nodePid), pg: cpuMs(cpu.pgPid, true) };
+  const headers: Record<string, string> = GZIP ? { 'accept-encoding': 'gzip' } : {};
+  const instance = autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: seconds,
+    headers,
+    requests: [
+      {
+        method: 'GET',
+        // Each request with the next session's cookie: the sessions in rotation.
+        setupRequest: (req: { headers?: Record<string, string> }) =>
+          cookies ? { ...req, headers: { ...req.headers, cookie: cookies[next++ % cookies.length]! } } : req,
+      },
+    ],
+  });
+  instance.on('response', (_client: unknown, status: number, bytes: number, ms: number) => {
+    if (!tally) return;
+    tally.bytes += bytes;
+    if (status >= 200 && status < 300) tally.latencies.push(ms);
+    else tally.non2xx += 1;
+  });
+  const result = await instance;
+  // The server still works on what the stopped connections had asked for (up to one request a
+  // connection, queued for the pool): let it finish, so that the next round starts on an idle
+  // server; its CPU counts for this round (the tally's requests do not include these).
+  if (cpu) await settle(cpu);
+  if (tally) {
+    tally.seconds += result.duration;
+    tally.errors += result.errors + result.timeouts;
+  }
+  if (tally && cpu && cpuBefore) {
+    tally.nodeCpuMs += cpuMs(cpu.nodePid) - cpuBefore.node;
+    tally.pgCpuMs += cpuMs(cpu.pgPid, true) - cpuBefore.pg;
+  }
+}
+
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
+
+async function main() {
+  const startLoad = loadAverage();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-bench-load-'));
+  fs.chmodSync(dataDir, 0o755); // reachable by the cluster's user when run as root
+  const port = await freePort();
+  const pgPort = await freePort();
+  const barePort = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'production',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    EMBEDDED_PG_PORT: String(pgPort),
+    SEED_DEMO: 'false',
+    DATABASE_URL: '',
+  };
+  // The server's default log level (info), as in production, unless BENCH_LOG_LEVEL says otherwise.
+  delete env.LOG_LEVEL;
+  if (process.env.BENCH_LOG_LEVEL) env.LOG_LEVEL = process.env.BENCH_LOG_LEVEL;
+  console.log('starting the server (npm start: builds what is stale)…');
+  // BENCH_PROFILE=<dir>: the server writes a V8 CPU profile there when it stops (chrome://inspect, speedscope).
+  const profile = process.env.BENCH_PROFILE
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`]
+    : [];
+  const server = spawnLogged('server', process.execPath, [...profile, 'scripts/start.mjs'], env);
+  let bare: ReturnType<typeof spawnLogged> | null = null;
+  // Interrupted: still stop what we started (by pid), so no server or PostgreSQL is left behind.
+  process.once('SIGINT', () => {
+    bare?.child.kill('SIGTERM');
+    server.child.kill('SIGTERM');
+    server.child.once('exit', () => {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      process.exit(130);
+    });
+  });
+  let closeDb = async () => {};
+  try {
+    await waitFor(`${base}/api/health`, server);
+
+    // The same database, attached as the CLI attaches to a running server.
+    const config = loadConfig({ ...env, LOG_LEVEL: 'warn' });
+    const runtimeDb = await openRuntimeDatabase(config, () => {});
+    closeDb = runtimeDb.stop;
+    const db = runtimeDb.database.db;
+    const ctx = { db, now: () => new Date() };
+
+    console.log(
+      `seeding: one team, ${USERS} users, ${SESSIONS} sessions, trials of ${CASES.join(' and ')} participants…`,
+    );
+    const teamId = await createTeam(db, { name: 'Load Bench', hiddenFields: [] });
+    const userIds: number[] = [];
+    for (let i = 0; i < USERS; i++) {
+      userIds.push(
+        await createUser(db, {
+          username: `load${i}`,
+          email: `load${i}@bench.example`,
+          password: 'Bench-pw1!',
+          firstName: 'Load',
+          lastName: `User ${i}`,
+          teamId,
+          role: 'Admin',
+          sfaRequired: false,
+        }),
+      );
+    }
+    const trials: Record<number, number> = {};
+    const genders = ['None', 'female', 'male', 'other'] as const;
+    for (const n of CASES) {
+      const code = `LB${n}`;
+      const trialId = await insertTrial(db, {
+        teamId,
+        number: String(n),
+        name: `Load ${n}`,
+        notes: '',
+        code,
+        ownerId: userIds[0]!,
+      });
+      trials[n] = trialId;
+      for (let start = 0; start < n; start += 500) {
+        await insertParticipants(
+          db,
+          Array.from({ length: Math.min(500, n - start) }, (_, k) => {
+            const i = start + k;
+            const suffix = String(i).padStart(5, '0');
+            return {
+              teamId,
+              trialId,
+              email: `p${n}-${i}@bench.example`,
+              gender: genders[i % 4]!,
+              age: 20 + (i % 60),
+              notes: i % 5 === 0 ? 'Some notes about this participant' : null,
+              suffix,
+              code: `${code}-${suffix}`,
+            };
+          }),
+        );
+      }
+    }
+    const cookies: string[] = [];
+    for (let i = 0; i < SESSIONS; i++) {
+      const token = await startSession(
+        ctx,
+        { ip: '127.0.0.1', userAgent: 'bench' },
+        { userId: userIds[i % USERS]!, teamId, status: 'Authorized', tokenVersion: 0 },
+      );
+      cookies.push(`tw_session=${token}`);
+    }
+    const first = CASES[0]!;
+    const check = await fetch(`${base}/api/trialParticipants/${trials[first]}`, {
+      headers: { cookie: cookies[0]! },
+    });
+    const body = (await check.json()) as { participants: unknown[] };
+    if (check.status !== 200 || body.participants.length !== first)
+      throw new Error(`the real route answered ${check.status}: ${JSON.stringify(body).slice(0, 300)}`);
+
+    bare = spawnLogged('bare server', process.execPath, ['bench/load/bare-server.mjs'], {
+      ...process.env,
+      DATABASE_URL: runtimeDb.database.connectionString,
+      PORT: String(barePort),
+      TEAM_ID: String(teamId),
+    });
+    await waitFor(`http://127.0.0.1:${barePort}/bare/trialParticipants/${trials[first]}`, bare);
+
+    // Real and bare take turns (ROUNDS rounds of DURATION/ROUNDS seconds each), so that a change
+    // in the machine's load during the run weighs on both alike.
+    const rows: Array<{ label: string; real: Figures; bare: Figures }> = [];
+    for (const n of CASES) {
+      const realUrl = `${base}/api/trialParticipants/${trials[n]}`;
+      const bareUrl = `http://127.0.0.1:${barePort}/bare/trialParticipants/${trials[n]}`;
+      console.log(
+        `${n} participants: warming up, then ${ROUNDS} × ${DURATION / ROUNDS} s each, ${CONNECTIONS} connections…`,
+      );
+      const pgPid = postmasterPid(dataDir);
+      await load(realUrl, cookies, 3, undefined, { nodePid: server.child.pid!, pgPid });
+      if (!PROFILE) await load(bareUrl, null, 3, undefined, { nodePid: bare!.child.pid!, pgPid });
+      const real = new Tally();
+      const bareTally = new Tally();
+      for (let r = 0; r < ROUNDS; r++) {
+        await load(realUrl, cookies, DURATION / ROUNDS, real, { nodePid: server.child.pid!, pgPid });
+        if (!PROFILE)
+          await load(bareUrl, null, DURATION / ROUNDS, bareTally, { nodePid: bare!.child.pid!, pgPid });
+      }
+      rows.push({ label: `${n} participants`, real: real.figures(), bare: bareTally.figures() });
+    }
+
+    const cpuFmt = (f: Figures) =>
+      `CPU/request: node ${f.nodeCpu.toFixed(2)} ms + PostgreSQL ${f.pgCpu.toFixed(2)} ms = ${(f.nodeCpu + f.pgCpu).toFixed(2)} ms`;
+    const fmt = (f: Figures) =>
+      `${f.rps.toFixed(0).padStart(6)} req/s  p50 ${String(f.p50).padStart(5)} ms  p99 ${String(f.p99).padStart(5)} ms  ${(f.bytes / 1024 / 1024).toFixed(1).padStart(6)} MB/s${f.non2xx || f.errors ? `  non-2xx ${f.non2xx} errors ${f.errors}` : ''}`;
+    console.log(
+      `\nGET /api/trialParticipants/{trialId}: ${CONNECTIONS} connections, ${SESSIONS} sessions, ${DURATION} s, ${os.cpus().length} CPUs${GZIP ? ', gzip' : ''}`,
+    );
+    console.log(`load average of the machine: ${startLoad} at the start, ${loadAverage()} at the end`);
+    for (const r of rows) {
+      console.log(`${r.label}`);
+      console.log(`  real  ${fmt(r.real)}`);
+      console.log(`        ${cpuFmt(r.real)}`);
+      console.log(`  bare  ${fmt(r.bare)}`);
+      console.log(`        ${cpuFmt(r.bare)}`);
+      const ratio = r.real.rps / r.bare.rps;
+      console.log(`  real/bare ${ratio.toFixed(2)}× (target ≥ 0.5×: ${ratio >= 0.5 ? 'met' : 'MISSED'})`);
+      // What the ratio would be on a machine running nothing else: the inverse ratio of CPU per request.
+      const cpuRatio = (r.bare.nodeCpu + r.bare.pgCpu) / (r.real.nodeCpu + r.real.pgCpu);
+      console.log(`  real/bare by CPU per request ${cpuRatio.toFixed(2)}×`);
+    }
+  } finally {
+    // Each step on its own: the server (and its PostgreSQL) must stop even if another step failed.
+    const problems: unknown[] = [];
+    const attempt = async (step: () => Promise<void>) => step().catch((err) => problems.push(err));
+    if (bare) await attempt(() => stopProcess(bare!));
+    await attempt(closeDb);
+    await attempt(() => stopProcess(server));
+    if (postgresRunningOn(pgPort)) problems.push(new Error('a postgres process was left behind'));
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    for (const p of problems) console.error(p);
+  }
+}
+
+await main();
