@@ -82,6 +82,7 @@ export const STAFF_ROUTES: Record<string, readonly Role[]> = {
   '/DeviceMetricsManager': SYS_ADMIN,
   // Not in the spec: unlocking accounts beside the CLI (issue #9).
   '/LockedAccounts': SYS_ADMIN,
+  '/AuditTrail': SYS_ADMIN,
 };
 
 /** Second-factor pages: reachable by a partially signed-in user (second factor pending). */
@@ -109,4 +110,5 @@ export const SYS_ADMIN_MENU = [
   { label: 'Database Info', path: '/DbInfoPage' },
   { label: 'Sign-up Approval', path: '/SignUpApprovalPage' },
   { label: 'Locked Accounts', path: '/LockedAccounts' },
+  { label: 'Audit Trail', path: '/AuditTrail' },
 ] as const;

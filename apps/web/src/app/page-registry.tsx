@@ -35,6 +35,7 @@ const SignupApprovalPage = lazy(() => import('../features/signup/pages/signup-ap
 const ParticipantSignupPage = lazy(() => import('../features/signup/pages/participant-signup-page'));
 const ParticipantLoginPage = lazy(() => import('../features/signup/pages/participant-login-page'));
 const LockedAccountsPage = lazy(() => import('../features/users/pages/locked-accounts-page'));
+const AuditTrailPage = lazy(() => import('../features/audit-trail/pages/audit-trail-page'));
 
 const FitbitConsentPage = lazy(() => import('../features/devices/pages/consent-page'));
 const OmronConsentPage = lazy(() => import('../features/devices/pages/omron-consent-page'));
@@ -75,6 +76,7 @@ const BUILT: Record<string, ComponentType> = {
   '/SignupPage': SignupPage,
   '/SignUpApprovalPage': SignupApprovalPage,
   '/LockedAccounts': LockedAccountsPage,
+  '/AuditTrail': AuditTrailPage,
   '/ParticipantSignupPage': ParticipantSignupPage,
   '/ParticipantLoginPage': ParticipantLoginPage,
   '/TrialPage': TrialPage,
