@@ -96,9 +96,27 @@ function runningPostmaster(pgdata: string): { pid: number; port: number } | unde
   if (!pid || !port) return undefined;
   try {
     process.kill(pid, 0);
-    return { pid, port };
   } catch {
     return undefined; // stale file after a crash: PostgreSQL itself cleans it up at start
+  }
+  if (isZombie(pid)) {
+    // A postmaster killed with its parent (kill -9) stays a zombie until init reaps it, and some
+    // containers' init never does. It is dead: its lock file is stale, and PostgreSQL would take
+    // the zombie for a live postmaster and refuse to start.
+    fs.rmSync(pidFile, { force: true });
+    return undefined;
+  }
+  return { pid, port };
+}
+
+/** Whether a process exists only as a zombie (dead, not yet reaped), from /proc on Linux. */
+function isZombie(pid: number): boolean {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
+    return state === 'Z' || state === 'X';
+  } catch {
+    return false;
   }
 }
 
