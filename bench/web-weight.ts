@@ -8,16 +8,15 @@
  * embedded PostgreSQL) and checks no PostgreSQL is left on its port.
  * Usage: npm run build && npx tsx bench/web-weight.ts
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { freePort } from '../scripts/free-port.mjs';
+import { postgresRunningOn, root, spawnLogged, stopProcess, waitFor } from './support/processes.js';
 
 const BUDGET_JS_BYTES = 250 * 1024;
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 for (const built of ['apps/server/dist/main.js', 'apps/web/dist/index.html']) {
   if (!fs.existsSync(path.join(root, built))) {
@@ -39,40 +38,6 @@ interface Transfer {
 }
 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
-
-async function waitForHealth(url: string, child: ChildProcess, log: () => string) {
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${log()}`);
-    try {
-      if ((await fetch(`${url}/api/health`)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`server did not become healthy:\n${log()}`);
-}
-
-async function stopServer(child: ChildProcess, pgPort: number) {
-  if (child.exitCode === null) {
-    child.kill('SIGTERM');
-    const exited = await new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => resolve(false), 30_000);
-      child.once('exit', () => {
-        clearTimeout(timer);
-        resolve(true);
-      });
-    });
-    if (!exited) {
-      child.kill('SIGKILL');
-      console.error('the server did not stop on SIGTERM (killed)');
-    }
-  }
-  const ps = spawnSync('ps', ['-eo', 'args'], { encoding: 'utf8' });
-  if (ps.stdout.split('\n').some((l) => l.includes('postgres') && l.includes(`-p ${pgPort}`)))
-    console.error(`a postgres process was left behind on port ${pgPort}`);
-}
 
 async function measureLoginPage(baseUrl: string): Promise<Transfer[]> {
   const browser = await chromium.launch({
@@ -127,32 +92,21 @@ fs.chmodSync(dataDir, 0o755); // reachable by the embedded cluster's user when r
 const port = await freePort();
 const pgPort = await freePort();
 const baseUrl = `http://127.0.0.1:${port}`;
-let output = '';
-const child = spawn(process.execPath, ['apps/server/dist/main.js'], {
-  cwd: root,
-  env: {
-    ...process.env,
-    NODE_ENV: 'production',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    EMBEDDED_PG_PORT: String(pgPort),
-    DATABASE_URL: '',
-    SEED_DEMO: 'false',
-    WORKERS: 'false',
-    LOG_LEVEL: 'warn',
-  },
-  stdio: ['ignore', 'pipe', 'pipe'],
-});
-child.stdout?.on('data', (c) => {
-  output += c;
-});
-child.stderr?.on('data', (c) => {
-  output += c;
+const server = spawnLogged('server', process.execPath, ['apps/server/dist/main.js'], {
+  ...process.env,
+  NODE_ENV: 'production',
+  PORT: String(port),
+  HOST: '127.0.0.1',
+  DATA_DIR: dataDir,
+  EMBEDDED_PG_PORT: String(pgPort),
+  DATABASE_URL: '',
+  SEED_DEMO: 'false',
+  WORKERS: 'false',
+  LOG_LEVEL: 'warn',
 });
 
 try {
-  await waitForHealth(baseUrl, child, () => output);
+  await waitFor(`${baseUrl}/api/health`, server);
   const transfers = await measureLoginPage(baseUrl);
   const isJs = (t: Transfer) => t.type === 'Script' || /javascript/.test(t.mimeType);
   const js = transfers.filter(isJs);
@@ -179,8 +133,7 @@ try {
   console.log(`cache-control of /index.html: ${indexHtml.headers.get('cache-control') ?? '(none)'}`);
   console.log(`budget 250 KB of JS: ${jsBytes < BUDGET_JS_BYTES ? 'met' : 'MISSED'}`);
 } finally {
-  await stopServer(child, pgPort);
-  child.stdout?.destroy();
-  child.stderr?.destroy();
+  await stopProcess(server);
+  if (postgresRunningOn(pgPort)) console.error(`a postgres process was left behind on port ${pgPort}`);
   fs.rmSync(dataDir, { recursive: true, force: true });
 }

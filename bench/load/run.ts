@@ -1,25 +1,6 @@
-/*
- * Load bench (issue #9): 200 concurrent signed-in sessions reading a trial's
- * participants (GET /api/trialParticipants/{trialId}) for 30 s, against the
- * real server started as `npm start` starts it (built server, embedded
- * PostgreSQL in a temp DATA_DIR, in-process workers, default log level), for
- * a 12-participant and a 1,436-participant trial; and, in the same run on the
- * same machine and database, a bare Fastify route running the same SQL
- * (bench/load/bare-server.mjs). Prints requests/s, p50 and p99 for each and
- * the ratio real/bare (target: at least 0.5). Not a test: figures vary by
- * machine; the README quotes them.
- *
- * Usage: npx tsx --conditions=source bench/load/run.ts
- *   BENCH_DURATION (s, default 30), BENCH_CONNECTIONS (default 200),
- *   BENCH_SESSIONS (default 200), BENCH_ROUNDS (turns of real and bare, default 3), BENCH_CASES (default 12,1436), BENCH_GZIP=1 to
- *   send accept-encoding: gzip, BENCH_LOG_LEVEL (default: the server's, info),
- *   BENCH_PROFILE=<dir> for a CPU profile of the server.
- */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { loadConfig } from '../../apps/server/src/config.js';
 import { startSession } from '../../apps/server/src/features/auth/session.js';
@@ -29,8 +10,9 @@ import { insertTrial } from '../../apps/server/src/features/trials/repo.js';
 import { createUser } from '../../apps/server/src/features/users/service.js';
 import { openRuntimeDatabase } from '../../apps/server/src/runtime.js';
 import { freePort } from '../../scripts/free-port.mjs';
+import { cpuMs, postmasterPid, settle } from '../support/cpu.js';
+import { postgresRunningOn, spawnLogged, stopProcess, waitFor } from '../support/processes.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const DURATION = Number(process.env.BENCH_DURATION ?? 30);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 200);
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 200);
@@ -39,103 +21,6 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const PROFILE = process.env.BENCH_PROFILE;
 const GZIP = process.env.BENCH_GZIP === '1';
 const CASES = (process.env.BENCH_CASES ?? '12,1436').split(',').map(Number);
-
-function spawnLogged(name: string, cmd: string, args: string[], env: NodeJS.ProcessEnv) {
-  const child = spawn(cmd, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let tail = '';
-  const keep = (c: Buffer) => {
-    tail = (tail + c.toString()).slice(-20_000);
-  };
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
-  return { child, name, log: () => tail };
-}
-
-async function waitFor(url: string, proc: { child: ChildProcess; log: () => string; name: string }) {
-  const deadline = Date.now() + 180_000;
-  while (Date.now() < deadline) {
-    if (proc.child.exitCode !== null) throw new Error(`${proc.name} exited early:\n${proc.log()}`);
-    try {
-      if ((await fetch(url)).status < 500) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`${proc.name} did not come up:\n${proc.log()}`);
-}
-
-async function stopProcess(proc: { child: ChildProcess; name: string; log: () => string }) {
-  if (proc.child.exitCode !== null) return;
-  proc.child.kill('SIGTERM');
-  const exited = await new Promise<boolean>((resolve) => {
-    const timer = setTimeout(() => resolve(false), 30_000);
-    proc.child.once('exit', () => {
-      clearTimeout(timer);
-      resolve(true);
-    });
-  });
-  if (!exited) {
-    proc.child.kill('SIGKILL');
-    throw new Error(`${proc.name} did not stop on SIGTERM:\n${proc.log().slice(-3000)}`);
-  }
-}
-
-function postgresRunningOn(port: number) {
-  const ps = spawnSync('ps', ['-eo', 'args'], { encoding: 'utf8' });
-  return ps.stdout.split('\n').some((l) => l.includes('postgres') && l.includes(`-p ${port}`));
-}
-
-/**
- * CPU time (ms) used so far by a process and, with `children`, by its child
- * processes too (PostgreSQL's backends are children of the postmaster), from
- * /proc (Linux). CPU per request hardly depends on what else the machine runs,
- * unlike requests/s: on a shared machine it is the steadier figure.
- */
-function cpuMs(pid: number, children = false): number {
-  const TICK_MS = 10; // USER_HZ is 100 on Linux
-  const read = (p: number, withExited = false) => {
-    try {
-      const stat = fs.readFileSync(`/proc/${p}/stat`, 'utf8');
-      const fields = stat
-        .slice(stat.lastIndexOf(')') + 2)
-        .split(' ')
-        .map(Number);
-      // After the name: [1] ppid, [11] utime, [12] stime, [13] cutime, [14] cstime (children that exited).
-      const ticks = fields[11]! + fields[12]! + (withExited ? fields[13]! + fields[14]! : 0);
-      return { ppid: fields[1]!, ms: ticks * TICK_MS };
-    } catch {
-      return { ppid: -1, ms: 0 };
-    }
-  };
-  // With children: the backends that ended (the pool closes idle connections) count too.
-  let total = read(pid, children).ms;
-  if (children)
-    for (const entry of fs.readdirSync('/proc')) {
-      if (!/^\d+$/.test(entry)) continue;
-      const r = read(Number(entry));
-      if (r.ppid === pid) total += r.ms;
-    }
-  return total;
-}
-
-/** Waits until the process and PostgreSQL are (nearly) idle: under 10% of a core for 300 ms. */
-async function settle(cpu: { nodePid: number; pgPid: number }) {
-  const used = () => cpuMs(cpu.nodePid) + cpuMs(cpu.pgPid, true);
-  const deadline = Date.now() + 60_000;
-  let before = used();
-  while (Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 300));
-    const now = used();
-    if (now - before < 30) return;
-    before = now;
-  }
-}
-
-/** The postmaster of the server's embedded cluster (first line of postmaster.pid). */
-function postmasterPid(dataDir: string): number {
-  return Number(fs.readFileSync(path.join(dataDir, 'pgdata', 'postmaster.pid'), 'utf8').split('\n')[0]);
-}
 
 interface Figures {
   rps: number;
