@@ -234,15 +234,6 @@ export async function deleteParticipant(db: Db, teamId: number, id: number) {
   await db.deleteFrom('participants').where('team_id', '=', teamId).where('id', '=', id).execute();
 }
 
-export async function teamHiddenFieldsSetting(db: Db, teamId: number) {
-  const t = await db
-    .selectFrom('teams')
-    .select('hidden_participant_fields')
-    .where('id', '=', teamId)
-    .executeTakeFirstOrThrow();
-  return t;
-}
-
 /** The participants of several trials of the team (the /ParticipantsPage list: the trials the caller sees). */
 export function listParticipantsOfTrials(db: Db, teamId: number, trialIds: number[]) {
   if (!trialIds.length) return Promise.resolve([]);

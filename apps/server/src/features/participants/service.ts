@@ -23,12 +23,6 @@ import * as repo from './repo.js';
 
 type Gender = 'None' | 'female' | 'male' | 'other';
 
-export async function hiddenFieldsOf(ctx: AppContext, teamId: number): Promise<HiddenField[]> {
-  return effectiveHiddenFields(
-    (await repo.teamHiddenFieldsSetting(ctx.db, teamId)).hidden_participant_fields,
-  );
-}
-
 function present(row: Omit<repo.ParticipantRow, 'team_id'>, hidden: HiddenField[]): Participant {
   return {
     id: row.id,
@@ -84,7 +78,7 @@ const codeTakenMessage = (code: string | null) =>
 export async function listVisibleParticipants(ctx: AppContext, actor: Actor) {
   const trials = await listTrials(ctx, actor);
   const ids = trials.map((t) => t.trialId);
-  const hidden = await hiddenFieldsOf(ctx, actor.teamId);
+  const hidden = [...actor.hiddenParticipantFields];
   const [rows, devices] = await Promise.all([
     repo.listParticipantsOfTrials(ctx.db, actor.teamId, ids),
     repo.authorizedProvidersOfTrials(ctx.db, actor.teamId, ids),
@@ -215,7 +209,8 @@ export async function editParticipant(
 ) {
   return inTransaction(ctx, async (tx) => {
     const before = await getParticipant(tx, actor, input.id, { forUpdate: true });
-    const hidden = await hiddenFieldsOf(tx, actor.teamId);
+    // The team's setting as the session resolved it for this request: no second query.
+    const hidden = [...actor.hiddenParticipantFields];
     const fields: Parameters<typeof repo.updateParticipant>[3] = { age: input.age };
     if (input.gender !== undefined) fields.gender = input.gender;
     if (input.email !== undefined) {
