@@ -3,6 +3,7 @@ export * from './audit.js';
 export * from './auth.js';
 export * from './constants.js';
 export * from './contact.js';
+export * from './device-data.js';
 export * from './devices.js';
 export * from './errors.js';
 export * from './identity.js';

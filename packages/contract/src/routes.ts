@@ -62,6 +62,8 @@ export const STAFF_ROUTES: Record<string, readonly Role[]> = {
   '/ChangePwdReqPage': ALL_STAFF,
   // Not named in the spec's lists but reached from /ParticipantsDataPage (core §2): same audience.
   '/OmronParticipantsDataPage': ALL_STAFF,
+  // The glucose page the spec leaves open (issue #10): same audience as the other data pages.
+  '/DexcomParticipantDataPage': ALL_STAFF,
   // Sys_Admin, Admin, User (core §2; admin §2 for /DataExport).
   '/Participant': STAFF_WRITERS,
   '/FitbitParticipantConsent': STAFF_WRITERS,

@@ -129,6 +129,7 @@ const TITLES: Record<string, string> = {
   '/FitbitParticipantsDataPage': 'Fitbit data for several participants',
   '/OmronParticipantDataPage': 'Omron participant data',
   '/OmronParticipantsDataPage': 'Omron data for several participants',
+  '/DexcomParticipantDataPage': 'Dexcom glucose data',
   '/ParticipantDataPage': 'Participant data',
   '/ParticipantOverview': 'Participant overview',
   '/OmronParticipantOverview': 'Omron participant overview',
