@@ -34,17 +34,20 @@ export function chooseEncoding(header: string | undefined): 'br' | 'gzip' | null
 }
 
 export function registerApiCompression(app: FastifyInstance) {
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (typeof payload !== 'string' || payload.length < COMPRESS_MIN_BYTES) return payload;
-    if (!request.url.startsWith('/api/') || reply.hasHeader('content-encoding')) return payload;
+  // Callback style: most answers are small and pass through without a promise (bench/load).
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (typeof payload !== 'string' || payload.length < COMPRESS_MIN_BYTES) return done(null, payload);
+    if (!request.url.startsWith('/api/') || reply.hasHeader('content-encoding')) return done(null, payload);
     const vary = reply.getHeader('vary');
     reply.header('vary', vary ? `${vary}, accept-encoding` : 'accept-encoding');
     const encoding = chooseEncoding(request.headers['accept-encoding']);
-    if (!encoding) return payload;
+    if (!encoding) return done(null, payload);
     reply.header('content-encoding', encoding);
     reply.removeHeader('content-length');
-    return encoding === 'br'
-      ? brotliAsync(payload, { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } })
-      : gzipAsync(payload);
+    const compressed =
+      encoding === 'br'
+        ? brotliAsync(payload, { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } })
+        : gzipAsync(payload);
+    compressed.then((body) => done(null, body), done);
   });
 }

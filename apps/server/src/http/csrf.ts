@@ -72,8 +72,9 @@ export function registerCsrf(app: FastifyInstance, ctx: CsrfContext) {
   const secret = ctx.secrets.sessionSecret;
   const sessionOf = (request: FastifyRequest) =>
     request.cookies[cookieName('session', ctx.config.secureCookies)];
-  app.addHook('onRequest', async (request) => {
-    if (!needsCsrf(request)) return;
+  // Callback style, not async: on every request, and nothing to wait for.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (!needsCsrf(request)) return done();
     const header = request.headers[CSRF_HEADER];
     const cookie = request.cookies[csrfCookieName(ctx)];
     if (
@@ -82,8 +83,9 @@ export function registerCsrf(app: FastifyInstance, ctx: CsrfContext) {
       header !== cookie ||
       !isValidCsrfToken(secret, header, sessionOf(request))
     ) {
-      throw new AppError(403, 'Invalid or missing CSRF token', 'CsrfError', { displayToUser: false });
+      return done(new AppError(403, 'Invalid or missing CSRF token', 'CsrfError', { displayToUser: false }));
     }
+    done();
   });
 
   app.get(

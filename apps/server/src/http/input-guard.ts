@@ -71,7 +71,14 @@ export function checkRequestText(request: FastifyRequest) {
 }
 
 export function registerInputGuard(app: FastifyInstance) {
-  app.addHook('preValidation', async (request) => {
-    if (request.url.startsWith('/api/')) checkRequestText(request);
+  // Callback style, not async: on every request, and nothing to wait for.
+  app.addHook('preValidation', (request, _reply, done) => {
+    if (!request.url.startsWith('/api/')) return done();
+    try {
+      checkRequestText(request);
+    } catch (err) {
+      return done(err as Error);
+    }
+    done();
   });
 }

@@ -67,7 +67,16 @@ export function registerRouteAccess(app: FastifyInstance) {
     for (const method of methods) if (method !== 'HEAD') registered.push(routeKey(method, route.url));
     if (accesses.some((a) => a !== access))
       throw new Error(`${route.url}: one route with several methods must have one access level`);
-    const guard: onRequestHookHandler = async (request) => checkAccess(request, access);
+    // Callback style, not async: it runs on every request and never waits for anything (bench/load).
+    const guard: onRequestHookHandler = (request, _reply, done) => {
+      try {
+        checkAccess(request, access);
+      } catch (err) {
+        done(err as Error);
+        return;
+      }
+      done();
+    };
     const own = route.onRequest ? (Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest]) : [];
     route.onRequest = [guard, ...own];
   });
