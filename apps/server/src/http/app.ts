@@ -8,7 +8,7 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import { cookieName } from '@trialwear/contract';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import helmet from 'helmet';
 import type { AppContext } from '../app-context.js';
@@ -63,7 +63,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
       return typeof given === 'string' && /^[\w.-]{1,100}$/.test(given) ? given : randomUUID();
     },
     // One log line per request (onResponse below) instead of Fastify's two.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     trustProxy: ctx.config.NODE_ENV === 'production' ? 'loopback' : true,
     bodyLimit: 1024 * 1024,
     // The spec's paths come with and without a trailing slash (/userTrials/, /auth/login/).
