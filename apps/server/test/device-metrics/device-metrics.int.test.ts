@@ -42,7 +42,11 @@ describe('device metrics manager', () => {
       `/api/deviceSettings/enhanced/availableMetrics/${a.teamId}/${sense.id}/fitness_tracker`,
     );
     expect(res.statusCode).toBe(200);
-    const metrics = res.json() as Array<{ metric_key: string; units: string; default_retention_days: number }>;
+    const metrics = res.json() as Array<{
+      metric_key: string;
+      units: string;
+      default_retention_days: number;
+    }>;
     expect(metrics.map((m) => m.metric_key).sort()).toEqual(
       [
         'breathing_rate',
