@@ -23,7 +23,8 @@ async function requireTeamDevice(db: Db, teamId: number, deviceId: number) {
   return device;
 }
 
-const badRequest = (message: string) => new AppError(400, message, 'ValidationError', { displayToUser: true });
+const badRequest = (message: string) =>
+  new AppError(400, message, 'ValidationError', { displayToUser: true });
 
 export async function availableMetrics(
   ctx: AppContext,
