@@ -74,8 +74,8 @@ describe('data storage and retention', () => {
 
   it('offers only the metrics a Sys_Admin enabled for the team’s devices of the type, with catalog details', async () => {
     const metrics = (await a.as.Admin.get(`${base}/metrics/fitness_tracker`)).json();
-    expect(metrics.map((m: { metric_key: string }) => m.metric_key)).toEqual(['distance', 'steps']);
-    expect(metrics[1]).toMatchObject({ metric_name: 'Steps', category: 'Activity', units: 'steps' });
+    expect(metrics.map((m: { metric_key: string }) => m.metric_key)).toEqual(['steps', 'distance']);
+    expect(metrics[0]).toMatchObject({ metric_name: 'Steps', category: 'Activity', units: 'steps' });
     expect((await a.as.Admin.get(`${base}/metrics/cgm`)).json()).toEqual([]);
   });
 

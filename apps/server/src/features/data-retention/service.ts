@@ -38,8 +38,14 @@ export async function retention(ctx: AppContext, actor: Actor, teamId: number) {
 }
 
 /** The spec's call has no team: the session's team is the one whose enabled metrics are offered. */
-export function storableMetrics(ctx: AppContext, actor: Actor, deviceType: string) {
-  return repo.enabledMetrics(ctx.db, actor.teamId, deviceType);
+export async function storableMetrics(ctx: AppContext, actor: Actor, deviceType: string) {
+  const metrics = await repo.enabledMetrics(ctx.db, actor.teamId, deviceType);
+  // In the catalog's order (by category, then as seeded), as the manager lists them; unknown keys last.
+  return metrics.sort(
+    (x, y) =>
+      (x.category ?? '~').localeCompare(y.category ?? '~') ||
+      (x.id ?? Number.MAX_SAFE_INTEGER) - (y.id ?? Number.MAX_SAFE_INTEGER),
+  );
 }
 
 export async function selections(ctx: AppContext, actor: Actor, teamId: number, deviceType: string) {

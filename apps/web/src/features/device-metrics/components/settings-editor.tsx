@@ -102,9 +102,10 @@ export function SettingsEditor(props: {
     props.onError(null);
     try {
       await putDeviceSettings(props.teamId, props.deviceId, list);
+      // Reload first, so that the saved rows never flash their old values.
+      await props.onSaved();
       dropDrafts(done);
       setSelected(new Set());
-      await props.onSaved();
       return true;
     } catch (err) {
       props.onError(withReason(failure, reasonOf(err)));
@@ -289,27 +290,28 @@ export function SettingsEditor(props: {
             if (!draft) return null;
             return (
               <Table.Tr key={key} data-testid="setting-row-edit">
+                <Table.Td />
                 <Table.Td>
-                  {!savedRow && (
-                    <Badge size="xs" color="orange">
-                      NEW
-                    </Badge>
-                  )}
-                </Table.Td>
-                <Table.Td>
-                  <MetricPicker
-                    catalog={props.catalog}
-                    usedKeys={usedBesides(key)}
-                    value={draft.metric_key}
-                    error={draft.errors?.name}
-                    onPick={(m) =>
-                      setDraft(key, {
-                        metric_key: m?.metric_key ?? '',
-                        metric_name: m?.metric_name ?? '',
-                        metric_units: m?.units ?? null,
-                      })
-                    }
-                  />
+                  <Group gap="xs" wrap="nowrap">
+                    {!savedRow && (
+                      <Badge size="sm" color="orange" variant="filled">
+                        NEW
+                      </Badge>
+                    )}
+                    <MetricPicker
+                      catalog={props.catalog}
+                      usedKeys={usedBesides(key)}
+                      value={draft.metric_key}
+                      error={draft.errors?.name}
+                      onPick={(m) =>
+                        setDraft(key, {
+                          metric_key: m?.metric_key ?? '',
+                          metric_name: m?.metric_name ?? '',
+                          metric_units: m?.units ?? null,
+                        })
+                      }
+                    />
+                  </Group>
                 </Table.Td>
                 <Table.Td>{draft.metric_units ?? ''}</Table.Td>
                 <Table.Td>
@@ -323,6 +325,7 @@ export function SettingsEditor(props: {
                   <NumberInput
                     aria-label="Retention days"
                     min={RETENTION.minDays}
+                    clampBehavior="none"
                     allowDecimal={false}
                     value={draft.retention_days}
                     error={draft.errors?.retention}

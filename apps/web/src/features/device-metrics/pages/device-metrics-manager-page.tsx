@@ -2,11 +2,13 @@
  * Device metrics manager (/DeviceMetricsManager, Sys_Admin; admin §2, §4,
  * §8): pick a team and one of its devices, then decide which metrics the
  * team may store for it. Mode A (the device type has catalog metrics) is a
- * checkbox table; mode B (it has none) an editable settings table. Changing
+ * checkbox table; mode B (it has none) an editable settings table, which a
+ * catalog device also opens ('Enable and retention'): mode A adds metrics
+ * disabled, so enabling them needs the settings table there too. Changing
  * the team resets the device and every edit; changing the device resets the
  * edits (the mode components are keyed by team and device).
  */
-import { Alert, List, Loader, Select, Stack, Text, Title } from '@mantine/core';
+import { Alert, List, Loader, SegmentedControl, Select, Stack, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { DEVICE_METRICS_ERRORS as E, DEVICE_METRICS_MESSAGES as M, withReason } from '@trialwear/contract';
 import { useState } from 'react';
@@ -109,7 +111,11 @@ function DeviceMetrics(props: {
   const qc = useQueryClient();
   const available = useAvailableMetrics(props.teamId, props.deviceId, props.deviceType);
   const settings = useDeviceSettings(props.teamId, props.deviceId);
-  const modeB = available.data !== undefined && available.data.length === 0;
+  const noCatalogMetrics = available.data !== undefined && available.data.length === 0;
+  // Mode A ticks metrics in (disabled, default retention); enabling them and their
+  // retention is done in the settings table, which a catalog device opens on demand.
+  const [view, setView] = useState<'select' | 'edit'>('select');
+  const modeB = noCatalogMetrics || view === 'edit';
   const catalog = useMetricCatalog();
   const reload = () => qc.invalidateQueries({ queryKey: deviceSettingsKey(props.teamId, props.deviceId) });
 
@@ -121,23 +127,40 @@ function DeviceMetrics(props: {
     return <Alert color="red">{withReason(E.fetchMetrics, reasonOf(catalog.error))}</Alert>;
   if (!available.data || !settings.data || (modeB && !catalog.data)) return <Loader size="sm" />;
 
+  const switcher = !noCatalogMetrics && (
+    <SegmentedControl
+      w={360}
+      value={view}
+      onChange={(v) => setView(v as 'select' | 'edit')}
+      data={[
+        { value: 'select', label: 'Select metrics' },
+        { value: 'edit', label: 'Enable and retention' },
+      ]}
+    />
+  );
   return modeB ? (
-    <SettingsEditor
-      teamId={props.teamId}
-      deviceId={props.deviceId}
-      catalog={catalog.data ?? []}
-      saved={settings.data}
-      onSaved={reload}
-      onError={props.onError}
-    />
+    <>
+      {switcher}
+      <SettingsEditor
+        teamId={props.teamId}
+        deviceId={props.deviceId}
+        catalog={noCatalogMetrics ? (catalog.data ?? []) : available.data}
+        saved={settings.data}
+        onSaved={reload}
+        onError={props.onError}
+      />
+    </>
   ) : (
-    <CheckboxMode
-      teamId={props.teamId}
-      deviceId={props.deviceId}
-      catalog={available.data}
-      saved={settings.data}
-      onSaved={reload}
-      onError={props.onError}
-    />
+    <>
+      {switcher}
+      <CheckboxMode
+        teamId={props.teamId}
+        deviceId={props.deviceId}
+        catalog={available.data}
+        saved={settings.data}
+        onSaved={reload}
+        onError={props.onError}
+      />
+    </>
   );
 }
