@@ -150,6 +150,7 @@ describe('stored metrics administration', () => {
     await picker.click();
     await picker.fill('Pulse');
     await shows(page.getByText('blood_pressure'));
+    await screenshot(page, 'metrics-manager-mode-b-picker');
     await page.getByRole('option', { name: 'Pulse', exact: true }).click();
     await page.getByLabel('Retention days').fill('60');
     await screenshot(page, 'metrics-manager-mode-b-new-row');

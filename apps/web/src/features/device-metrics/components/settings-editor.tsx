@@ -380,7 +380,7 @@ export function SettingsEditor(props: {
       >
         {confirm?.single
           ? 'Delete this metric setting? This cannot be undone.'
-          : `Delete the ${confirm?.ids.length ?? 0} selected metric settings? This cannot be undone.`}
+          : `Delete the ${confirm?.ids.length ?? 0} selected metric setting${confirm?.ids.length === 1 ? '' : 's'}? This cannot be undone.`}
       </ConfirmModal>
     </>
   );
