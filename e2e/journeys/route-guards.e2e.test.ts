@@ -1,4 +1,4 @@
-import { ACCESS_MESSAGES } from '@trialwear/contract';
+import { ACCESS_MESSAGES, DB_INFO_TITLE } from '@trialwear/contract';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newPage, screenshot, signIn } from '../support/browser.js';
@@ -84,7 +84,7 @@ describe('route guards', () => {
       expect(await page.getByText(ACCESS_MESSAGES.noRole).count()).toBe(0);
     }
     await page.goto('/DbInfoPage');
-    await shows(page.getByText('This page is not available yet.'));
+    await shows(page.getByRole('heading', { name: DB_INFO_TITLE }));
     await page.getByRole('button', { name: /Sys Admin/ }).click();
     await shows(page.getByRole('menuitem', { name: 'Database Info' }));
     await screenshot(page, 'sysadmin-dbinfo');

@@ -80,6 +80,30 @@ export const API_ACCESS = {
   // team devices
   'GET /api/teamAllowedDevices/:teamId': 'any',
   'GET /api/teamSupportedDevices/:teamId': 'any',
+  // device metrics manager (admin §2, §7): Sys_Admin only
+  'GET /api/deviceSettings/enhanced/availableMetrics/:teamId/:deviceId/:deviceType': SYS_ADMIN,
+  'GET /api/deviceSettings/enhanced/deviceSettings/:teamId/:deviceId': SYS_ADMIN,
+  // the whole catalog, for mode B's grouped metric dropdown (not in the spec's calls)
+  'GET /api/deviceSettings/enhanced/metricCatalog': SYS_ADMIN,
+  'PUT /api/deviceSettings/:teamId/:deviceId': SYS_ADMIN,
+  // team data storage and retention (admin §2, §7): the session's team unless Sys_Admin
+  'GET /api/dataStorageService/team/:teamId/devices': ADMINS,
+  'GET /api/dataStorageService/team/:teamId/retention': ADMINS,
+  'GET /api/dataStorageService/metrics/:deviceType': ADMINS,
+  'GET /api/dataStorageService/team/:teamId/device/:deviceType/selections': ADMINS,
+  'POST /api/dataStorageService/team/:teamId/device/:deviceType/metric': ADMINS,
+  'DELETE /api/dataStorageService/team/:teamId/device/:deviceType/metric/:metricKey': ADMINS,
+  // database info (admin §2: paths not shown): Sys_Admin only
+  'GET /api/dbInfo/teams': SYS_ADMIN,
+  'GET /api/dbInfo/teamAllowedBrands': SYS_ADMIN,
+  'GET /api/dbInfo/teamSupportedDevices': SYS_ADMIN,
+  'GET /api/dbInfo/teamUserMappings': SYS_ADMIN,
+  'GET /api/dbInfo/teamStorageSettings': SYS_ADMIN,
+  'GET /api/dbInfo/users': SYS_ADMIN,
+  'GET /api/dbInfo/trials': SYS_ADMIN,
+  'GET /api/dbInfo/participants': SYS_ADMIN,
+  'GET /api/dbInfo/participantDevices': SYS_ADMIN,
+  'GET /api/dbInfo/globalDeviceCatalog': SYS_ADMIN,
   // device links
   'GET /api/fitbitClientId': 'any',
   'GET /api/omronClientId': 'any',

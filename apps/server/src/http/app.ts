@@ -16,7 +16,10 @@ import { registerAuditTrailRoutes } from '../features/audit-trail/routes.js';
 import { registerAuthRoutes } from '../features/auth/routes.js';
 import { resolveAuth } from '../features/auth/session.js';
 import { registerContactRoutes } from '../features/contact/routes.js';
+import { registerDataRetentionRoutes } from '../features/data-retention/routes.js';
+import { registerDbInfoRoutes } from '../features/db-info/routes.js';
 import { registerDeviceLinkRoutes } from '../features/device-links/routes.js';
+import { registerDeviceMetricRoutes } from '../features/device-metrics/routes.js';
 import { registerHealthRoutes } from '../features/health/routes.js';
 import { registerMetaRoutes } from '../features/meta/routes.js';
 import { registerParticipantRoutes } from '../features/participants/routes.js';
@@ -168,6 +171,9 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   registerTrialUserRoutes(app, ctx);
   registerTeamDeviceRoutes(app, ctx);
   registerDeviceLinkRoutes(app, ctx);
+  registerDeviceMetricRoutes(app, ctx);
+  registerDataRetentionRoutes(app, ctx);
+  registerDbInfoRoutes(app, ctx);
   await mountSimulators(app, ctx);
 
   const servesWeb = opts.serveWeb && (await registerStaticWeb(app, ctx.config.WEB_DIST ?? defaultWebDist()));

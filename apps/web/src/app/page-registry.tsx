@@ -36,6 +36,11 @@ const ParticipantSignupPage = lazy(() => import('../features/signup/pages/partic
 const ParticipantLoginPage = lazy(() => import('../features/signup/pages/participant-login-page'));
 const LockedAccountsPage = lazy(() => import('../features/users/pages/locked-accounts-page'));
 const AuditTrailPage = lazy(() => import('../features/audit-trail/pages/audit-trail-page'));
+const DeviceMetricsManagerPage = lazy(
+  () => import('../features/device-metrics/pages/device-metrics-manager-page'),
+);
+const TeamDataRetentionPage = lazy(() => import('../features/data-retention/pages/team-data-retention-page'));
+const DbInfoPage = lazy(() => import('../features/db-info/pages/db-info-page'));
 
 const FitbitConsentPage = lazy(() => import('../features/devices/pages/consent-page'));
 const OmronConsentPage = lazy(() => import('../features/devices/pages/omron-consent-page'));
@@ -77,6 +82,9 @@ const BUILT: Record<string, ComponentType> = {
   '/SignUpApprovalPage': SignupApprovalPage,
   '/LockedAccounts': LockedAccountsPage,
   '/AuditTrail': AuditTrailPage,
+  '/DeviceMetricsManager': DeviceMetricsManagerPage,
+  '/TeamDataRetention': TeamDataRetentionPage,
+  '/DbInfoPage': DbInfoPage,
   '/ParticipantSignupPage': ParticipantSignupPage,
   '/ParticipantLoginPage': ParticipantLoginPage,
   '/TrialPage': TrialPage,
@@ -141,14 +149,11 @@ const TITLES: Record<string, string> = {
   '/FitbitManageParticipantToken': 'Fitbit token management',
   '/OmronManageParticipantToken': 'Omron token management',
   '/TrialUsers': 'Manage Users for this trial',
-  '/TeamDataRetention': 'Data Storage & Retention Settings',
   '/SignUpApprovalPage': 'Sign-up approval',
   '/ParticipantRaw': 'Participant raw data',
   '/FitbitParticipantDataRaw': 'Fitbit raw data',
   '/OmronParticipantDataRaw': 'Omron raw data',
   '/DexcomParticipantDataRaw': 'Dexcom raw data',
-  '/DbInfoPage': 'Sys Director Info Page',
-  '/DeviceMetricsManager': 'Device Metrics Manager',
 };
 
 export function pageFor(path: string): ReactNode {

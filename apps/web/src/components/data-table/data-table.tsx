@@ -2,7 +2,8 @@
  * The one table of the app (trial page, admin and database-info tables):
  * global filter (debounced), sorting, paging, optional multi-row selection
  * with a maximum, user-hideable columns, CSV/XLSX export of what it shows.
- * State is remembered per `stateKey` (see table-state.ts).
+ * State is remembered per `stateKey` (see table-state.ts). With `server`,
+ * paging and the filter are the server's (one page of rows at a time).
  */
 import {
   Alert,
@@ -50,6 +51,13 @@ export interface DataTableProps<T> {
   exportAs?: { fileBase: string; columns: ExportColumn[] };
   toolbar?: ReactNode;
   label: string;
+  /**
+   * Paging and filtering done by the server (the database info tables): `data`
+   * is the current page, `total` the rows matching the filter. The table calls
+   * `onQueryChange` with the page and the (debounced) filter; the page size is
+   * fixed (`pageSize`) and sorting is the server's order.
+   */
+  server?: { total: number; onQueryChange: (q: { pageIndex: number; globalFilter: string }) => void };
 }
 
 export function DataTable<T>(props: DataTableProps<T>) {
@@ -95,9 +103,13 @@ export function DataTable<T>(props: DataTableProps<T>) {
     return [select, ...props.columns];
   }, [props.columns, selection]);
 
+  const server = props.server;
   const table = useReactTable({
     data,
     columns,
+    ...(server
+      ? { manualPagination: true, manualFiltering: true, rowCount: server.total, enableSorting: false }
+      : {}),
     getRowId: props.getRowId,
     state: { globalFilter, sorting, pagination, rowSelection, columnVisibility },
     onSortingChange: setSorting,
@@ -132,6 +144,22 @@ export function DataTable<T>(props: DataTableProps<T>) {
     onChange?.(rows.filter((row) => rowSelection[getRowId(row)]));
   }, [rowSelection]);
 
+  // Server mode: ask for the page and filter shown; a new filter starts at the first page.
+  const onQueryChange = useRef(server?.onQueryChange);
+  onQueryChange.current = server?.onQueryChange;
+  const lastFilter = useRef(globalFilter);
+  useEffect(() => {
+    if (!onQueryChange.current) return;
+    if (lastFilter.current !== globalFilter) {
+      lastFilter.current = globalFilter;
+      if (pagination.pageIndex !== 0) {
+        setPagination((p) => ({ ...p, pageIndex: 0 }));
+        return;
+      }
+    }
+    onQueryChange.current({ pageIndex: pagination.pageIndex, globalFilter });
+  }, [globalFilter, pagination.pageIndex]);
+
   // A filter that leaves fewer pages than the saved page goes back to the first page.
   // Not while there are no rows at all: that is a list still loading (after a reload
   // the remembered page must survive until the rows arrive).
@@ -154,7 +182,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
   };
 
   const rows = table.getRowModel().rows;
-  const filteredCount = table.getFilteredRowModel().rows.length;
+  const filteredCount = server ? server.total : table.getFilteredRowModel().rows.length;
 
   return (
     <div>
@@ -289,15 +317,17 @@ export function DataTable<T>(props: DataTableProps<T>) {
           {selection ? ` · ${Object.keys(rowSelection).length} selected (max ${maxSelection})` : ''}
         </Text>
         <Group gap="sm">
-          <Select
-            aria-label="Rows per page"
-            size="xs"
-            w={90}
-            data={TABLE.pageSizes.map(String)}
-            value={String(pagination.pageSize)}
-            onChange={(v) => v && setPagination({ pageIndex: 0, pageSize: Number(v) })}
-            allowDeselect={false}
-          />
+          {!server && (
+            <Select
+              aria-label="Rows per page"
+              size="xs"
+              w={90}
+              data={TABLE.pageSizes.map(String)}
+              value={String(pagination.pageSize)}
+              onChange={(v) => v && setPagination({ pageIndex: 0, pageSize: Number(v) })}
+              allowDeselect={false}
+            />
+          )}
           <Pagination
             size="sm"
             total={Math.max(pageCount, 1)}

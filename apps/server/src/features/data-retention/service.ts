@@ -1,0 +1,112 @@
+/*
+ * Data Storage & Retention Settings (Sys_Admin, Admin; admin §2, §4): which
+ * of the metrics a Sys_Admin enabled for the team's devices the team stores.
+ * The team is the session's for everyone but a Sys_Admin: another team's id
+ * is a 404 and changes nothing. A metric the Sys_Admin did not enable for a
+ * device of that type is refused, so the team can never store it.
+ */
+import { type AddStorageMetricBody, DATA_RETENTION_MESSAGES } from '@trialwear/contract';
+import type { AppContext } from '../../app-context.js';
+import { recordActorAudit } from '../../audit/audit-log.js';
+import type { Db } from '../../db/database.js';
+import { inTransaction } from '../../db/transaction.js';
+import type { Actor } from '../../http/actor.js';
+import { AppError, notFound } from '../../http/errors.js';
+import * as repo from './repo.js';
+
+/** The team the call may act on: a Sys_Admin's URL team, anyone else's own team only. */
+function teamOf(actor: Actor, teamId: number): number {
+  if (actor.role !== 'Sys_Admin' && teamId !== actor.teamId) throw notFound('Team not found');
+  return teamId;
+}
+
+async function requireDeviceType(db: Db, teamId: number, deviceType: string) {
+  if (!(await repo.hasDeviceType(db, teamId, deviceType)))
+    throw new AppError(404, DATA_RETENTION_MESSAGES.deviceTypeNotSupported, 'NotFound', {
+      displayToUser: true,
+    });
+}
+
+export function devices(ctx: AppContext, actor: Actor, teamId: number) {
+  return repo.teamDevices(ctx.db, teamOf(actor, teamId));
+}
+
+export async function retention(ctx: AppContext, actor: Actor, teamId: number) {
+  const row = await repo.teamRetention(ctx.db, teamOf(actor, teamId));
+  if (!row) throw notFound('Team not found');
+  return { retention_days: row.retention_days };
+}
+
+/** The spec's call has no team: the session's team is the one whose enabled metrics are offered. */
+export async function storableMetrics(ctx: AppContext, actor: Actor, deviceType: string) {
+  const metrics = await repo.enabledMetrics(ctx.db, actor.teamId, deviceType);
+  // In the catalog's order (by category, then as seeded), as the manager lists them; unknown keys last.
+  return metrics.sort(
+    (x, y) =>
+      (x.category ?? '~').localeCompare(y.category ?? '~') ||
+      (x.id ?? Number.MAX_SAFE_INTEGER) - (y.id ?? Number.MAX_SAFE_INTEGER),
+  );
+}
+
+export async function selections(ctx: AppContext, actor: Actor, teamId: number, deviceType: string) {
+  const team = teamOf(actor, teamId);
+  await requireDeviceType(ctx.db, team, deviceType);
+  return repo.selections(ctx.db, team, deviceType);
+}
+
+export async function addMetric(
+  ctx: AppContext,
+  actor: Actor,
+  teamId: number,
+  deviceType: string,
+  body: AddStorageMetricBody,
+) {
+  const team = teamOf(actor, teamId);
+  return inTransaction(ctx, async ({ db }) => {
+    await requireDeviceType(db, team, deviceType);
+    const [enabled] = await repo.enabledMetrics(db, team, deviceType, body.metric_key);
+    if (!enabled)
+      throw new AppError(403, DATA_RETENTION_MESSAGES.metricNotEnabled, 'Forbidden', {
+        displayToUser: true,
+      });
+    // Name, units and catalog id come from the Sys_Admin's setting, not from the body.
+    const changed = await repo.upsertSelection(db, {
+      team_id: team,
+      device_type: deviceType,
+      metric_key: enabled.metric_key,
+      metric_name: enabled.metric_name,
+      units: enabled.units,
+      device_metric_id: enabled.id,
+    });
+    if (changed)
+      await recordActorAudit(db, actor, {
+        action: 'team_storage.enable',
+        entityType: 'team',
+        entityId: team,
+        after: { deviceType, metricKey: enabled.metric_key },
+      });
+    return { message: 'Metric enabled' };
+  });
+}
+
+export async function removeMetric(
+  ctx: AppContext,
+  actor: Actor,
+  teamId: number,
+  deviceType: string,
+  metricKey: string,
+) {
+  const team = teamOf(actor, teamId);
+  return inTransaction(ctx, async ({ db }) => {
+    await requireDeviceType(db, team, deviceType);
+    if (!(await repo.deleteSelection(db, team, deviceType, metricKey)))
+      throw new AppError(404, DATA_RETENTION_MESSAGES.notSelected, 'NotFound', { displayToUser: true });
+    await recordActorAudit(db, actor, {
+      action: 'team_storage.disable',
+      entityType: 'team',
+      entityId: team,
+      before: { deviceType, metricKey },
+    });
+    return { message: 'Metric disabled' };
+  });
+}

@@ -1,0 +1,179 @@
+import { DATA_RETENTION_MESSAGES } from '@trialwear/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TeamFixture, teamWithRoles } from '../support/fixtures.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+
+interface Device {
+  team_supported_device_id: number;
+  device_name: string;
+  device_type: string;
+}
+
+describe('data storage and retention', () => {
+  let t: TestApp;
+  let a: TeamFixture;
+  let b: TeamFixture;
+  let aDevices: Device[];
+  let bDevices: Device[];
+  const base = '/api/dataStorageService';
+  const trackerOf = (devices: Device[]) => devices.find((d) => d.device_name === 'Fitbit Sense')!;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    a = await teamWithRoles(t, 'Store A', { retentionDays: 730 });
+    b = await teamWithRoles(t, 'Store B', { allowedBrands: ['Fitbit'] });
+    aDevices = (await a.as.Admin.get(`${base}/team/${a.teamId}/devices`)).json();
+    bDevices = (await b.as.Admin.get(`${base}/team/${b.teamId}/devices`)).json();
+    // The Sys_Admin enables steps and distance (and lists floors, disabled) on A's tracker, steps on B's.
+    const put = await a.as.Sys_Admin.put(
+      `/api/deviceSettings/${a.teamId}/${trackerOf(aDevices).team_supported_device_id}`,
+      {
+        settings: [
+          { metric_key: 'steps', metric_name: 'Steps', metric_units: 'steps', is_enabled: true },
+          { metric_key: 'distance', metric_name: 'Distance', metric_units: 'km', is_enabled: true },
+          { metric_key: 'floors', metric_name: 'Floors', metric_units: 'floors', is_enabled: false },
+        ],
+      },
+    );
+    expect(put.statusCode).toBe(200);
+    await b.as.Sys_Admin.put(
+      `/api/deviceSettings/${b.teamId}/${trackerOf(bDevices).team_supported_device_id}`,
+      {
+        settings: [{ metric_key: 'steps', metric_name: 'Steps', metric_units: 'steps', is_enabled: true }],
+      },
+    );
+  });
+  afterAll(() => t.close());
+
+  it('lists the team’s devices and its retention; no retention is null', async () => {
+    expect(aDevices.map((d) => `${d.device_name} (${d.device_type})`)).toContain(
+      'Fitbit Sense (fitness_tracker)',
+    );
+    expect(bDevices.every((d) => d.device_name.startsWith('Fitbit'))).toBe(true);
+    expect((await a.as.Admin.get(`${base}/team/${a.teamId}/retention`)).json()).toEqual({
+      retention_days: 730,
+    });
+    expect((await b.as.Admin.get(`${base}/team/${b.teamId}/retention`)).json()).toEqual({
+      retention_days: null,
+    });
+  });
+
+  it('is for Sys_Admin and Admin: User and Viewer are refused', async () => {
+    for (const role of ['User', 'Viewer'] as const) {
+      expect((await a.as[role].get(`${base}/team/${a.teamId}/devices`)).statusCode).toBe(403);
+      expect(
+        (
+          await a.as[role].post(`${base}/team/${a.teamId}/device/fitness_tracker/metric`, {
+            metric_key: 'steps',
+            metric_name: 'Steps',
+          })
+        ).statusCode,
+      ).toBe(403);
+    }
+  });
+
+  it('offers only the metrics a Sys_Admin enabled for the team’s devices of the type, with catalog details', async () => {
+    const metrics = (await a.as.Admin.get(`${base}/metrics/fitness_tracker`)).json();
+    expect(metrics.map((m: { metric_key: string }) => m.metric_key)).toEqual(['steps', 'distance']);
+    expect(metrics[0]).toMatchObject({ metric_name: 'Steps', category: 'Activity', units: 'steps' });
+    expect((await a.as.Admin.get(`${base}/metrics/cgm`)).json()).toEqual([]);
+  });
+
+  it('enables and disables metrics for the team, audited; selections reflect them', async () => {
+    const sel = `${base}/team/${a.teamId}/device/fitness_tracker/selections`;
+    expect((await a.as.Admin.get(sel)).json()).toEqual([]);
+    for (const key of ['steps', 'distance']) {
+      const res = await a.as.Admin.post(`${base}/team/${a.teamId}/device/fitness_tracker/metric`, {
+        metric_key: key,
+        metric_name: key,
+        units: null,
+        device_metric_id: null,
+      });
+      expect(res.statusCode).toBe(200);
+    }
+    expect((await a.as.Admin.get(sel)).json()).toEqual([
+      { metric_key: 'distance', is_enabled: true },
+      { metric_key: 'steps', is_enabled: true },
+    ]);
+    // The stored name and units are the Sys_Admin's, not the body's.
+    const stored = await t.ctx.db
+      .selectFrom('team_storage_settings')
+      .select(['metric_name', 'units', 'device_metric_id'])
+      .where('team_id', '=', a.teamId)
+      .where('metric_key', '=', 'steps')
+      .executeTakeFirstOrThrow();
+    expect(stored).toMatchObject({ metric_name: 'Steps', units: 'steps' });
+    expect(stored.device_metric_id).not.toBeNull();
+
+    const del = await a.as.Admin.delete(`${base}/team/${a.teamId}/device/fitness_tracker/metric/distance`);
+    expect(del.statusCode).toBe(200);
+    expect((await a.as.Admin.get(sel)).json()).toEqual([{ metric_key: 'steps', is_enabled: true }]);
+    const again = await a.as.Admin.delete(`${base}/team/${a.teamId}/device/fitness_tracker/metric/distance`);
+    expect(again.statusCode).toBe(404);
+    expect(again.json().message).toBe(DATA_RETENTION_MESSAGES.notSelected);
+
+    const audit = await t.ctx.db
+      .selectFrom('audit_log')
+      .select('action')
+      .where('team_id', '=', a.teamId)
+      .where('action', 'like', 'team_storage.%')
+      .orderBy('id')
+      .execute();
+    expect(audit.map((r) => r.action)).toEqual([
+      'team_storage.enable',
+      'team_storage.enable',
+      'team_storage.disable',
+    ]);
+  });
+
+  it('refuses a metric the Sys_Admin did not enable (disabled or never listed), storing nothing', async () => {
+    for (const key of ['floors', 'spo2']) {
+      const res = await a.as.Admin.post(`${base}/team/${a.teamId}/device/fitness_tracker/metric`, {
+        metric_key: key,
+        metric_name: key,
+      });
+      expect(res.statusCode).toBe(403);
+      expect(res.json().message).toBe(DATA_RETENTION_MESSAGES.metricNotEnabled);
+    }
+    const keys = await t.ctx.db
+      .selectFrom('team_storage_settings')
+      .select('metric_key')
+      .where('team_id', '=', a.teamId)
+      .execute();
+    expect(keys.map((k) => k.metric_key)).toEqual(['steps']);
+  });
+
+  it('a device type the team does not support is 404 on selections and changes', async () => {
+    const sel = await b.as.Admin.get(`${base}/team/${b.teamId}/device/cgm/selections`);
+    expect(sel.statusCode).toBe(404);
+    expect(sel.json().message).toBe(DATA_RETENTION_MESSAGES.deviceTypeNotSupported);
+  });
+
+  it('an Admin acts on the session’s team only: another team’s id is 404 and changes nothing', async () => {
+    expect((await a.as.Admin.get(`${base}/team/${b.teamId}/devices`)).statusCode).toBe(404);
+    expect((await a.as.Admin.get(`${base}/team/${b.teamId}/retention`)).statusCode).toBe(404);
+    expect(
+      (await a.as.Admin.get(`${base}/team/${b.teamId}/device/fitness_tracker/selections`)).statusCode,
+    ).toBe(404);
+    const add = await a.as.Admin.post(`${base}/team/${b.teamId}/device/fitness_tracker/metric`, {
+      metric_key: 'steps',
+      metric_name: 'Steps',
+    });
+    expect(add.statusCode).toBe(404);
+    await b.as.Admin.post(`${base}/team/${b.teamId}/device/fitness_tracker/metric`, {
+      metric_key: 'steps',
+      metric_name: 'Steps',
+    });
+    const del = await a.as.Admin.delete(`${base}/team/${b.teamId}/device/fitness_tracker/metric/steps`);
+    expect(del.statusCode).toBe(404);
+    expect(
+      (await b.as.Admin.get(`${base}/team/${b.teamId}/device/fitness_tracker/selections`)).json(),
+    ).toEqual([{ metric_key: 'steps', is_enabled: true }]);
+  });
+
+  it('a Sys_Admin may act on another team by its id', async () => {
+    const res = await a.as.Sys_Admin.get(`${base}/team/${b.teamId}/device/fitness_tracker/selections`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual([{ metric_key: 'steps', is_enabled: true }]);
+  });
+});
