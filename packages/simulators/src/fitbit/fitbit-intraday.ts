@@ -80,14 +80,16 @@ export function fitbitIntradayDataset(
     // Irregular samples, only while the device records (minutes with a value).
     const next = prng(`${userId}:${date}:1sec`);
     dataset = [];
-    for (const m of minutes) {
+    const exists = new Set(minutes);
+    // One stream over the day: the next sample comes 1–15 s after the last, while the device records.
+    for (let t = Math.floor(next() * 15); t < 86_400; t += 1 + Math.floor(next() * 15)) {
+      const m = Math.floor(t / 60);
       const v = values[m];
-      if (v === null || v === undefined) continue;
-      for (let s = Math.floor(next() * 15); s < 60; s += 1 + Math.floor(next() * 15))
-        dataset.push({
-          time: `${hhmm(m)}:${String(s).padStart(2, '0')}`,
-          value: Math.max(30, Math.round(v + (next() - 0.5) * 4)),
-        });
+      if (!exists.has(m) || v === null || v === undefined) continue;
+      dataset.push({
+        time: `${hhmm(m)}:${String(t % 60).padStart(2, '0')}`,
+        value: Math.max(30, Math.round(v + (next() - 0.5) * 4)),
+      });
     }
   } else {
     const size = detail === '1min' ? 1 : detail === '5min' ? 5 : 15;
