@@ -144,7 +144,7 @@ const FITBIT_PATTERNS: Array<[RegExp, (m: RegExpMatchArray) => FitbitResource]> 
   ],
   [
     new RegExp(`^/activities/heart/date/(${DATE})/(${DATE})\\.json$`),
-    (m) => ({ kind: 'heart-series', api: `/1/user/-${m[0]}`, start: m[1], end: m[2], maxDays: 366 }),
+    (m) => ({ kind: 'heart-series', api: `/1/user/-${m[0]}`, start: m[1], end: m[2], maxDays: 365 }),
   ],
   [
     new RegExp(

@@ -18,6 +18,7 @@ import { resolveAuth } from '../features/auth/session.js';
 import { registerContactRoutes } from '../features/contact/routes.js';
 import { registerDataRetentionRoutes } from '../features/data-retention/routes.js';
 import { registerDbInfoRoutes } from '../features/db-info/routes.js';
+import { registerDeviceDataRoutes } from '../features/device-data/routes.js';
 import { registerDeviceLinkRoutes } from '../features/device-links/routes.js';
 import { registerDeviceMetricRoutes } from '../features/device-metrics/routes.js';
 import { registerHealthRoutes } from '../features/health/routes.js';
@@ -170,6 +171,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   registerParticipantRoutes(app, ctx);
   registerTrialUserRoutes(app, ctx);
   registerTeamDeviceRoutes(app, ctx);
+  registerDeviceDataRoutes(app, ctx);
   registerDeviceLinkRoutes(app, ctx);
   registerDeviceMetricRoutes(app, ctx);
   registerDataRetentionRoutes(app, ctx);
