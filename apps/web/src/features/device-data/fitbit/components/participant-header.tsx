@@ -31,7 +31,6 @@ export function ParticipantHeader({
             variant="subtle"
             px={0}
             onClick={() => navigate('/TrialPage', { state: { trial } })}
-            aria-label={`Back to trial ${trial.trialNumber}`}
           >
             Trial: #{trial.trialNumber} - {trial.trialName}
           </Button>
