@@ -6,7 +6,7 @@
  * overview and the local summary against a hand-computed 7-vs-7.
  */
 import { DATA_MESSAGES } from '@trialwear/contract';
-import { fitbitDay, fitbitUserTimezone } from '@trialwear/simulators';
+import { fitbitDay, fitbitIntradayDataset, fitbitUserTimezone } from '@trialwear/simulators';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TeamFixture, teamWithRoles } from '../support/fixtures.js';
 import { linkParticipant, simControl, trialWithParticipants } from '../support/linked-participant.js';
@@ -85,6 +85,21 @@ describe('Fitbit tracker data', () => {
     expect(weights.data.weight.map((w: { date: string; weight: number }) => [w.date, w.weight])).toEqual(
       expected.map((d) => [d, fitbitDay(user, d).weightKg]),
     );
+  });
+
+  it("one day's heart rate at 1 second and steps at 15 minutes are the simulator's datasets", async () => {
+    let d = '2027-03-02';
+    while (!fitbitDay(user, d).worn) d = day(d, -1);
+    const heart = await data(a.as.Viewer, pid, `/activities/heart/date/${d}/1d/1sec.json`);
+    expect(heart.statusCode).toBe(200);
+    const hr = heart.json().data['activities-heart-intraday'];
+    expect(hr.datasetType).toBe('second');
+    expect(hr.dataset.length).toBeGreaterThan(5_000);
+    expect(hr).toEqual(fitbitIntradayDataset(user, d, 'heart', '1sec'));
+    const steps = await data(a.as.Viewer, pid, `/activities/steps/date/${d}/1d/15min/time/06:00/12:00.json`);
+    const want = fitbitIntradayDataset(user, d, 'steps', '15min', ['06:00', '12:00']);
+    expect(want.dataset.length).toBe(25);
+    expect(steps.json().data['activities-steps-intraday']).toEqual(want);
   });
 
   it('an unknown resource path, an impossible date or a range over the maximum → 400 and no provider call', async () => {

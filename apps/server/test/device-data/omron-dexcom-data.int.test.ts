@@ -40,13 +40,15 @@ describe('Omron and Dexcom data', () => {
   });
   afterAll(() => t?.close());
 
+  type Day = ReturnType<typeof omronDay>;
   /** Every generated reading on or after the local date `since`, up to NOW, oldest first. */
-  function expected<K extends 'bloodPressure' | 'weight'>(kind: K, since: string) {
-    const out: ReturnType<typeof omronDay>[K] = [];
+  function expected(kind: 'bloodPressure', since: string): Day['bloodPressure'];
+  function expected(kind: 'weight', since: string): Day['weight'];
+  function expected(kind: 'bloodPressure' | 'weight', since: string) {
+    const out: Array<{ dateTime: string; dateTimeLocal: string }> = [];
     for (let d = day(since, -2); d <= day(NOW.slice(0, 10), 1); d = day(d, 1))
-      for (const r of omronDay(omronUser, d)[kind] as Array<{ dateTime: string; dateTimeLocal: string }>)
-        if (r.dateTimeLocal.slice(0, 10) >= since && Date.parse(r.dateTime) <= Date.parse(NOW))
-          (out as unknown[]).push(r);
+      for (const r of omronDay(omronUser, d)[kind])
+        if (r.dateTimeLocal.slice(0, 10) >= since && Date.parse(r.dateTime) <= Date.parse(NOW)) out.push(r);
     return out.sort((x, y) => Date.parse(x.dateTime) - Date.parse(y.dateTime));
   }
   const omron = (as: TeamFixture['as'][keyof TeamFixture['as']], id: number, queryStr: object) =>

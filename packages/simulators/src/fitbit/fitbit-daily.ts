@@ -42,7 +42,20 @@ export interface FitbitDay {
   waterMl: number;
 }
 
+/** Days already made: the values are deterministic, and a year's series asks for 365 of them at once. */
+const memo = new Map<string, FitbitDay>();
+
 export function fitbitDay(userId: string, date: string): FitbitDay {
+  const key = `${userId}:${date}`;
+  const hit = memo.get(key);
+  if (hit) return hit;
+  if (memo.size >= 50_000) memo.clear();
+  const day = makeDay(userId, date);
+  memo.set(key, day);
+  return day;
+}
+
+function makeDay(userId: string, date: string): FitbitDay {
   const r = (k: string) => rnd(`${userId}:${date}:${k}`);
   const u = (k: string) => rnd(`${userId}:${k}`);
   const worn = r('worn') > 1 / 9;

@@ -129,9 +129,6 @@ function daysOf(a: string, b: string, today: string, maxDays: number): string[] 
   return Array.from({ length: count }, (_, i) => new Date(start + i * DAY).toISOString().slice(0, 10));
 }
 
-const hhmmss = (m: number) =>
-  `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}:00`;
-
 export function registerFitbitDataRoutes(app: FastifyInstance, clock: SimClock, guard: Guard) {
   /** The user's local date now: 'today' in a path, and the end of list reads. */
   const today = (userId: string) => localDateAt(fitbitUserTimezone(userId).tz, clock.now().getTime());

@@ -74,6 +74,7 @@ describe('Fitbit simulator fidelity', () => {
 
   const get = async (path: string) => {
     const res = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${token}` } });
+    // biome-ignore lint/suspicious/noExplicitAny: provider JSON read by each assertion its own way
     return { status: res.status, body: (await res.json()) as Record<string, any> };
   };
   const control = (path: string, body: object) =>
