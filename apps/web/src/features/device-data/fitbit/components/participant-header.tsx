@@ -27,11 +27,7 @@ export function ParticipantHeader({
     <Stack gap="xs">
       {trial ? (
         <Group>
-          <Button
-            variant="subtle"
-            px={0}
-            onClick={() => navigate('/TrialPage', { state: { trial } })}
-          >
+          <Button variant="subtle" px={0} onClick={() => navigate('/TrialPage', { state: { trial } })}>
             Trial: #{trial.trialNumber} - {trial.trialName}
           </Button>
         </Group>
