@@ -64,6 +64,14 @@ const FitbitCallbackPage = lazy(() => import('../features/devices/pages/callback
 const OmronCallbackPage = lazy(() => import('../features/devices/pages/omron-callback-page'));
 const DexcomCallbackPage = lazy(() => import('../features/devices/pages/dexcom-callback-page'));
 
+const FitbitDataPage = lazy(() => import('../features/device-data/fitbit/pages/fitbit-data-page'));
+const FitbitDataFormPage = lazy(() => import('../features/device-data/fitbit/pages/fitbit-data-form-page'));
+const FitbitOverviewPage = lazy(() => import('../features/device-data/fitbit/pages/fitbit-overview-page'));
+const FitbitOneDayPage = lazy(() => import('../features/device-data/fitbit/pages/fitbit-one-day-page'));
+const FitbitParticipantsDataPage = lazy(
+  () => import('../features/device-data/fitbit/pages/fitbit-participants-data-page'),
+);
+
 const BUILT: Record<string, ComponentType> = {
   '/PAFitbitConsentPage': FitbitConsentPage,
   '/fitbit-callback': FitbitCallbackPage,
@@ -92,6 +100,11 @@ const BUILT: Record<string, ComponentType> = {
   '/Participant': ManageParticipantPage,
   '/ParticipantsDataPage': ParticipantsDataPage,
   '/TrialUsers': TrialUsersPage,
+  '/FitbitParticipantDataPage': FitbitDataPage,
+  '/FitbitParticipantDataForm': FitbitDataFormPage,
+  '/FitbitParticipantOverview': FitbitOverviewPage,
+  '/FitbitParticipant1DayData': FitbitOneDayPage,
+  '/FitbitParticipantsDataPage': FitbitParticipantsDataPage,
   '/ParticipantsPage': ParticipantsPage,
   '/Trials': TrialsPage,
   '/UserTeams': UserTeamsPage,
