@@ -25,11 +25,12 @@ const TRACKER_BUTTONS = [
 ] as const;
 const FITBIT_SCALE_BUTTONS = ['Weight'] as const;
 const OMRON_BUTTONS = ['Blood Pressure', 'Weight'] as const;
+const DEXCOM_BUTTONS = ['Glucose'] as const;
 
 /** Data buttons per card (core §2): tracker subjects, a Fitbit scale's weight, the Omron service's two. */
 function buttonsFor(provider: Provider, entry: DeviceEntry): readonly string[] {
   if (provider === 'omron') return OMRON_BUTTONS;
-  if (provider === 'dexcom') return [];
+  if (provider === 'dexcom') return DEXCOM_BUTTONS;
   return entry.deviceType === 'SCALE' ? FITBIT_SCALE_BUTTONS : TRACKER_BUTTONS;
 }
 
