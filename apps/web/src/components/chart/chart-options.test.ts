@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { buildOptions, describeSeries, formatValue } from './chart-options';
+import { seriesFor } from './series-for';
+import { CHART_SUBJECTS } from './subjects';
+
+describe('chart options', () => {
+  it('draws each subject with its colour and kind from the one table', () => {
+    const steps = seriesFor('steps', [1, 2]);
+    expect(steps).toMatchObject({ colour: CHART_SUBJECTS.steps.colour, kind: 'bars', label: 'Steps' });
+    expect(seriesFor('glucose', []).kind).toBe('step');
+    expect(seriesFor('weight', []).kind).toBe('line');
+    const opts = buildOptions({
+      width: 400,
+      height: 200,
+      series: [steps],
+      y: { unit: 'steps' },
+      timeZone: 'Europe/Berlin',
+      xGranularity: 'days',
+    });
+    expect(opts.series[1]).toMatchObject({ stroke: CHART_SUBJECTS.steps.colour, label: 'Steps' });
+    expect(opts.axes?.[1]?.label).toBe('steps');
+    expect(typeof opts.tzDate).toBe('function');
+  });
+
+  it('summarises for screen readers, gaps left out', () => {
+    const text = describeSeries(
+      [0, 86_400, 172_800],
+      [seriesFor('steps', [1200, null, 800])],
+      'steps',
+      (ts) => String(ts),
+    );
+    expect(text).toBe('From 0 to 172800. Steps: 2 values, lowest 800 steps, highest 1,200 steps.');
+    expect(formatValue(null, 'bpm')).toBe('—');
+    expect(formatValue(61.456, 'bpm')).toBe('61.46 bpm');
+  });
+});
