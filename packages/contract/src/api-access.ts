@@ -101,6 +101,14 @@ export const API_ACCESS = {
   'GET /api/revokeAccessToken/:id': WRITERS,
   'POST /api/omronRevokeToken': WRITERS,
   'POST /api/dexcomRevokeToken': WRITERS,
+  // device data (issue #10): every staff role reads data pages; raw answers are Sys_Admin only
+  'GET /api/getFitbitServerParticipantData/:participantId/:email/:resourcePath': 'any',
+  // The spec lists it for the data pages every staff role opens; the server computes what it stores.
+  'POST /api/fitbitDataLocalDB/:id': 'any',
+  'GET /api/fitbitDataLocalDB/:id': 'any',
+  'POST /api/getOmronParticipantData/:id': 'any',
+  'GET /api/getDexcomParticipantData/:id/:query': 'any',
+  'GET /api/participantRaw/:participantId/:provider': SYS_ADMIN,
 } as const satisfies Record<string, ApiAccess>;
 
 export type ApiRoute = keyof typeof API_ACCESS;

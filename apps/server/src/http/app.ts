@@ -16,6 +16,7 @@ import { registerAuditTrailRoutes } from '../features/audit-trail/routes.js';
 import { registerAuthRoutes } from '../features/auth/routes.js';
 import { resolveAuth } from '../features/auth/session.js';
 import { registerContactRoutes } from '../features/contact/routes.js';
+import { registerDeviceDataRoutes } from '../features/device-data/routes.js';
 import { registerDeviceLinkRoutes } from '../features/device-links/routes.js';
 import { registerHealthRoutes } from '../features/health/routes.js';
 import { registerMetaRoutes } from '../features/meta/routes.js';
@@ -159,6 +160,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   registerParticipantRoutes(app, ctx);
   registerTrialUserRoutes(app, ctx);
   registerTeamDeviceRoutes(app, ctx);
+  registerDeviceDataRoutes(app, ctx);
   registerDeviceLinkRoutes(app, ctx);
   await mountSimulators(app, ctx);
 

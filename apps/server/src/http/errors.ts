@@ -13,7 +13,13 @@ export class AppError extends Error {
     readonly statusCode: number,
     message: string,
     readonly reason: ErrorReason,
-    readonly options: { displayToUser?: boolean; errors?: ApiError['errors']; user?: unknown } = {},
+    readonly options: {
+      displayToUser?: boolean;
+      errors?: ApiError['errors'];
+      user?: unknown;
+      /** Headers the answer carries (e.g. a provider's Retry-After passed on with our 429). */
+      headers?: Record<string, string>;
+    } = {},
   ) {
     super(message);
   }
@@ -40,6 +46,7 @@ export function errorBody(request: FastifyRequest, err: AppError): ApiError {
 }
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, err: AppError) {
+  if (err.options.headers) reply.headers(err.options.headers);
   return reply.status(err.statusCode).send(errorBody(request, err));
 }
 

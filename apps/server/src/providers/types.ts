@@ -42,18 +42,31 @@ export interface ProviderTokens {
 
 /**
  * One read of provider data for a participant: an allow-listed resource and
- * its parameters (never a URL). The device-data, sync and export work define
- * the resources each provider offers; the answer is the provider's own JSON.
+ * its parameters (never a URL). Each reader checks the query against its own
+ * allow-list before building the provider URL, so a caller cannot make it
+ * call anything else.
  */
 export interface DataQuery {
   resource: string;
   params: Record<string, string>;
 }
 
+/**
+ * The provider's answer as received: status, the rate-limit headers it sent
+ * and the parsed body. The raw pages show it as is; the data routes read `body`.
+ */
+export interface ProviderAnswer {
+  /** The provider path called (no host, no token). */
+  request: string;
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
 export interface ProviderDataReader {
-  /** The resources this provider can read (the allow-list). */
+  /** The resources this provider can read (the allow-list of `DataQuery.resource`). */
   resources: readonly string[];
-  read(accessToken: string, query: DataQuery): Promise<ProviderResult<unknown>>;
+  read(accessToken: string, query: DataQuery): Promise<ProviderResult<ProviderAnswer>>;
 }
 
 export interface ProviderClient {

@@ -9,7 +9,7 @@ import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SimClock } from '../clock.js';
 import { accountFromSeed, personSeed, rfcError } from '../oauth/common.js';
-import { registerControlRoutes } from '../oauth/control-routes.js';
+import { CallCounter, registerControlRoutes } from '../oauth/control-routes.js';
 import { type OAuthProvider, registerOAuthRoutes, rfcAuthorizeErrors } from '../oauth/oauth-routes.js';
 import { type OAuthClient, OAuthStore } from '../oauth/oauth-store.js';
 import { dexcomDevices, dexcomEgvs, dexcomUserHash } from './dexcom-data.js';
@@ -71,11 +71,14 @@ export async function dexcomSimulator(app: FastifyInstance, opts: DexcomSimulato
   let failNext = { count: 0, status: 500 };
   await app.register(formbody);
 
+  const calls = new CallCounter(store);
+  if (opts.control === true) app.addHook('onRequest', calls.hook);
   registerOAuthRoutes(app, DEXCOM_OAUTH, { store, clients: opts.clients, clock });
 
   async function authorized(request: FastifyRequest, reply: FastifyReply) {
     if (failNext.count > 0) {
       failNext.count -= 1;
+      if (failNext.status === 429) reply.header('Retry-After', '60');
       reply.status(failNext.status).send(rfcError('server_error', 'Simulated failure'));
       return null;
     }
@@ -178,6 +181,7 @@ export async function dexcomSimulator(app: FastifyInstance, opts: DexcomSimulato
     },
     store,
     clock,
+    calls,
     failNext: (next) => {
       failNext = next;
     },

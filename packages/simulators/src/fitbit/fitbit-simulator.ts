@@ -10,7 +10,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SimClock } from '../clock.js';
 import { FITBIT_BRAND } from '../oauth/authorize-page.js';
 import { personSeed } from '../oauth/common.js';
-import { registerControlRoutes } from '../oauth/control-routes.js';
+import { CallCounter, registerControlRoutes } from '../oauth/control-routes.js';
 import { type OAuthProvider, registerOAuthRoutes } from '../oauth/oauth-routes.js';
 import { type OAuthClient, OAuthStore } from '../oauth/oauth-store.js';
 import { fitbitDevices, fitbitProfile, fitbitUserId } from './fitbit-data.js';
@@ -120,6 +120,8 @@ export async function fitbitSimulator(app: FastifyInstance, opts: FitbitSimulato
 
   await app.register(formbody);
 
+  const calls = new CallCounter(store);
+  if (opts.control === true) app.addHook('onRequest', calls.hook);
   registerOAuthRoutes(app, FITBIT_OAUTH, { store, clients: opts.clients, clock });
 
   // --- Resources -------------------------------------------------------------
@@ -127,6 +129,15 @@ export async function fitbitSimulator(app: FastifyInstance, opts: FitbitSimulato
   async function resource(request: FastifyRequest, reply: FastifyReply, scope: string) {
     if (failNext.count > 0) {
       failNext.count -= 1;
+      if (failNext.status === 429) {
+        // As a real exhausted window answers: Retry-After to the top of the hour, Fitbit's 429 body.
+        const now = clock.now().getTime();
+        reply.header('Retry-After', String(Math.ceil((3_600_000 - (now % 3_600_000)) / 1000)));
+        reply
+          .status(429)
+          .send({ errors: [{ errorType: 'system', fieldName: 'n/a', message: 'Too Many Requests' }] });
+        return null;
+      }
       reply.status(failNext.status).send(fitbitError('system', 'Simulated failure'));
       return null;
     }
@@ -206,6 +217,7 @@ export async function fitbitSimulator(app: FastifyInstance, opts: FitbitSimulato
     },
     store,
     clock,
+    calls,
     failNext: (next) => {
       failNext = next;
     },

@@ -6,9 +6,33 @@
  * who can reach it can break every participant's link, so the portal mounts
  * it only in development and test configurations (SIMULATOR_CONTROL=true).
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SimClock } from '../clock.js';
 import type { OAuthStore } from './oauth-store.js';
+
+/**
+ * Counts the data calls (requests with a Bearer token) per user, so a test
+ * can tell how many times the portal called the provider: a retry loop on a
+ * 429, or a call made for a query that should have been refused, shows. Calls
+ * with a token the simulator does not know count under '-'.
+ */
+export class CallCounter {
+  private counts = new Map<string, number>();
+  constructor(private readonly store: OAuthStore) {}
+  /** An onRequest hook: register it before the data routes. */
+  readonly hook = async (request: FastifyRequest) => {
+    const h = request.headers.authorization ?? '';
+    if (!h.startsWith('Bearer ')) return;
+    const user = this.store.userOf(h.slice(7)) ?? '-';
+    this.counts.set(user, (this.counts.get(user) ?? 0) + 1);
+  };
+  count(userId: string) {
+    return this.counts.get(userId) ?? 0;
+  }
+  reset() {
+    this.counts.clear();
+  }
+}
 
 export function registerControlRoutes(
   app: FastifyInstance,
@@ -17,6 +41,8 @@ export function registerControlRoutes(
     store: OAuthStore;
     clock: SimClock;
     failNext: (next: { count: number; status: number }) => void;
+    /** The data-call counter this simulator registered (GET /_control/calls?userId=). */
+    calls: CallCounter;
     /** Provider-specific control routes. */
     extra?: (app: FastifyInstance) => void;
   },
@@ -34,6 +60,14 @@ export function registerControlRoutes(
   app.post('/_control/fail-next', async (request) => {
     const { count, status } = request.body as { count: number; status: number };
     deps.failNext({ count, status });
+    return { ok: true };
+  });
+  app.get('/_control/calls', async (request) => {
+    const userId = (request.query as { userId?: string }).userId ?? '-';
+    return { userId, calls: deps.calls.count(userId) };
+  });
+  app.post('/_control/calls/reset', async () => {
+    deps.calls.reset();
     return { ok: true };
   });
   app.post('/_control/clock', async (request) => {

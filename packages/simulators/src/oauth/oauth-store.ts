@@ -161,6 +161,11 @@ export class OAuthStore {
       if (g.userId === userId) g.expiresAt = this.clock.now().getTime() - 1;
   }
 
+  /** Whose access token this is, expired or not (the control API counts calls per user). */
+  userOf(token: string): string | null {
+    return this.access.get(token)?.userId ?? null;
+  }
+
   checkAccess(
     token: string,
   ): { ok: true; grant: AccessGrant } | { ok: false; reason: 'invalid_token' | 'expired_token' } {

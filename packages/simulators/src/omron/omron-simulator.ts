@@ -9,7 +9,7 @@ import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { SimClock } from '../clock.js';
 import { accountFromSeed, idToken, personSeed, rfcError } from '../oauth/common.js';
-import { registerControlRoutes } from '../oauth/control-routes.js';
+import { CallCounter, registerControlRoutes } from '../oauth/control-routes.js';
 import { type OAuthProvider, registerOAuthRoutes, rfcAuthorizeErrors } from '../oauth/oauth-routes.js';
 import { type OAuthClient, OAuthStore } from '../oauth/oauth-store.js';
 import { omronDay } from './omron-data.js';
@@ -67,6 +67,8 @@ export async function omronSimulator(app: FastifyInstance, opts: OmronSimulatorO
   let failNext = { count: 0, status: 500 };
   await app.register(formbody);
 
+  const calls = new CallCounter(store);
+  if (opts.control === true) app.addHook('onRequest', calls.hook);
   registerOAuthRoutes(app, OMRON_OAUTH, { store, clients: opts.clients, clock });
 
   function bearer(request: FastifyRequest) {
@@ -77,6 +79,8 @@ export async function omronSimulator(app: FastifyInstance, opts: OmronSimulatorO
   app.post('/api/measurement', async (request, reply) => {
     if (failNext.count > 0) {
       failNext.count -= 1;
+      // Omron publishes no limit (providers.md §2.6); an injected 429 carries a Retry-After like the others.
+      if (failNext.status === 429) reply.header('Retry-After', '60');
       return reply
         .status(failNext.status)
         .send({ status: 1, reason: 'Simulated failure', errorCode: failNext.status });
@@ -124,6 +128,7 @@ export async function omronSimulator(app: FastifyInstance, opts: OmronSimulatorO
     enabled: opts.control === true,
     store,
     clock,
+    calls,
     failNext: (next) => {
       failNext = next;
     },

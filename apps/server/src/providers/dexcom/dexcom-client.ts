@@ -4,11 +4,13 @@
  * tokens, single-use refresh tokens) and /v3/users/self/devices. Dexcom has
  * no revoke endpoint: participants revoke in their Dexcom account.
  */
+
+import { DEXCOM_RESOURCES } from '@trialwear/contract';
 import type { Config } from '../../config.js';
 import type { Secrets } from '../../security/secrets.js';
-import { bearer, callJson, rfcErrorOf, simulatorClientSecret } from '../http-json.js';
+import { bearer, callAnswer, callJson, rfcErrorOf, simulatorClientSecret } from '../http-json.js';
 import { createOAuthTokenClient } from '../oauth-client.js';
-import type { ProviderClient, ProviderSettings } from '../types.js';
+import type { ProviderClient, ProviderDataReader, ProviderSettings } from '../types.js';
 
 export const DEXCOM_SIM_PREFIX = '/sim/dexcom';
 
@@ -43,6 +45,29 @@ export function dexcomSettings(c: Config, secrets: Secrets): ProviderSettings {
     redirectUri: `${c.publicUrl}/dexcom-callback`,
     scopes: ['offline_access'],
     pkce: false,
+  };
+}
+
+const DEXCOM_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;
+/** Resources read over a window (startDate/endDate, UTC without offset, at most 30 days: providers.md §3.3). */
+const WINDOWED = new Set(['egvs', 'calibrations', 'events']);
+
+/** Dexcom v3 data: one of the contract's DEXCOM_RESOURCES, windowed ones with startDate and endDate. */
+function dexcomDataReader(s: ProviderSettings): ProviderDataReader {
+  return {
+    resources: DEXCOM_RESOURCES,
+    async read(accessToken, query) {
+      if (!(DEXCOM_RESOURCES as readonly string[]).includes(query.resource))
+        return { ok: false, status: 400, errorType: 'validation', message: 'Unknown Dexcom resource' };
+      let path = `/v3/users/self/${query.resource}`;
+      if (WINDOWED.has(query.resource)) {
+        const { startDate = '', endDate = '' } = query.params;
+        if (!DEXCOM_TIME.test(startDate) || !DEXCOM_TIME.test(endDate))
+          return { ok: false, status: 400, errorType: 'validation', message: 'Invalid Dexcom window' };
+        path += `?${new URLSearchParams({ startDate, endDate })}`;
+      }
+      return callAnswer(s.apiUrl, path, bearer(accessToken), rfcErrorOf);
+    },
   };
 }
 
@@ -84,6 +109,6 @@ export function createDexcomClient(s: ProviderSettings): ProviderClient {
       };
     },
     needsRefresh: (f) => f.status === 401,
-    data: null,
+    data: dexcomDataReader(s),
   };
 }

@@ -3,11 +3,12 @@
  * code with PKCE, Basic client auth, rotating refresh tokens, revoke, and the
  * devices list. Fitbit's error bodies: {errors:[{errorType, message}]}.
  */
+import { parseFitbitResourcePath } from '@trialwear/contract';
 import type { Config } from '../../config.js';
 import type { Secrets } from '../../security/secrets.js';
-import { bearer, callJson, type ErrorOf, simulatorClientSecret } from '../http-json.js';
+import { bearer, callAnswer, callJson, type ErrorOf, simulatorClientSecret } from '../http-json.js';
 import { createOAuthTokenClient } from '../oauth-client.js';
-import type { DeviceEntry, ProviderClient, ProviderSettings } from '../types.js';
+import type { DeviceEntry, ProviderClient, ProviderDataReader, ProviderSettings } from '../types.js';
 
 export const FITBIT_SIM_PREFIX = '/sim/fitbit';
 const SCOPES = [
@@ -73,6 +74,28 @@ export function fitbitSettings(c: Config, secrets: Secrets): ProviderSettings {
   };
 }
 
+/**
+ * Fitbit data: `tracker` reads one resource path of the contract's allow-list
+ * (`params.path`, the part after /user/-, checked again here so nothing else
+ * can be built into a URL); `profile` reads the user's profile (time zone).
+ */
+function fitbitDataReader(s: ProviderSettings): ProviderDataReader {
+  return {
+    resources: ['tracker', 'profile'],
+    async read(accessToken, query) {
+      let path: string;
+      if (query.resource === 'profile') path = '/1/user/-/profile.json';
+      else {
+        const r = query.resource === 'tracker' ? parseFitbitResourcePath(query.params.path ?? '') : null;
+        if (!r || !r.api)
+          return { ok: false, status: 400, errorType: 'validation', message: 'Unknown resource path' };
+        path = r.api;
+      }
+      return callAnswer(s.apiUrl, path, bearer(accessToken), fitbitErrorOf);
+    },
+  };
+}
+
 export function createFitbitClient(s: ProviderSettings): ProviderClient {
   return {
     provider: 'fitbit',
@@ -114,6 +137,6 @@ export function createFitbitClient(s: ProviderSettings): ProviderClient {
       };
     },
     needsRefresh: (f) => f.errorType === 'expired_token',
-    data: null,
+    data: fitbitDataReader(s),
   };
 }

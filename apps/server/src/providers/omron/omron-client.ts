@@ -7,9 +7,16 @@
 import { DEVICE_TYPE_LABEL } from '@trialwear/contract';
 import type { Config } from '../../config.js';
 import type { Secrets } from '../../security/secrets.js';
-import { bearerHeader, callJson, formPost, rfcErrorOf, simulatorClientSecret } from '../http-json.js';
+import {
+  bearerHeader,
+  callAnswer,
+  callJson,
+  formPost,
+  rfcErrorOf,
+  simulatorClientSecret,
+} from '../http-json.js';
 import { createOAuthTokenClient } from '../oauth-client.js';
-import type { DeviceEntry, ProviderClient, ProviderSettings } from '../types.js';
+import type { DeviceEntry, ProviderClient, ProviderDataReader, ProviderSettings } from '../types.js';
 
 export const OMRON_SIM_PREFIX = '/sim/omron';
 const SCOPES = ['openid', 'offline_access', 'bloodpressure', 'weight', 'activity'];
@@ -81,6 +88,50 @@ const deviceOf = (r: Reading, deviceType: 'BLOOD_PRESSURE' | 'SCALE'): DeviceEnt
   errorType: null,
 });
 
+const OMRON_TYPES = ['bloodpressure', 'weight'] as const;
+/** A date, or the instant of the last reading of a truncated page (Omron's continuation, providers.md §2.4). */
+const SINCE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z)?$/;
+
+/**
+ * Omron data: `measurement` is POST /api/measurement with a form body
+ * (providers.md §2.4): since (a date), type, sortOrder, limit. Omron answers
+ * its errors as HTTP 200 with a non-zero `status`: those become failures.
+ */
+function omronDataReader(s: ProviderSettings): ProviderDataReader {
+  return {
+    resources: ['measurement'],
+    async read(accessToken, query) {
+      const p = query.params;
+      if (
+        query.resource !== 'measurement' ||
+        !SINCE.test(p.since ?? '') ||
+        !(OMRON_TYPES as readonly string[]).includes(p.type ?? '') ||
+        !['asc', 'desc'].includes(p.sortOrder ?? 'asc') ||
+        !/^\d{1,4}$/.test(p.limit ?? '0')
+      )
+        return { ok: false, status: 400, errorType: 'validation', message: 'Unknown Omron query' };
+      const form: Record<string, string> = {
+        since: p.since!,
+        type: p.type!,
+        sortOrder: p.sortOrder ?? 'asc',
+        ...(p.limit && p.limit !== '0' ? { limit: p.limit } : {}),
+      };
+      const r = await callAnswer(
+        s.apiUrl,
+        '/api/measurement',
+        formPost(form, bearerHeader(accessToken)),
+        rfcErrorOf,
+      );
+      if (!r.ok) return r;
+      const body = r.data.body as MeasurementBody | null;
+      if (body?.status !== 0)
+        return { ok: false, status: 200, errorType: 'processing', message: body?.reason ?? 'Omron error' };
+      // The form sent is part of what was asked: the raw page shows it.
+      return { ok: true, data: { ...r.data, request: `POST /api/measurement ${new URLSearchParams(form)}` } };
+    },
+  };
+}
+
 export function createOmronClient(s: ProviderSettings): ProviderClient {
   return {
     provider: 'omron',
@@ -117,6 +168,6 @@ export function createOmronClient(s: ProviderSettings): ProviderClient {
       };
     },
     needsRefresh: (f) => f.status === 401,
-    data: null,
+    data: omronDataReader(s),
   };
 }

@@ -1,0 +1,50 @@
+/*
+ * What a failed provider read becomes for the staff (core §5 Tracker data,
+ * Scale data): one mapping for every provider, so each data route answers
+ * the same way. A 429 is passed on with the provider's Retry-After and never
+ * retried here; an expired token was already refreshed once and retried once
+ * by withFreshToken, so a 401 that is still there means the grant is gone.
+ */
+import { DATA_MESSAGES, type Provider } from '@trialwear/contract';
+import { AppError } from '../../http/errors.js';
+import type { ProviderFailure } from '../../providers/types.js';
+import { isTokenFailure, type TokenFailure } from '../../providers/with-fresh-token.js';
+
+const failedMessage: Record<Provider, (f: ProviderFailure) => string> = {
+  fitbit: (f) => DATA_MESSAGES.fitbitFailed(f.message),
+  omron: () => DATA_MESSAGES.omronFailed,
+  dexcom: () => DATA_MESSAGES.dexcomFailed,
+};
+const unreachableMessage: Record<Provider, string> = {
+  fitbit: DATA_MESSAGES.fitbitRequestFailed,
+  omron: DATA_MESSAGES.omronFailed,
+  dexcom: DATA_MESSAGES.dexcomFailed,
+};
+
+export const notAuthorized = () =>
+  new AppError(409, DATA_MESSAGES.notAuthorized, 'Conflict', { displayToUser: true });
+
+export const noData = () => new AppError(404, DATA_MESSAGES.noData, 'NotFound', { displayToUser: true });
+
+export function providerError(provider: Provider, f: ProviderFailure | TokenFailure): AppError {
+  if (isTokenFailure(f)) {
+    // Nothing stored, or the provider refused the refresh token: the participant must authorize again.
+    if (f.tokenProblem === 'missing' || f.tokenProblem === 'refresh_refused') return notAuthorized();
+    return new AppError(502, unreachableMessage[provider], 'InternalError', { displayToUser: true });
+  }
+  if (f.status === 429)
+    return new AppError(429, DATA_MESSAGES.tooManyRequests, 'RateLimited', {
+      displayToUser: true,
+      ...(f.retryAfterSeconds !== undefined
+        ? { headers: { 'retry-after': String(f.retryAfterSeconds) } }
+        : {}),
+    });
+  // Still unauthorized after the one refresh (revoked, invalid token): authorize again.
+  if (f.status === 401) return notAuthorized();
+  if (f.status === 0 || f.status >= 500)
+    return new AppError(502, unreachableMessage[provider], 'InternalError', { displayToUser: true });
+  // The provider refused what was asked (its validation, scope, Omron's status ≠ 0): say its words.
+  return provider === 'fitbit'
+    ? new AppError(400, failedMessage.fitbit(f), 'ValidationError', { displayToUser: true })
+    : new AppError(502, failedMessage[provider](f), 'InternalError', { displayToUser: true });
+}

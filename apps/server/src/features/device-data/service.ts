@@ -1,0 +1,299 @@
+/*
+ * Device data (core §7 tracker, scale and glucose calls; issue #10): every
+ * read goes the same way. The participant must be in the actor's team (else
+ * 404, as for an unknown id), the link to the provider authorized (else 409
+ * notAuthorized), the query on the allow-list (else 400 before any provider
+ * call), and the call goes through the provider's data reader inside
+ * withFreshToken (one refresh and one retry on an expired token). Failures
+ * become the spec's messages (provider-errors.ts). Values keep the
+ * provider's units; every answer says the participant's zone when known.
+ *
+ * "Could not find any data!" (404) is answered when every list in the
+ * provider's answer is empty: a Fitbit series always lists its days (with
+ * "0"), so this is a sleep, weight, food or list read of days without any
+ * record, an Omron or Dexcom window without readings, or an overview without
+ * a single value. A list that has some entries is data, even when other
+ * lists of the same answer are empty.
+ */
+import {
+  DATA_MESSAGES,
+  DEXCOM_RESOURCES,
+  type DexcomDataResult,
+  type LinkProvider,
+  type LocalSummary,
+  localSummarySchema,
+  type OmronDataResult,
+  type OmronQuery,
+  type Provider,
+  parseFitbitResourcePath,
+  type RawDataResult,
+  type TrackerDataResult,
+  type TrackerOverview,
+} from '@trialwear/contract';
+import type { AppContext } from '../../app-context.js';
+import { recordActorAudit } from '../../audit/audit-log.js';
+import { inTransaction } from '../../db/transaction.js';
+import type { Actor } from '../../http/actor.js';
+import { AppError } from '../../http/errors.js';
+import type { DataQuery, ProviderAnswer } from '../../providers/types.js';
+import { withFreshToken } from '../../providers/with-fresh-token.js';
+import { getParticipant } from '../participants/service.js';
+import { dexcomWindows, mergeRecords } from './dexcom-windows.js';
+import { overviewPaths, overviewSeries } from './fitbit-overview.js';
+import { datesEnding, localDate } from './local-dates.js';
+import { localSummary } from './local-summary.js';
+import {
+  type OmronMeasurement,
+  type OmronPage,
+  omronSince,
+  omronType,
+  selectReadings,
+  toBloodPressure,
+  toWeight,
+} from './omron-readings.js';
+import { participantZone } from './participant-zone.js';
+import { noData, notAuthorized, providerError } from './provider-errors.js';
+import * as repo from './repo.js';
+
+const LINK_PROVIDERS: Record<Provider, readonly LinkProvider[]> = {
+  fitbit: ['fitbit', 'google_health'],
+  omron: ['omron'],
+  dexcom: ['dexcom'],
+};
+
+/** Omron pages read at most for one query (100 readings each): bounded, never a loop without end. */
+const OMRON_MAX_PAGES = 20;
+
+const badRequest = (message: string) =>
+  new AppError(400, message, 'ValidationError', { displayToUser: true });
+
+/** A participant of the actor's team with an authorized link to the provider, ready to read. */
+interface Reader {
+  participantId: number;
+  link: repo.DataLink;
+  read(query: DataQuery): Promise<ProviderAnswer>;
+}
+
+async function readerFor(
+  ctx: AppContext,
+  actor: Actor,
+  provider: Provider,
+  participantId: number,
+): Promise<Reader> {
+  await getParticipant(ctx, actor, participantId);
+  const link = await repo.findLink(ctx.db, participantId, LINK_PROVIDERS[provider]);
+  if (link?.authorization_status !== 'authorized') throw notAuthorized();
+  const client = ctx.providers[provider];
+  const data = client.data;
+  if (!data) throw new AppError(501, DATA_MESSAGES.noDataAvailable, 'InternalError', { displayToUser: true });
+  return {
+    participantId,
+    link,
+    async read(query) {
+      const r = await withFreshToken(ctx, client, link.id, (accessToken) => data.read(accessToken, query));
+      if (!r.ok) throw providerError(provider, r);
+      return r.data;
+    },
+  };
+}
+
+/** Whether an answer holds lists and every one of them is empty (see the header). */
+export function everyListEmpty(body: unknown): boolean {
+  if (Array.isArray(body)) return body.length === 0;
+  if (!body || typeof body !== 'object') return false;
+  const lists: unknown[][] = [];
+  for (const v of Object.values(body)) {
+    if (Array.isArray(v)) lists.push(v);
+    else if (v && typeof v === 'object')
+      for (const inner of Object.values(v)) if (Array.isArray(inner)) lists.push(inner);
+  }
+  return Object.keys(body).length === 0 || (lists.length > 0 && lists.every((l) => l.length === 0));
+}
+
+const fitbitZone = (ctx: AppContext, r: Reader) =>
+  participantZone(ctx.providers, r.link, ctx.now(), () => r.read({ resource: 'profile', params: {} }));
+
+// ------------------------------------------------------------------ Fitbit
+
+export async function fitbitData(
+  ctx: AppContext,
+  actor: Actor,
+  participantId: number,
+  resourcePath: string,
+): Promise<TrackerDataResult> {
+  const resource = parseFitbitResourcePath(resourcePath);
+  if (!resource) throw badRequest(DATA_MESSAGES.unknownResource);
+  const r = await readerFor(ctx, actor, 'fitbit', participantId);
+  const timeZone = await fitbitZone(ctx, r);
+  if (resource.kind === 'overview') {
+    const data = await overview(ctx, r, timeZone);
+    if (Object.values(data.series).every((s) => s.every((d) => d.value === null))) throw noData();
+    return { participantId, resourcePath, timeZone, data };
+  }
+  const answer = await r.read({ resource: 'tracker', params: { path: resourcePath } });
+  if (everyListEmpty(answer.body)) throw noData();
+  return { participantId, resourcePath, timeZone, data: answer.body };
+}
+
+/** 14 local days per subject ending on the participant's local today, and their 7-vs-7 summary. */
+async function overview(ctx: AppContext, r: Reader, timeZone: string): Promise<TrackerOverview> {
+  const now = ctx.now();
+  const dates = datesEnding(localDate(now, timeZone), 14);
+  const paths = overviewPaths(dates[0]!, dates[13]!);
+  const bodies = Object.fromEntries(
+    await Promise.all(
+      Object.entries(paths).map(
+        async ([k, path]) => [k, (await r.read({ resource: 'tracker', params: { path } })).body] as const,
+      ),
+    ),
+  ) as Record<keyof typeof paths, unknown>;
+  const series = overviewSeries(bodies, dates);
+  return { series, summary: localSummary(r.participantId, timeZone, dates[13]!, series, now) };
+}
+
+/** POST /fitbitDataLocalDB/{id}: computed here from provider data (the body's data is never used), stored, audited. */
+export async function saveLocalSummary(ctx: AppContext, actor: Actor, participantId: number) {
+  const r = await readerFor(ctx, actor, 'fitbit', participantId);
+  const timeZone = await fitbitZone(ctx, r);
+  const { summary } = await overview(ctx, r, timeZone);
+  await inTransaction(ctx, async (tx) => {
+    await repo.saveSummary(tx.db, participantId, summary, ctx.now());
+    await recordActorAudit(tx.db, actor, {
+      action: 'fitbit.summary.saved',
+      entityType: 'participant',
+      entityId: participantId,
+      after: { computedAt: summary.computedAt, timeZone },
+    });
+  });
+  return { summary };
+}
+
+export async function getLocalSummary(
+  ctx: AppContext,
+  actor: Actor,
+  participantId: number,
+): Promise<{ summary: LocalSummary | null }> {
+  await getParticipant(ctx, actor, participantId);
+  const row = await repo.findSummary(ctx.db, participantId);
+  const parsed = row ? localSummarySchema.safeParse(row.data) : null;
+  return { summary: parsed?.success ? parsed.data : null };
+}
+
+// ------------------------------------------------------------------ Omron
+
+export async function omronData(
+  ctx: AppContext,
+  actor: Actor,
+  participantId: number,
+  q: OmronQuery,
+): Promise<OmronDataResult> {
+  const r = await readerFor(ctx, actor, 'omron', participantId);
+  const type = omronType(q.category);
+  const readings: OmronMeasurement[] = [];
+  let since = omronSince(q.since);
+  // Omron pages by `truncated`: ask again from the last reading's instant (de-duplicated by id).
+  for (let page = 0; page < OMRON_MAX_PAGES; page++) {
+    const body = (await r.read({ resource: 'measurement', params: { since, type, sortOrder: 'asc' } }))
+      .body as OmronPage;
+    const list = body.result?.[q.category] ?? [];
+    readings.push(...list);
+    const last = list[list.length - 1];
+    if (!body.result?.truncated || !last || last.dateTime === since) break;
+    since = last.dateTime;
+  }
+  const kept = selectReadings(readings, q);
+  if (kept.length === 0) throw noData();
+  return {
+    participantId,
+    category: q.category,
+    timeZone: null,
+    ...(q.category === 'bloodPressure'
+      ? { bloodPressure: kept.map(toBloodPressure) }
+      : { weight: kept.map(toWeight) }),
+  };
+}
+
+// ------------------------------------------------------------------ Dexcom
+
+const WINDOWED = new Set<string>(['egvs', 'calibrations', 'events']);
+
+export async function dexcomData(
+  ctx: AppContext,
+  actor: Actor,
+  participantId: number,
+  resource: (typeof DEXCOM_RESOURCES)[number],
+  q: { startDate?: string; endDate?: string },
+): Promise<DexcomDataResult> {
+  const windows = WINDOWED.has(resource) ? dexcomWindows(ctx.now(), q.startDate, q.endDate) : null;
+  if (windows && !windows.ok) throw badRequest(windows.message);
+  const r = await readerFor(ctx, actor, 'dexcom', participantId);
+  if (!windows) {
+    const body = (await r.read({ resource, params: {} })).body as { records?: unknown[] } | null;
+    const records = Array.isArray(body?.records) ? body.records : [];
+    if (resource === 'devices' && records.length === 0) throw noData();
+    return { participantId, resource, timeZone: null, requests: 1, records, data: body };
+  }
+  const pages: unknown[][] = [];
+  // One window after the other: a 429 or failure stops the walk at that call.
+  for (const [startDate, endDate] of windows.windows) {
+    const body = (await r.read({ resource, params: { startDate, endDate } })).body as { records?: unknown[] };
+    pages.push(Array.isArray(body?.records) ? body.records : []);
+  }
+  const records = mergeRecords(pages);
+  if (records.length === 0) throw noData();
+  return { participantId, resource, timeZone: null, requests: pages.length, records };
+}
+
+// ------------------------------------------------------------------ raw (Sys_Admin)
+
+/**
+ * The provider's answer exactly as received for one allow-listed query: a
+ * tracker resource path (Fitbit; not /overview, which is ours), a category
+ * and `since` (Omron), a Dexcom resource and one window of at most 30 days.
+ */
+export async function rawData(
+  ctx: AppContext,
+  actor: Actor,
+  participantId: number,
+  provider: Provider,
+  q: { resource: string; since?: string; startDate?: string; endDate?: string },
+): Promise<RawDataResult> {
+  let query: DataQuery;
+  if (provider === 'fitbit') {
+    const parsed = parseFitbitResourcePath(q.resource);
+    if (!parsed || parsed.kind === 'overview') throw badRequest(DATA_MESSAGES.unknownResource);
+    query = { resource: 'tracker', params: { path: q.resource } };
+  } else if (provider === 'omron') {
+    if (q.resource !== 'bloodPressure' && q.resource !== 'weight')
+      throw badRequest(DATA_MESSAGES.unknownResource);
+    if (!q.since || !/^\d{4}-\d{2}-\d{2}$/.test(q.since)) throw badRequest('Please select a Start Date');
+    query = {
+      resource: 'measurement',
+      params: { since: q.since, type: omronType(q.resource), sortOrder: 'asc' },
+    };
+  } else {
+    if (!(DEXCOM_RESOURCES as readonly string[]).includes(q.resource))
+      throw badRequest(DATA_MESSAGES.unknownResource);
+    const params: Record<string, string> = {};
+    if (WINDOWED.has(q.resource)) {
+      const w = dexcomWindows(ctx.now(), q.startDate, q.endDate);
+      if (!w.ok) throw badRequest(w.message);
+      // Raw is one provider call: a period that needs stitching is refused.
+      if (w.windows.length > 1) throw badRequest('The period cannot exceed 30 days');
+      [params.startDate, params.endDate] = w.windows[0]!;
+    }
+    query = { resource: q.resource, params };
+  }
+  const r = await readerFor(ctx, actor, provider, participantId);
+  const timeZone = provider === 'fitbit' ? await fitbitZone(ctx, r) : null;
+  const answer = await r.read(query);
+  return {
+    provider,
+    request: answer.request,
+    status: answer.status,
+    receivedAt: ctx.now().toISOString(),
+    timeZone,
+    headers: answer.headers,
+    body: answer.body,
+  };
+}
