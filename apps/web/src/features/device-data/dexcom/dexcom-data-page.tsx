@@ -54,6 +54,7 @@ function DexcomData({ participant, trial }: { participant: DataParticipant; tria
       ),
     [readings, days],
   );
+  const line = useMemo(() => glucoseLine(readings), [readings]);
   const newestFirst = useMemo(
     () => [...readings].sort((a, b) => Date.parse(b.systemTime) - Date.parse(a.systemTime)),
     [readings],
@@ -83,7 +84,7 @@ function DexcomData({ participant, trial }: { participant: DataParticipant; tria
         <Stack>
           <GlucoseSummaryCard summary={summary} days={days} />
           <Card withBorder>
-            <GlucoseChart data={glucoseLine(readings)} />
+            <GlucoseChart data={line} />
           </Card>
           <DataTable
             data={newestFirst}

@@ -11,3 +11,7 @@ export function dataErrorText(err: unknown, fallback: string): string {
     return DATA_MESSAGES.tooManyRequests;
   return displayableMessage(err, fallback);
 }
+
+/** The server's 'Could not find any data!' (core §8): an empty window, which an overview shows as 'No data to display'. */
+export const isNoData = (err: unknown) =>
+  err instanceof ApiRequestError && err.status === 404 && err.body?.message === DATA_MESSAGES.noData;

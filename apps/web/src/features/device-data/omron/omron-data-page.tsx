@@ -139,28 +139,31 @@ function OmronData({
 
 function OmronResult({ answer }: { answer: unknown }) {
   const parsed = useMemo(() => omronDataResultSchema.safeParse(answer), [answer]);
-  if (!parsed.success) return <Alert color="red">{DATA_MESSAGES.omronPrepareFailed}</Alert>;
-  const result = parsed.data;
-  if (result.category === 'bloodPressure') {
-    const rows = result.bloodPressure ?? [];
-    if (rows.length === 0) return <Alert color="gray">{DATA_MESSAGES.noDataAvailable}</Alert>;
+  const result = parsed.success ? parsed.data : null;
+  const bp = result?.category === 'bloodPressure' ? (result.bloodPressure ?? []) : null;
+  const weight = result?.category === 'weight' ? (result.weight ?? []) : null;
+  const bpLines = useMemo(() => (bp ? bloodPressureLines(bp) : null), [bp]);
+  const weightLinesData = useMemo(() => (weight ? weightLines(weight) : null), [weight]);
+  if (!result) return <Alert color="red">{DATA_MESSAGES.omronPrepareFailed}</Alert>;
+  if (bp && bpLines) {
+    if (bp.length === 0) return <Alert color="gray">{DATA_MESSAGES.noDataAvailable}</Alert>;
     return (
       <Stack>
         <Card withBorder>
-          <BloodPressureChart data={bloodPressureLines(rows)} />
+          <BloodPressureChart data={bpLines} />
         </Card>
-        <BloodPressureTable rows={rows} />
+        <BloodPressureTable rows={bp} />
       </Stack>
     );
   }
-  const rows = result.weight ?? [];
-  if (rows.length === 0) return <Alert color="gray">{DATA_MESSAGES.noDataAvailable}</Alert>;
+  if (!weight || !weightLinesData || weight.length === 0)
+    return <Alert color="gray">{DATA_MESSAGES.noDataAvailable}</Alert>;
   return (
     <Stack>
       <Card withBorder>
-        <WeightChart data={weightLines(rows)} />
+        <WeightChart data={weightLinesData} />
       </Card>
-      <WeightTable rows={rows} />
+      <WeightTable rows={weight} />
     </Stack>
   );
 }

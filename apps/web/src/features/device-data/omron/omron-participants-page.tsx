@@ -21,7 +21,7 @@ import { type DataParticipant, participantLabel } from '../components/participan
 import { dataErrorText } from '../lib/data-error';
 import { participantLines } from '../lib/line-data';
 import { wallClockSeconds } from '../lib/local-dates';
-import { BloodPressureChart, WeightChart } from './omron-charts';
+import { ParticipantsChart } from './omron-charts';
 import {
   CATEGORY_LABEL,
   defaultOmronForm,
@@ -33,12 +33,18 @@ import {
 export default function OmronParticipantsDataPage() {
   const state = useLocation().state as { participants?: DataParticipant[]; trial?: Trial } | null;
   if (!state?.participants?.length) return <Alert color="red">{DATA_MESSAGES.participantNotFound}</Alert>;
-  return (
-    <Compare participants={state.participants.slice(0, TABLE.participantSelectionMax)} trial={state.trial} />
-  );
+  return <Compare participants={state.participants} trial={state.trial} />;
 }
 
-function Compare({ participants, trial }: { participants: DataParticipant[]; trial?: Trial }) {
+/** The answers as one value that changes only when an answer does (useQueries' combine is memoized). */
+const combine = (rs: Array<{ data?: unknown; error: unknown; isLoading: boolean }>) => ({
+  data: rs.map((r) => r.data),
+  errors: rs.map((r) => r.error),
+  loading: rs.some((r) => r.isLoading),
+});
+
+function Compare({ participants: all, trial }: { participants: DataParticipant[]; trial?: Trial }) {
+  const participants = useMemo(() => all.slice(0, TABLE.participantSelectionMax), [all]);
   const navigate = useNavigate();
   const [form, setForm] = useState<OmronForm>(() => defaultOmronForm());
   const [errors, setErrors] = useState<OmronFormErrors>({});
@@ -54,13 +60,14 @@ function Compare({ participants, trial }: { participants: DataParticipant[]; tri
       queryFn: () => fetchOmronData(p.id, query),
       retry: false,
     })),
+    combine,
   });
 
   const lines = useMemo(
     () =>
       participantLines(
         participants.map((p, i) => {
-          const parsed = omronDataResultSchema.safeParse(results[i]?.data);
+          const parsed = omronDataResultSchema.safeParse(results.data[i]);
           const d = parsed.success ? parsed.data : null;
           const points =
             query.category === 'bloodPressure'
@@ -69,7 +76,7 @@ function Compare({ participants, trial }: { participants: DataParticipant[]; tri
           return { label: participantLabel(p), points };
         }),
       ),
-    [participants, results, query.category],
+    [participants, results.data, query.category],
   );
 
   const submit = () => {
@@ -83,8 +90,8 @@ function Compare({ participants, trial }: { participants: DataParticipant[]; tri
         limit: 0,
       });
   };
-  const failed = participants.filter((_, i) => results[i]?.error);
-  const loading = results.some((r) => r.isLoading);
+  const failed = participants.filter((_, i) => results.errors[i]);
+  const loading = results.loading;
 
   return (
     <Stack>
@@ -134,7 +141,7 @@ function Compare({ participants, trial }: { participants: DataParticipant[]; tri
       {failed.map((p) => (
         <Alert key={p.id} color="red">
           {participantLabel(p)}:{' '}
-          {dataErrorText(results[participants.indexOf(p)]?.error, DATA_MESSAGES.omronFailed)}
+          {dataErrorText(results.errors[participants.indexOf(p)], DATA_MESSAGES.omronFailed)}
         </Alert>
       ))}
       {!loading && (
@@ -146,9 +153,9 @@ function Compare({ participants, trial }: { participants: DataParticipant[]; tri
           {lines.x.length === 0 ? (
             <Text c="dimmed">{DATA_MESSAGES.noDataToDisplay}</Text>
           ) : query.category === 'bloodPressure' ? (
-            <BloodPressureChart data={lines} title="Systolic blood pressure" />
+            <ParticipantsChart data={lines} unit="mmHg" title="Systolic blood pressure" />
           ) : (
-            <WeightChart data={lines} title="Weight" />
+            <ParticipantsChart data={lines} unit="Lbs" title="Weight" />
           )}
         </Card>
       )}

@@ -6,7 +6,7 @@ import { useNavigate } from 'react-router';
 import { useDexcomEgvs } from '../api/dexcom-data-api';
 import type { DataParticipant } from '../components/participant-frame';
 import { DEFAULT_GLUCOSE_DAYS, egvReadings, GlucoseSummaryCard, glucoseWindow } from '../dexcom';
-import { dataErrorText } from '../lib/data-error';
+import { dataErrorText, isNoData } from '../lib/data-error';
 
 export function DexcomSection({ participant, trial }: { participant: DataParticipant; trial: Trial }) {
   const navigate = useNavigate();
@@ -32,8 +32,12 @@ export function DexcomSection({ participant, trial }: { participant: DataPartici
           </Button>
         </Group>
         {egvs.isLoading && <Loader size="sm" aria-label="Loading glucose data" />}
-        {egvs.error && <Alert color="red">{dataErrorText(egvs.error, DATA_MESSAGES.dexcomFailed)}</Alert>}
-        {egvs.data && values.length === 0 && <Text c="dimmed">{DATA_MESSAGES.noDataToDisplay}</Text>}
+        {egvs.error && !isNoData(egvs.error) && (
+          <Alert color="red">{dataErrorText(egvs.error, DATA_MESSAGES.dexcomFailed)}</Alert>
+        )}
+        {(isNoData(egvs.error) || (egvs.data && values.length === 0)) && (
+          <Text c="dimmed">{DATA_MESSAGES.noDataToDisplay}</Text>
+        )}
         {values.length > 0 && (
           <GlucoseSummaryCard
             summary={glucoseSummary(values, DEFAULT_GLUCOSE_DAYS)}

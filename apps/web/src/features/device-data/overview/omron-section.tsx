@@ -5,10 +5,11 @@
  */
 import { Alert, Button, Card, Group, Loader, SimpleGrid, Stack, Text } from '@mantine/core';
 import { DATA_MESSAGES, omronDataResultSchema, type Trial } from '@trialwear/contract';
+import { type ReactNode, useMemo } from 'react';
 import { useNavigate } from 'react-router';
 import { useOmronData } from '../api/omron-data-api';
 import type { DataParticipant } from '../components/participant-frame';
-import { dataErrorText } from '../lib/data-error';
+import { dataErrorText, isNoData } from '../lib/data-error';
 import { daysAgo } from '../lib/local-dates';
 import { BloodPressureChart, bloodPressureLines, WeightChart, weightLines } from '../omron';
 
@@ -21,26 +22,27 @@ function LastWeek({
 }) {
   const q = useOmronData(participantId, { category, since: daysAgo(7), sortOrder: 'asc', limit: 0 });
   const title = category === 'bloodPressure' ? 'Blood pressure (mmHg)' : 'Weight (Lbs)';
-  let body: React.ReactNode;
+  const parsed = useMemo(() => (q.data ? omronDataResultSchema.safeParse(q.data) : null), [q.data]);
+  const lines = useMemo(() => {
+    if (!parsed?.success) return null;
+    return category === 'bloodPressure'
+      ? bloodPressureLines(parsed.data.bloodPressure ?? [])
+      : weightLines(parsed.data.weight ?? []);
+  }, [parsed, category]);
+  let body: ReactNode;
   if (q.isLoading) body = <Loader size="sm" aria-label={`Loading ${title}`} />;
+  else if (isNoData(q.error)) body = <NoData />;
   else if (q.error) body = <Alert color="red">{dataErrorText(q.error, DATA_MESSAGES.omronFailed)}</Alert>;
-  else {
-    const parsed = omronDataResultSchema.safeParse(q.data);
-    if (!parsed.success) body = <Alert color="red">{DATA_MESSAGES.omronPrepareFailed}</Alert>;
-    else {
-      const bp = parsed.data.bloodPressure ?? [];
-      const w = parsed.data.weight ?? [];
-      if (category === 'bloodPressure')
-        body = bp.length ? <BloodPressureChart data={bloodPressureLines(bp)} /> : <NoData />;
-      else body = w.length ? <WeightChart data={weightLines(w)} /> : <NoData />;
-    }
-  }
-  return (
-    <Stack gap="xs">
-      <Text fw={500}>{title}</Text>
-      {body}
-    </Stack>
-  );
+  else if (!lines) body = <Alert color="red">{DATA_MESSAGES.omronPrepareFailed}</Alert>;
+  else if (lines.x.length === 0) body = <NoData />;
+  else
+    body =
+      category === 'bloodPressure' ? (
+        <BloodPressureChart data={lines} title={title} />
+      ) : (
+        <WeightChart data={lines} title={title} />
+      );
+  return <Stack gap="xs">{body}</Stack>;
 }
 
 const NoData = () => <Text c="dimmed">{DATA_MESSAGES.noDataToDisplay}</Text>;
