@@ -8,6 +8,7 @@ import { Alert, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { DATA_MESSAGES, type Trial } from '@trialwear/contract';
 import type { ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router';
+import { useSession } from '../../../lib/session/session-context';
 
 /** What the pages need of a participant. The email is absent when the team hides it. */
 export interface DataParticipant {
@@ -53,15 +54,20 @@ export function ParticipantFrame({
   participant,
   trial,
   actions,
+  rawPage,
   children,
 }: {
   title: string;
   participant: DataParticipant;
   trial: Trial;
   actions?: ReactNode;
+  /** The raw page of this page's provider (or /ParticipantRaw): a 'Raw data' button for Sys_Admin only. */
+  rawPage?: string;
   children: ReactNode;
 }) {
   const navigate = useNavigate();
+  const { session } = useSession();
+  const sysAdmin = session.kind === 'authorized' && session.user.role === 'Sys_Admin';
   return (
     <Stack>
       <Group justify="space-between" align="flex-start">
@@ -87,7 +93,18 @@ export function ParticipantFrame({
               </Text>
             )}
           </Group>
-          {actions}
+          <Group gap="xs">
+            {actions}
+            {rawPage && sysAdmin && (
+              <Button
+                size="xs"
+                variant="default"
+                onClick={() => navigate(rawPage, { state: { participant, trial } })}
+              >
+                Raw data
+              </Button>
+            )}
+          </Group>
         </Group>
       </Card>
       {children}

@@ -61,7 +61,12 @@ function DexcomData({ participant, trial }: { participant: DataParticipant; tria
   );
 
   return (
-    <ParticipantFrame title="Dexcom glucose" participant={participant} trial={trial}>
+    <ParticipantFrame
+      title="Dexcom glucose"
+      participant={participant}
+      trial={trial}
+      rawPage="/DexcomParticipantDataRaw"
+    >
       <Group justify="space-between">
         <SegmentedControl
           aria-label="Period"

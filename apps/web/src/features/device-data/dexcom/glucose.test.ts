@@ -29,6 +29,18 @@ describe('glucose page helpers', () => {
     expect(line.series[0]!.values).toEqual([100, 110]);
   });
 
+  it('breaks the line at a gap of more than 10 minutes (no value held across it)', () => {
+    const at = (min: number, value: number) => ({
+      systemTime: new Date(Date.UTC(2026, 10, 1, 10, min)).toISOString(),
+      displayTime: new Date(Date.UTC(2026, 10, 1, 2, min)).toISOString().slice(0, 19),
+      value,
+    });
+    const line = glucoseLine(egvReadings([at(0, 100), at(5, 105), at(40, 140), at(45, 145)]));
+    const base = Date.UTC(2026, 10, 1, 2, 0) / 1000;
+    expect(line.x).toEqual([base, base + 300, base + 600, base + 2400, base + 2700]);
+    expect(line.series[0]!.values).toEqual([100, 105, null, 140, 145]);
+  });
+
   it('splits the summary into five exclusive bands that add up to 100%', () => {
     const values = [50, 60, 65, 100, 120, 150, 170, 200, 240, 300];
     const s = glucoseSummary(values, 1);

@@ -34,13 +34,31 @@ export function egvReadings(records: readonly unknown[]): Array<Egv & { value: n
   return out;
 }
 
-/** The glucose line on the participant's displayed clock, oldest first. */
+/** A sensor reads every 5 minutes: a longer silence is a gap (sensor change, out of range). */
+const GAP_SECONDS = 10 * 60;
+
+/**
+ * The glucose line on the participant's displayed clock, oldest first. A gap
+ * longer than 10 minutes gets a null point 5 minutes after the last reading,
+ * so the step line stops there instead of holding the last value across it.
+ */
 export function glucoseLine(readings: ReadonlyArray<Egv & { value: number }>): LineData {
   const sorted = [...readings].sort((a, b) => Date.parse(a.systemTime) - Date.parse(b.systemTime));
-  return {
-    x: sorted.map((r) => wallClockSeconds(r.displayTime)),
-    series: [{ label: 'Glucose', values: sorted.map((r) => r.value) }],
-  };
+  const x: number[] = [];
+  const values: Array<number | null> = [];
+  let prev: number | null = null;
+  for (const r of sorted) {
+    const t = Date.parse(r.systemTime) / 1000;
+    const at = wallClockSeconds(r.displayTime);
+    if (prev !== null && t - prev > GAP_SECONDS) {
+      x.push(x[x.length - 1]! + 300);
+      values.push(null);
+    }
+    x.push(at);
+    values.push(r.value);
+    prev = t;
+  }
+  return { x, series: [{ label: 'Glucose', values }] };
 }
 
 export interface GlucoseBand {

@@ -76,7 +76,12 @@ function OmronData({
   };
 
   return (
-    <ParticipantFrame title="Omron data" participant={participant} trial={trial}>
+    <ParticipantFrame
+      title="Omron data"
+      participant={participant}
+      trial={trial}
+      rawPage="/OmronParticipantDataRaw"
+    >
       <Card withBorder>
         <form
           noValidate
@@ -92,6 +97,7 @@ function OmronData({
               value={form.category || null}
               onChange={(v) => set({ category: v ?? '' })}
               clearable
+              clearButtonProps={{ 'aria-label': 'Clear category' }}
               error={errors.category}
               w={200}
             />
@@ -109,6 +115,7 @@ function OmronData({
               value={form.limit || null}
               onChange={(v) => set({ limit: v ?? '' })}
               clearable
+              clearButtonProps={{ 'aria-label': 'Clear results limit' }}
               error={errors.limit}
               w={160}
             />

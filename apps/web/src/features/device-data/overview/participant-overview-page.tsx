@@ -16,7 +16,12 @@ export default function ParticipantOverviewPage() {
   return (
     <WithParticipant>
       {(participant, trial) => (
-        <ParticipantFrame title="Participant overview" participant={participant} trial={trial}>
+        <ParticipantFrame
+          title="Participant overview"
+          participant={participant}
+          trial={trial}
+          rawPage="/ParticipantRaw"
+        >
           <LinkedSections participant={participant} trial={trial} />
         </ParticipantFrame>
       )}
@@ -28,7 +33,12 @@ export function OmronParticipantOverviewPage() {
   return (
     <WithParticipant>
       {(participant, trial) => (
-        <ParticipantFrame title="Omron overview" participant={participant} trial={trial}>
+        <ParticipantFrame
+          title="Omron overview"
+          participant={participant}
+          trial={trial}
+          rawPage="/OmronParticipantDataRaw"
+        >
           <OmronSection participant={participant} trial={trial} />
         </ParticipantFrame>
       )}
