@@ -73,7 +73,7 @@ describe('Omron and Dexcom data pages', () => {
     const staff = await newPage(browser);
     await signIn(staff.page, 'admin');
     await openManageParticipant(staff.page, CODE);
-    await staff.page.getByRole('button', { name: 'Blood Pressure', exact: true }).click();
+    await staff.page.getByRole('button', { name: 'Blood Pressure', exact: true }).first().click();
     await staff.page.waitForURL('**/OmronParticipantDataPage');
     await shows(staff.page.getByText(`Participant ID: ${participantId}`));
     await shows(staff.page.getByRole('button', { name: /^Trial: #.+ - Home Blood Pressure Pilot$/ }));
@@ -112,7 +112,8 @@ describe('Omron and Dexcom data pages', () => {
 
     // Each message of core §5.
     const category = staff.page.getByRole('textbox', { name: 'Category' });
-    await staff.page.getByRole('button', { name: 'Clear category' }).click();
+    // Mantine keeps its clear button out of the accessibility tree: found by its label attribute.
+    await staff.page.locator('button[aria-label="Clear category"]').click();
     await staff.page.getByRole('button', { name: 'Show data' }).click();
     await shows(staff.page.getByText(SCALE_FORM_MESSAGES.category));
     await category.click();
@@ -127,7 +128,7 @@ describe('Omron and Dexcom data pages', () => {
     await startInput.fill(since);
 
     const limit = staff.page.getByRole('textbox', { name: 'Results limit' });
-    await staff.page.getByRole('button', { name: 'Clear results limit' }).click();
+    await staff.page.locator('button[aria-label="Clear results limit"]').click();
     await staff.page.getByRole('button', { name: 'Show data' }).click();
     await shows(staff.page.getByText(SCALE_FORM_MESSAGES.limit));
     await screenshot(staff.page, 'omron-form-messages');
@@ -291,6 +292,73 @@ describe('Omron and Dexcom data pages', () => {
     };
     expect(egvs.recordType).toBe('egv');
     await screenshot(admin.page, 'dexcom-raw');
+    await admin.context.close();
+  });
+
+  it('several participants: one systolic line each, a participant without a link gets its own message', async () => {
+    const staff = await newPage(browser);
+    await signIn(staff.page, 'admin');
+    await staff.page.goto('/');
+    await staff.page.getByRole('button', { name: 'Home Blood Pressure Pilot' }).click();
+    await staff.page.waitForURL('**/TrialPage');
+    const table = staff.page.getByRole('table', { name: 'Participants' });
+    await table.locator('tbody tr', { hasText: CODE }).getByRole('checkbox').check();
+    await table.locator('tbody tr', { hasText: 'HBP-005' }).getByRole('checkbox').check();
+    await staff.page.getByRole('button', { name: 'View data of 2 participants' }).click();
+    await staff.page.waitForURL('**/ParticipantsDataPage');
+    await staff.page.getByText('Scale and blood pressure (Omron)').click();
+    await staff.page.getByRole('button', { name: 'Show data' }).click();
+    await staff.page.waitForURL('**/OmronParticipantsDataPage');
+    const chart = staff.page.getByRole('img', { name: 'Systolic blood pressure', exact: true });
+    await shows(chart);
+    const summary = await staff.page
+      .locator(`[id="${await chart.getAttribute('aria-describedby')}"]`)
+      .textContent();
+    const since = await staff.page.getByLabel('Start date').inputValue();
+    const userId = accountFromSeed(`${SIM_CLIENT}:${participantId}`, 32);
+    // One point per local day: the mean systolic of that day's readings.
+    const perDay = new Map<string, number[]>();
+    for (const r of expectedBloodPressure(userId, since, Date.now()))
+      perDay.set(r.dateTimeLocal.slice(0, 10), [
+        ...(perDay.get(r.dateTimeLocal.slice(0, 10)) ?? []),
+        r.systolic,
+      ]);
+    const means = [...perDay.values()].map(
+      (v) => Math.round((v.reduce((a, b) => a + b, 0) / v.length) * 10) / 10,
+    );
+    expect(summary).toContain(
+      `#${participantId}: ${means.length} values, lowest ${Math.round(Math.min(...means))} mmHg, highest ${Math.round(Math.max(...means))} mmHg`,
+    );
+    expect(summary).toMatch(/#\d+: no values/);
+    await shows(staff.page.getByRole('alert').filter({ hasText: /^#\d+: / }));
+    await screenshot(staff.page, 'omron-participants');
+    await staff.context.close();
+  });
+
+  it('an errored Omron device card: Sys_Admin → View Participant Data → link status and the provider answers', async () => {
+    const admin = await newPage(browser);
+    await signIn(admin.page, 'sysadmin');
+    await openManageParticipant(admin.page, CODE);
+    await shows(admin.page.getByText(/^Omron · Authorized on /));
+    // Omron's next answer is a 429 (never retried): the card becomes an error card.
+    const failed = await admin.page.request.post('/sim/omron/_control/fail-next', {
+      data: { count: 1, status: 429 },
+    });
+    expect(failed.ok()).toBe(true);
+    await admin.page.reload();
+    await shows(admin.page.getByText('(Rate limit exceeded)'));
+    await screenshot(admin.page, 'omron-error-card');
+    await admin.page.getByRole('button', { name: 'View Participant Data' }).click();
+    await admin.page.waitForURL('**/ParticipantDataPage');
+    const status = admin.page.getByRole('table', { name: 'Link status' });
+    await shows(status.locator('tr', { hasText: 'Omron' }).getByText('authorized'));
+    await shows(status.locator('tr', { hasText: 'Dexcom' }).getByText('authorized'));
+    await admin.page.locator('label', { hasText: /^Omron$/ }).click();
+    await shows(admin.page.getByLabel('Omron device list', { exact: true }));
+    await admin.page.getByRole('button', { name: 'Get raw data' }).click();
+    await shows(admin.page.getByLabel('Status'));
+    expect(await admin.page.getByLabel('Status').textContent()).toBe('200');
+    await screenshot(admin.page, 'participant-data-page');
     await admin.context.close();
   });
 

@@ -23,3 +23,24 @@ export function participantLines(
     }),
   };
 }
+
+/**
+ * Readings → one point per day (the mean, one decimal), at the day's start.
+ * x is a wall clock read as UTC, so whole days are multiples of 86,400 s.
+ * Several participants compared per day share their x values, so their lines
+ * stay lines (the chart never bridges a gap, and different people's readings
+ * are never at the same minute).
+ */
+export function dailyMeans(points: ReadonlyArray<{ x: number; y: number }>): Array<{ x: number; y: number }> {
+  const days = new Map<number, { sum: number; n: number }>();
+  for (const p of points) {
+    const day = Math.floor(p.x / 86_400) * 86_400;
+    const d = days.get(day) ?? { sum: 0, n: 0 };
+    d.sum += p.y;
+    d.n += 1;
+    days.set(day, d);
+  }
+  return [...days.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([x, d]) => ({ x, y: Math.round((d.sum / d.n) * 10) / 10 }));
+}

@@ -40,7 +40,7 @@ export function WeightChart({ data, title = 'Weight' }: { data: LineData; title?
   );
 }
 
-/** Several participants, one line each, coloured by position (the legend names them). */
+/** Several participants, one line each (daily values), coloured by position (the legend names them). */
 export function ParticipantsChart({ data, unit, title }: { data: LineData; unit: string; title: string }) {
   const series = useMemo(
     () =>
@@ -58,7 +58,7 @@ export function ParticipantsChart({ data, unit, title }: { data: LineData; unit:
       series={series}
       y={{ unit }}
       timeZone={WALL_CLOCK_ZONE}
-      granularity="time"
+      granularity="days"
       title={title}
       legend
     />

@@ -1,7 +1,7 @@
 /*
  * /OmronParticipantsDataPage (core §2, from /ParticipantsDataPage): up to 10
  * participants on one chart for a category since a start date, one line per
- * participant (systolic for blood pressure, weight in Lbs), the legend by
+ * participant (daily mean of systolic or of weight in Lbs: see dailyMeans), the legend by
  * participant code or #id. One Omron call per participant, in parallel.
  */
 import { Alert, Button, Card, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
@@ -19,7 +19,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { fetchOmronData } from '../api/omron-data-api';
 import { type DataParticipant, participantLabel } from '../components/participant-frame';
 import { dataErrorText } from '../lib/data-error';
-import { participantLines } from '../lib/line-data';
+import { dailyMeans, participantLines } from '../lib/line-data';
 import { wallClockSeconds } from '../lib/local-dates';
 import { ParticipantsChart } from './omron-charts';
 import {
@@ -73,7 +73,7 @@ function Compare({ participants: all, trial }: { participants: DataParticipant[]
             query.category === 'bloodPressure'
               ? (d?.bloodPressure ?? []).map((r) => ({ x: wallClockSeconds(r.dateTimeLocal), y: r.systolic }))
               : (d?.weight ?? []).map((r) => ({ x: wallClockSeconds(r.dateTimeLocal), y: kgToLb(r.weight) }));
-          return { label: participantLabel(p), points };
+          return { label: participantLabel(p), points: dailyMeans(points) };
         }),
       ),
     [participants, results.data, query.category],
@@ -147,7 +147,8 @@ function Compare({ participants: all, trial }: { participants: DataParticipant[]
       {!loading && (
         <Card withBorder>
           <Text fw={500} mb="xs">
-            {query.category === 'bloodPressure' ? 'Systolic blood pressure (mmHg)' : 'Weight (Lbs)'} since{' '}
+            Daily mean{' '}
+            {query.category === 'bloodPressure' ? 'systolic blood pressure (mmHg)' : 'weight (Lbs)'} since{' '}
             {query.since}
           </Text>
           {lines.x.length === 0 ? (

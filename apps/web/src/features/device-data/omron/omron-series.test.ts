@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { participantLines } from '../lib/line-data';
+import { dailyMeans, participantLines } from '../lib/line-data';
 import { bloodPressureLines, weightLines } from './omron-series';
 
 const bp = (dateTime: string, dateTimeLocal: string, systolic: number, diastolic: number) => ({
@@ -66,5 +66,21 @@ describe('Omron chart series', () => {
         { label: '#7', values: [null, 2, 4] },
       ],
     });
+  });
+
+  it('averages readings per wall-clock day, one decimal, days in order', () => {
+    const day = (d: number, h: number) => Date.UTC(2026, 10, d, h) / 1000;
+    expect(
+      dailyMeans([
+        { x: day(2, 7), y: 120 },
+        { x: day(1, 20), y: 131 },
+        { x: day(1, 7), y: 120 },
+        { x: day(2, 8), y: 125 },
+        { x: day(2, 21), y: 126 },
+      ]),
+    ).toEqual([
+      { x: day(1, 0), y: 125.5 },
+      { x: day(2, 0), y: 123.7 },
+    ]);
   });
 });
