@@ -266,8 +266,8 @@ describe('Omron and Dexcom data pages', () => {
     await admin.page.getByRole('button', { name: 'Omron raw data' }).click();
     await admin.page.waitForURL('**/OmronParticipantDataRaw');
     await admin.page.getByRole('button', { name: 'Get raw data' }).click();
-    await shows(admin.page.getByLabel('Status'));
-    expect(await admin.page.getByLabel('Status').textContent()).toBe('200');
+    await shows(admin.page.getByLabel('Status', { exact: true }));
+    expect(await admin.page.getByLabel('Status', { exact: true }).textContent()).toBe('200');
     const body = admin.page.getByLabel('Body', { exact: true });
     const text = (await body.textContent()) ?? '';
     const json = JSON.parse(text) as { status: number; result: { bloodPressure: unknown[] } };
@@ -286,7 +286,7 @@ describe('Omron and Dexcom data pages', () => {
     await admin.page.getByRole('textbox', { name: 'Dexcom resource' }).click();
     await admin.page.getByRole('option', { name: 'egvs' }).click();
     await admin.page.getByRole('button', { name: 'Get raw data' }).click();
-    await shows(admin.page.getByLabel('Status'));
+    await shows(admin.page.getByLabel('Status', { exact: true }));
     const egvs = JSON.parse((await admin.page.getByLabel('Body', { exact: true }).textContent()) ?? '') as {
       recordType: string;
     };
@@ -356,8 +356,8 @@ describe('Omron and Dexcom data pages', () => {
     await admin.page.locator('label', { hasText: /^Omron$/ }).click();
     await shows(admin.page.getByLabel('Omron device list', { exact: true }));
     await admin.page.getByRole('button', { name: 'Get raw data' }).click();
-    await shows(admin.page.getByLabel('Status'));
-    expect(await admin.page.getByLabel('Status').textContent()).toBe('200');
+    await shows(admin.page.getByLabel('Status', { exact: true }));
+    expect(await admin.page.getByLabel('Status', { exact: true }).textContent()).toBe('200');
     await screenshot(admin.page, 'participant-data-page');
     await admin.context.close();
   });
