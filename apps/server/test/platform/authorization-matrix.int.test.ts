@@ -20,7 +20,7 @@ import { createTestApp, type TestApp } from '../support/test-app.js';
 describe('API authorization matrix', () => {
   let t: TestApp;
   let f: TeamFixture;
-  let ids: Record<string, number>;
+  let ids: Record<string, number | string>;
   beforeAll(async () => {
     t = await createTestApp();
     f = await teamWithRoles(t, 'Matrix Team', { hiddenFields: [] });
@@ -29,7 +29,15 @@ describe('API authorization matrix', () => {
     const participantId = (
       await f.as.Admin.post('/api/trialParticipants', { trialId, email: 'm@x.example' })
     ).json().participantId;
-    ids = { trialId, participantId, teamId: f.teamId };
+    // Device-data routes: the spec's unused :email segment, an allow-listed resource path, a Dexcom resource.
+    ids = {
+      trialId,
+      participantId,
+      teamId: f.teamId,
+      email: '-',
+      resourcePath: encodeURIComponent('/activities/steps/date/2026-01-01/2026-01-07.json'),
+      query: 'egvs',
+    };
   });
   afterAll(() => t.close());
 

@@ -78,6 +78,13 @@ const OmronRawPage = rawPage('OmronRawPage');
 const DexcomRawPage = rawPage('DexcomRawPage');
 const ParticipantRawPage = rawPage('ParticipantRawPage');
 const ParticipantDataPage = rawPage('ParticipantDataPage');
+const FitbitDataPage = lazy(() => import('../features/device-data/fitbit/pages/fitbit-data-page'));
+const FitbitDataFormPage = lazy(() => import('../features/device-data/fitbit/pages/fitbit-data-form-page'));
+const FitbitOverviewPage = lazy(() => import('../features/device-data/fitbit/pages/fitbit-overview-page'));
+const FitbitOneDayPage = lazy(() => import('../features/device-data/fitbit/pages/fitbit-one-day-page'));
+const FitbitParticipantsDataPage = lazy(
+  () => import('../features/device-data/fitbit/pages/fitbit-participants-data-page'),
+);
 
 const BUILT: Record<string, ComponentType> = {
   '/OmronParticipantDataPage': OmronParticipantDataPage,
@@ -114,6 +121,11 @@ const BUILT: Record<string, ComponentType> = {
   '/Participant': ManageParticipantPage,
   '/ParticipantsDataPage': ParticipantsDataPage,
   '/TrialUsers': TrialUsersPage,
+  '/FitbitParticipantDataPage': FitbitDataPage,
+  '/FitbitParticipantDataForm': FitbitDataFormPage,
+  '/FitbitParticipantOverview': FitbitOverviewPage,
+  '/FitbitParticipant1DayData': FitbitOneDayPage,
+  '/FitbitParticipantsDataPage': FitbitParticipantsDataPage,
   '/ParticipantsPage': ParticipantsPage,
   '/Trials': TrialsPage,
   '/UserTeams': UserTeamsPage,

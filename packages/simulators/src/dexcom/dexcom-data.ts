@@ -4,6 +4,7 @@
  * night, and sensor warm-up gaps; trend and trendRate from the 5-minute change.
  */
 import { createHash } from 'node:crypto';
+import { localIso, offsetMinutesAt, offsetText } from '../zone.js';
 
 const rnd = (seed: string) => createHash('sha256').update(seed).digest().readUInt32BE(0) / 0xffffffff;
 const FIVE_MIN = 5 * 60_000;
@@ -19,7 +20,8 @@ function glucoseAt(userId: string, t: number): number | null {
     const hour = new Date(t).getUTCHours();
     if (hour >= 10 && hour < 12) return null;
   }
-  const localHour = (((t / 3_600_000 + 24 + Math.floor(rnd(`${userId}:tz`) * 10) - 8) % 24) + 24) % 24;
+  // Meals follow the user's local clock (DST included).
+  const localHour = (((t / 3_600_000 + offsetMinutesAt(dexcomZone(userId), t) / 60) % 24) + 24) % 24;
   const base = 95 + rnd(`${userId}:base`) * 30;
   const meal = (h: number, peak: number) => {
     const dt = localHour - h;
@@ -45,20 +47,21 @@ function trendOf(rate: number) {
 }
 
 const systemTime = (t: number) => new Date(t).toISOString().replace(/\.\d{3}Z$/, 'Z');
-function displayTime(t: number, offsetMinutes: number) {
-  const local = new Date(t + offsetMinutes * 60_000).toISOString().slice(0, 19);
-  const sign = offsetMinutes < 0 ? '-' : '+';
-  const a = Math.abs(offsetMinutes);
-  return `${local}${sign}${String(Math.floor(a / 60)).padStart(2, '0')}:${String(a % 60).padStart(2, '0')}`;
+/** What the phone showed: local time with the offset of that instant (mobile records carry offsets). */
+function displayTime(t: number, tz: string) {
+  return `${localIso(tz, t).slice(0, 19)}${offsetText(offsetMinutesAt(tz, t))}`;
 }
 
-export function dexcomOffsetMinutes(userId: string) {
-  return [-480, -300, 60, 0][Math.floor(rnd(`${userId}:off`) * 4)]!;
+const ZONES = ['America/Los_Angeles', 'America/New_York', 'Europe/Berlin', 'Europe/London'] as const;
+
+/** The user's IANA zone (with DST): displayTime offsets change with it. */
+export function dexcomZone(userId: string) {
+  return ZONES[Math.floor(rnd(`${userId}:off`) * 4)]!;
 }
 
 /** EGVs with systemTime in [from, to). */
 export function dexcomEgvs(userId: string, from: number, to: number) {
-  const offset = dexcomOffsetMinutes(userId);
+  const tz = dexcomZone(userId);
   const records = [];
   for (let t = Math.ceil(from / FIVE_MIN) * FIVE_MIN; t < to; t += FIVE_MIN) {
     const value = glucoseAt(userId, t);
@@ -71,7 +74,7 @@ export function dexcomEgvs(userId: string, from: number, to: number) {
         .digest('hex')
         .replace(/^(.{8})(.{4})(.{4})(.{4})(.{12}).*$/, '$1-$2-$3-$4-$5'),
       systemTime: systemTime(t),
-      displayTime: displayTime(t, offset),
+      displayTime: displayTime(t, tz),
       transmitterId: transmitterId(userId),
       transmitterTicks: Math.floor(t / 1000) % 10_000_000,
       value,

@@ -18,6 +18,8 @@ export interface FitbitDay {
   minutesFairlyActive: number;
   minutesVeryActive: number;
   calories: number;
+  /** Basal part of `calories`; the rest is activityCalories. */
+  caloriesBMR: number;
   restingHeartRate: number | null;
   sleep: {
     start: string;
@@ -31,9 +33,29 @@ export interface FitbitDay {
   fatPct: number | null;
   spo2: { avg: number; min: number; max: number } | null;
   vo2Max: string | null;
+  /** Heart-rate variability of the main sleep, ms (providers.md §1.7.10). */
+  hrv: { dailyRmssd: number; deepRmssd: number } | null;
+  /** Breathing rate of the main sleep, breaths per minute. */
+  breathingRate: number | null;
+  /** Food log total (kcal) and water (ml); nothing logged on days not worn. */
+  caloriesIn: number;
+  waterMl: number;
 }
 
+/** Days already made: the values are deterministic, and a year's series asks for 365 of them at once. */
+const memo = new Map<string, FitbitDay>();
+
 export function fitbitDay(userId: string, date: string): FitbitDay {
+  const key = `${userId}:${date}`;
+  const hit = memo.get(key);
+  if (hit) return hit;
+  if (memo.size >= 50_000) memo.clear();
+  const day = makeDay(userId, date);
+  memo.set(key, day);
+  return day;
+}
+
+function makeDay(userId: string, date: string): FitbitDay {
   const r = (k: string) => rnd(`${userId}:${date}:${k}`);
   const u = (k: string) => rnd(`${userId}:${k}`);
   const worn = r('worn') > 1 / 9;
@@ -54,6 +76,7 @@ export function fitbitDay(userId: string, date: string): FitbitDay {
   const rem = Math.round(asleep * (0.18 + r('rem') * 0.07));
   const weighed = r('weighed') < 0.6;
   const baseKg = 58 + u('kg') * 50;
+  const bmr = Math.round(1500 + u('bmr') * 400);
   return {
     worn,
     steps,
@@ -63,7 +86,8 @@ export function fitbitDay(userId: string, date: string): FitbitDay {
     minutesLightlyActive: lightly,
     minutesFairlyActive: fairly,
     minutesVeryActive: veryActive,
-    calories: Math.round(1500 + u('bmr') * 400 + steps * 0.04 + veryActive * 8),
+    calories: Math.round(bmr + steps * 0.04 + veryActive * 8),
+    caloriesBMR: bmr,
     restingHeartRate: worn ? Math.round(52 + u('rhr') * 22 + (r('rhr') - 0.5) * 4) : null,
     sleep: worn
       ? {
@@ -90,6 +114,15 @@ export function fitbitDay(userId: string, date: string): FitbitDay {
           return `${low}-${low + 4}`;
         })()
       : null,
+    hrv: worn
+      ? {
+          dailyRmssd: Math.round((20 + u('hrv') * 50 + (r('hrv') - 0.5) * 8) * 10) / 10,
+          deepRmssd: Math.round((22 + u('hrv') * 50 + (r('dhrv') - 0.5) * 8) * 10) / 10,
+        }
+      : null,
+    breathingRate: worn ? Math.round((12 + u('br') * 6 + (r('br') - 0.5)) * 10) / 10 : null,
+    caloriesIn: worn ? 1600 + Math.round(u('food') * 9) * 100 + Math.round(r('food') * 300) : 0,
+    waterMl: worn ? 1000 + Math.round(r('water') * 10) * 100 : 0,
   };
 }
 

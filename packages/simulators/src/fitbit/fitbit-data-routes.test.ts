@@ -148,7 +148,7 @@ describe('Fitbit data endpoints', () => {
     expect(vo2.cardioScore[0].value.vo2Max).toMatch(/^\d+-\d+$/);
     expect((await get('/1/user/-/cardioscore/date/2026-01-01/2026-03-01.json')).status).toBe(400);
     const foods = await (await get('/1/user/-/foods/log/date/2026-03-02.json')).json();
-    expect(foods).toMatchObject({ goals: { calories: 2100 }, summary: { water: 1500 } });
+    expect(foods).toMatchObject({ goals: { calories: 2100 }, summary: { water: expect.any(Number) } });
   });
 
   it('sleep list: one of beforeDate/afterDate, limit at most 100, sorted, paginated shape', async () => {

@@ -4,28 +4,35 @@
  * with a low battery, so the portal's battery tiers can be seen.
  */
 import { createHash } from 'node:crypto';
+import { localIso, offsetMinutesAt } from '../zone.js';
 
 function seeded(userId: string, salt: string): number {
   return createHash('sha256').update(`${userId}:${salt}`).digest().readUInt32BE(0);
 }
 
-/** Fitbit's local time format: no offset, milliseconds (providers.md §1.4). */
-export function fitbitLocal(d: Date, offsetMinutes: number): string {
-  return new Date(d.getTime() + offsetMinutes * 60_000).toISOString().replace('Z', '');
+/** Fitbit's local time format: the user's wall-clock time, no offset, milliseconds (providers.md §1.4). */
+export function fitbitLocal(d: Date, tz: string): string {
+  return localIso(tz, d.getTime());
 }
 
 const batteryBucket = (level: number) =>
   level > 60 ? 'High' : level >= 25 ? 'Medium' : level >= 5 ? 'Low' : 'Empty';
 
+/**
+ * Real IANA zones with their DST rules: US and EU zones change on different
+ * Sundays, Sydney goes the other way, Tokyo never changes.
+ */
 export const TIMEZONES = [
-  { tz: 'America/New_York', offsetMinutes: -300 },
-  { tz: 'Europe/Berlin', offsetMinutes: 60 },
-  { tz: 'America/Los_Angeles', offsetMinutes: -480 },
-  { tz: 'Europe/London', offsetMinutes: 0 },
+  'America/New_York',
+  'Europe/Berlin',
+  'America/Los_Angeles',
+  'Europe/London',
+  'Australia/Sydney',
+  'Asia/Tokyo',
 ] as const;
 
-export function fitbitUserTimezone(userId: string) {
-  return TIMEZONES[seeded(userId, 'tz') % TIMEZONES.length]!;
+export function fitbitUserTimezone(userId: string): { tz: (typeof TIMEZONES)[number] } {
+  return { tz: TIMEZONES[seeded(userId, 'tz') % TIMEZONES.length]! };
 }
 
 /** The last sync before `now` on a per-user schedule, so repeated reads agree (15 min to 3 h apart). */
@@ -36,7 +43,7 @@ function lastSync(userId: string, salt: string, now: Date): Date {
 }
 
 export function fitbitDevices(userId: string, now: Date) {
-  const { offsetMinutes } = fitbitUserTimezone(userId);
+  const { tz } = fitbitUserTimezone(userId);
   const lowBattery = seeded(userId, 'low') % 8 === 0;
   const trackerLevel = lowBattery ? 4 + (seeded(userId, 'lvl') % 18) : 30 + (seeded(userId, 'lvl') % 70);
   const devices = [
@@ -46,7 +53,7 @@ export function fitbitDevices(userId: string, now: Date) {
       deviceVersion: ['Charge 6', 'Inspire 3', 'Sense 2', 'Versa 4'][seeded(userId, 'model') % 4]!,
       features: [],
       id: String(2_700_000_000 + (seeded(userId, 'tid') % 99_999_999)),
-      lastSyncTime: fitbitLocal(lastSync(userId, 'tracker', now), offsetMinutes),
+      lastSyncTime: fitbitLocal(lastSync(userId, 'tracker', now), tz),
       mac: createHash('md5').update(`${userId}:mac`).digest('hex').slice(0, 12).toUpperCase(),
       type: 'TRACKER' as 'TRACKER' | 'SCALE',
     },
@@ -59,7 +66,7 @@ export function fitbitDevices(userId: string, now: Date) {
       deviceVersion: 'Aria Air',
       features: [],
       id: String(2_790_000_000 + (seeded(userId, 'sid') % 9_999_999)),
-      lastSyncTime: fitbitLocal(lastSync(userId, 'scale', now), offsetMinutes),
+      lastSyncTime: fitbitLocal(lastSync(userId, 'scale', now), tz),
       mac: createHash('md5').update(`${userId}:smac`).digest('hex').slice(0, 12).toUpperCase(),
       type: 'SCALE' as const,
     });
@@ -67,8 +74,9 @@ export function fitbitDevices(userId: string, now: Date) {
   return devices;
 }
 
-export function fitbitProfile(userId: string) {
-  const { tz, offsetMinutes } = fitbitUserTimezone(userId);
+/** The profile at `now`: offsetFromUTCMillis is the zone's offset at that instant (it changes with DST). */
+export function fitbitProfile(userId: string, now: Date) {
+  const { tz } = fitbitUserTimezone(userId);
   return {
     user: {
       encodedId: userId,
@@ -76,7 +84,7 @@ export function fitbitProfile(userId: string) {
       fullName: `Participant ${userId}`,
       gender: ['FEMALE', 'MALE', 'NA'][seeded(userId, 'g') % 3],
       timezone: tz,
-      offsetFromUTCMillis: offsetMinutes * 60_000,
+      offsetFromUTCMillis: offsetMinutesAt(tz, now.getTime()) * 60_000,
       locale: 'en_US',
       memberSince: '2023-01-10',
       averageDailySteps: 5000 + (seeded(userId, 'steps') % 6000),

@@ -194,7 +194,7 @@ export async function fitbitSimulator(app: FastifyInstance, opts: FitbitSimulato
   app.get('/1/user/-/profile.json', async (request, reply) => {
     const grant = await resource(request, reply, 'profile');
     if (!grant) return reply;
-    return fitbitProfile(grant.userId);
+    return fitbitProfile(grant.userId, clock.now());
   });
 
   // --- Control API (tests and training) ---------------------------------------

@@ -4,25 +4,21 @@
  * a morning weight on most days. Hypertensive users read 135–165 systolic.
  */
 import { createHash } from 'node:crypto';
+import { instantOfLocal, localIso, offsetMinutesAt, offsetText } from '../zone.js';
 
 const rnd = (seed: string) => createHash('sha256').update(seed).digest().readUInt32BE(0) / 0xffffffff;
-const OFFSETS = [-420, -300, 60, 0] as const;
+/** Real zones with DST: each reading's dateTimeLocal and dateTimeUtcOffset follow the zone at its instant. */
+const ZONES = ['America/Denver', 'America/New_York', 'Europe/Berlin', 'Europe/London'] as const;
 
-export function omronUserOffsetMinutes(userId: string) {
-  return OFFSETS[Math.floor(rnd(`${userId}:tz`) * OFFSETS.length)]!;
+export function omronUserZone(userId: string) {
+  return ZONES[Math.floor(rnd(`${userId}:tz`) * ZONES.length)]!;
 }
 
 function iso(d: Date) {
   return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
-function local(d: Date, offsetMinutes: number) {
-  return new Date(d.getTime() + offsetMinutes * 60_000).toISOString().slice(0, 19);
-}
-function offsetText(min: number) {
-  const sign = min < 0 ? '-' : '+';
-  const a = Math.abs(min);
-  return `${sign}${String(Math.floor(a / 60)).padStart(2, '0')}:${String(a % 60).padStart(2, '0')}`;
-}
+const hhmm = (minute: number) =>
+  `${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}`;
 
 export interface BloodPressureReading {
   id: number;
@@ -49,26 +45,26 @@ export interface WeightReading {
   deviceType: string;
 }
 
-/** Every reading of one local day (UTC instants derived from the user's offset). */
+/** Every reading of one local day (UTC instants from the user's zone at that wall-clock time). */
 export function omronDay(userId: string, day: string) {
-  const offset = omronUserOffsetMinutes(userId);
+  const tz = omronUserZone(userId);
+  const at = (minute: number) => new Date(instantOfLocal(tz, `${day}T${hhmm(minute)}`));
   const hypertensive = rnd(`${userId}:htn`) < 0.4;
   const bp: BloodPressureReading[] = [];
   const weights: WeightReading[] = [];
-  const dayStartUtc = Date.parse(`${day}T00:00:00Z`) - offset * 60_000;
   if (rnd(`${userId}:${day}:gap`) > 1 / 6) {
     const count = 1 + Math.floor(rnd(`${userId}:${day}:n`) * 3);
     for (let i = 0; i < count; i++) {
       const minute =
         (i === 2 ? 20 * 60 : 7 * 60) + Math.floor(rnd(`${userId}:${day}:m${i}`) * 90) + (i === 1 ? 3 : 0);
-      const at = new Date(dayStartUtc + minute * 60_000);
+      const when = at(minute);
       const base = hypertensive ? 135 : 108;
       const systolic = Math.round(base + rnd(`${userId}:${day}:s${i}`) * 28 + (minute < 600 ? 6 : 0));
       bp.push({
         id: Math.floor(rnd(`${userId}:${day}:id${i}`) * 2_000_000_000),
-        dateTime: iso(at),
-        dateTimeLocal: local(at, offset),
-        dateTimeUtcOffset: offsetText(offset),
+        dateTime: iso(when),
+        dateTimeLocal: localIso(tz, when.getTime()).slice(0, 19),
+        dateTimeUtcOffset: offsetText(offsetMinutesAt(tz, when.getTime())),
         systolic,
         diastolic: Math.round(systolic * 0.62 + (rnd(`${userId}:${day}:d${i}`) - 0.5) * 14),
         bloodPressureUnits: 'mmHg',
@@ -79,14 +75,14 @@ export function omronDay(userId: string, day: string) {
     }
   }
   if (rnd(`${userId}:${day}:w`) < 0.7) {
-    const at = new Date(dayStartUtc + (6 * 60 + 45) * 60_000);
+    const when = at(6 * 60 + 45);
     const baseKg = 60 + rnd(`${userId}:kg`) * 45;
     const kg = Math.round((baseKg + (rnd(`${userId}:${day}:kg`) - 0.5) * 1.2) * 10) / 10;
     weights.push({
       id: Math.floor(rnd(`${userId}:${day}:wid`) * 2_000_000_000),
-      dateTime: iso(at),
-      dateTimeLocal: local(at, offset),
-      dateTimeUtcOffset: offsetText(offset),
+      dateTime: iso(when),
+      dateTimeLocal: localIso(tz, when.getTime()).slice(0, 19),
+      dateTimeUtcOffset: offsetText(offsetMinutesAt(tz, when.getTime())),
       weight: kg,
       weightUnits: 'kg',
       bodyFat: Math.round((18 + rnd(`${userId}:fat`) * 20) * 10) / 10,

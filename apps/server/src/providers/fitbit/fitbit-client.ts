@@ -21,6 +21,8 @@ const SCOPES = [
   'oxygen_saturation',
   'cardio_fitness',
   'nutrition',
+  // Breathing rate (/br) is on the tracker allow-list.
+  'respiratory_rate',
 ];
 
 const fitbitErrorOf: ErrorOf = (body, res) => {

@@ -46,6 +46,10 @@ export function WithParticipant({
   return children(participant, state.trial, state);
 }
 
+/** A hidden email is replaced on the server by a placeholder (ARCHITECTURE): never shown. */
+export const shownEmail = (email: string | undefined) =>
+  email && !email.endsWith('@hidden.invalid') ? email : undefined;
+
 /** Name of a participant in legends and headings: the code when there is one, else #id. */
 export const participantLabel = (p: DataParticipant) => p.participant_code ?? `#${p.id}`;
 
@@ -87,9 +91,9 @@ export function ParticipantFrame({
                 Code: <b>{participant.participant_code}</b>
               </Text>
             )}
-            {participant.email !== undefined && participant.email !== '' && (
+            {shownEmail(participant.email) && (
               <Text>
-                Email: <b>{participant.email}</b>
+                Email: <b>{shownEmail(participant.email)}</b>
               </Text>
             )}
           </Group>

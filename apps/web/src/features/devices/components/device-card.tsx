@@ -6,6 +6,7 @@ import {
   PROVIDER_BRAND,
   type Provider,
 } from '@trialwear/contract';
+import { FITBIT_SCALE_BUTTONS, FITBIT_TRACKER_BUTTONS } from '../../device-data';
 
 const TIER_COLOR: Record<ReturnType<typeof batteryTier>, string> = {
   high: 'teal',
@@ -15,23 +16,14 @@ const TIER_COLOR: Record<ReturnType<typeof batteryTier>, string> = {
   empty: 'gray',
 };
 
-const TRACKER_BUTTONS = [
-  'Fitbit Data',
-  'Steps',
-  'Active Minutes',
-  'Sleep Duration',
-  'Heart Rate',
-  'Distance',
-] as const;
-const FITBIT_SCALE_BUTTONS = ['Weight'] as const;
 const OMRON_BUTTONS = ['Blood Pressure', 'Weight'] as const;
 const DEXCOM_BUTTONS = ['Glucose'] as const;
 
-/** Data buttons per card (core §2): tracker subjects, a Fitbit scale's weight, the Omron service's two. */
+/** Data buttons per card (core §2): tracker subjects, a Fitbit scale's weight (device-data's table: the data page reads the label), the Omron service's two. */
 function buttonsFor(provider: Provider, entry: DeviceEntry): readonly string[] {
   if (provider === 'omron') return OMRON_BUTTONS;
   if (provider === 'dexcom') return DEXCOM_BUTTONS;
-  return entry.deviceType === 'SCALE' ? FITBIT_SCALE_BUTTONS : TRACKER_BUTTONS;
+  return entry.deviceType === 'SCALE' ? FITBIT_SCALE_BUTTONS : FITBIT_TRACKER_BUTTONS;
 }
 
 /** One linked device (core §2 device cards): name, battery tier, version, type, last sync, data buttons. */

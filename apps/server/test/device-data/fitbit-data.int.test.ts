@@ -1,0 +1,277 @@
+/*
+ * Fitbit tracker data over real HTTP to the mounted simulator: each answer
+ * is compared with the simulator's own generator per local date, in the
+ * provider's units; the allow-list refuses before any provider call; the
+ * expired-token, 429 and no-data paths; team scoping and roles; the
+ * overview and the local summary against a hand-computed 7-vs-7.
+ */
+import { DATA_MESSAGES } from '@trialwear/contract';
+import { fitbitDay, fitbitIntradayDataset, fitbitUserTimezone } from '@trialwear/simulators';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TeamFixture, teamWithRoles } from '../support/fixtures.js';
+import { linkParticipant, simControl, trialWithParticipants } from '../support/linked-participant.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+import { testClock } from '../support/test-clock.js';
+
+// A fixed instant for the portal and the simulator alike: 18:00 UTC, a Monday.
+const NOW = '2027-03-15T18:00:00Z';
+const clock = testClock(NOW);
+
+const localToday = (tz: string) =>
+  new Intl.DateTimeFormat('en-CA', {
+    timeZone: tz,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(new Date(NOW));
+const day = (d: string, n: number) =>
+  new Date(Date.parse(`${d}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+const enc = encodeURIComponent;
+
+describe('Fitbit tracker data', () => {
+  let t: TestApp;
+  let a: TeamFixture;
+  let b: TeamFixture;
+  let pid: number;
+  let unlinked: number;
+  let otherTeam: number;
+  let user: string;
+  const sim = () => simControl(t, 'fitbit');
+  const data = (as: TeamFixture['as'][keyof TeamFixture['as']], id: number, path: string) =>
+    as.get(`/api/getFitbitServerParticipantData/${id}/-/${enc(path)}`);
+
+  beforeAll(async () => {
+    t = await createTestApp({ listen: true, now: clock.now });
+    a = await teamWithRoles(t, 'Data A', { hiddenFields: [] });
+    b = await teamWithRoles(t, 'Data B', { hiddenFields: [] });
+    [pid, unlinked] = (await trialWithParticipants(a, 'Data', ['steps@x.example', 'unlinked@x.example']))
+      .ids as [number, number];
+    [otherTeam] = (await trialWithParticipants(b, 'B', ['other@x.example'])).ids as [number];
+    await sim().clock(NOW);
+    user = await linkParticipant(t, a, pid, 'fitbit');
+    await linkParticipant(t, b, otherTeam, 'fitbit');
+  });
+  afterAll(() => t?.close());
+
+  it("a 7-day steps series is the simulator's, per local date, with the participant's zone", async () => {
+    const res = await data(a.as.Viewer, pid, '/activities/steps/date/2027-03-01/2027-03-07.json');
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.timeZone).toBe(fitbitUserTimezone(user).tz);
+    expect(body.participantId).toBe(pid);
+    expect(body.data['activities-steps']).toEqual(
+      Array.from({ length: 7 }, (_, i) => {
+        const d = day('2027-03-01', i);
+        return { dateTime: d, value: String(fitbitDay(user, d).steps) };
+      }),
+    );
+  });
+
+  it('distance stays in km, resting heart rate in bpm, weight logs in kg', async () => {
+    const distance = (
+      await data(a.as.User, pid, '/activities/distance/date/2027-03-01/2027-03-03.json')
+    ).json();
+    expect(distance.data['activities-distance'][1]).toEqual({
+      dateTime: '2027-03-02',
+      value: String(fitbitDay(user, '2027-03-02').distanceKm),
+    });
+    const heart = (await data(a.as.User, pid, '/activities/heart/date/2027-03-01/2027-03-10.json')).json();
+    for (const e of heart.data['activities-heart'])
+      expect(e.value.restingHeartRate ?? null).toBe(fitbitDay(user, e.dateTime).restingHeartRate);
+    const weights = (await data(a.as.User, pid, '/body/log/weight/date/2027-02-10/2027-03-10.json')).json();
+    const expected = Array.from({ length: 29 }, (_, i) => day('2027-02-10', i)).filter(
+      (d) => fitbitDay(user, d).weightKg !== null,
+    );
+    expect(weights.data.weight.map((w: { date: string; weight: number }) => [w.date, w.weight])).toEqual(
+      expected.map((d) => [d, fitbitDay(user, d).weightKg]),
+    );
+  });
+
+  it("one day's heart rate at 1 second and steps at 15 minutes are the simulator's datasets", async () => {
+    let d = '2027-03-02';
+    while (!fitbitDay(user, d).worn) d = day(d, -1);
+    const heart = await data(a.as.Viewer, pid, `/activities/heart/date/${d}/1d/1sec.json`);
+    expect(heart.statusCode).toBe(200);
+    const hr = heart.json().data['activities-heart-intraday'];
+    expect(hr.datasetType).toBe('second');
+    expect(hr.dataset.length).toBeGreaterThan(5_000);
+    expect(hr).toEqual(fitbitIntradayDataset(user, d, 'heart', '1sec'));
+    const steps = await data(a.as.Viewer, pid, `/activities/steps/date/${d}/1d/15min/time/06:00/12:00.json`);
+    const want = fitbitIntradayDataset(user, d, 'steps', '15min', ['06:00', '12:00']);
+    expect(want.dataset.length).toBe(25);
+    expect(steps.json().data['activities-steps-intraday']).toEqual(want);
+  });
+
+  it('an unknown resource path, an impossible date or a range over the maximum → 400 and no provider call', async () => {
+    await sim().resetCalls();
+    for (const path of [
+      '/activities/heartbeat/date/2027-03-01/2027-03-07.json',
+      '/activities/steps/date/2027-02-30/2027-03-07.json',
+      '/activities/steps/date/2027-03-07/2027-03-01.json',
+      '/sleep/date/2026-01-01/2027-03-01.json', // sleep: at most 100 days
+      '/activities/heart/date/2026-01-01/2027-03-01.json', // heart: at most a year
+      'https://evil.example/steal',
+      '/../../oauth2/token',
+    ]) {
+      const res = await data(a.as.Admin, pid, path);
+      expect(res.statusCode, path).toBe(400);
+      expect(res.json()).toMatchObject({ message: DATA_MESSAGES.unknownResource, reason: 'ValidationError' });
+    }
+    expect(await sim().calls(user)).toBe(0);
+  });
+
+  it("another team's participant is a 404 like an unknown id; an unlinked participant is told so", async () => {
+    for (const id of [otherTeam, 99_999]) {
+      const res = await data(a.as.Sys_Admin, id, '/activities/steps/date/2027-03-01/2027-03-07.json');
+      expect(res.statusCode).toBe(404);
+    }
+    const res = await data(a.as.Admin, unlinked, '/activities/steps/date/2027-03-01/2027-03-07.json');
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toMatchObject({ message: DATA_MESSAGES.notAuthorized, displayToUser: true });
+  });
+
+  it('an expired token is refreshed once and the call retried', async () => {
+    const version = async () =>
+      (
+        await t.ctx.db
+          .selectFrom('provider_tokens')
+          .select('version')
+          .where(
+            'participant_device_id',
+            'in',
+            t.ctx.db.selectFrom('participant_devices').select('id').where('participant_id', '=', pid),
+          )
+          .executeTakeFirstOrThrow()
+      ).version;
+    const before = await version();
+    await sim().expire(user);
+    await sim().resetCalls();
+    const res = await data(a.as.Viewer, pid, '/activities/floors/date/2027-03-01/2027-03-02.json');
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data['activities-floors'][0].value).toBe(String(fitbitDay(user, '2027-03-01').floors));
+    expect(await version()).toBe(before + 1);
+    // The expired call and its one retry (the zone is cached: no profile call).
+    expect(await sim().calls(user)).toBe(2);
+  });
+
+  it("a 429 is passed on as 'Too Many Requests' with the provider's Retry-After, after exactly one call", async () => {
+    await sim().resetCalls();
+    await sim().failNext(429, 3);
+    const res = await data(a.as.Admin, pid, '/activities/steps/date/2027-03-01/2027-03-07.json');
+    expect(res.statusCode).toBe(429);
+    expect(res.json()).toMatchObject({ message: 'Too Many Requests', displayToUser: true });
+    // The simulator's clock was set to the top of an hour and has run a few seconds since.
+    const retryAfter = Number(res.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(3500);
+    expect(retryAfter).toBeLessThanOrEqual(3600);
+    expect(await sim().calls(user)).toBe(1);
+    await sim().failNext(429, 0);
+  });
+
+  it("a provider validation error is shown with Fitbit's message; a 5xx is 'Error: Fitbit request failed!'", async () => {
+    await sim().failNext(503);
+    const res = await data(a.as.Admin, pid, '/activities/steps/date/2027-03-01/2027-03-07.json');
+    expect(res.statusCode).toBe(502);
+    expect(res.json().message).toBe(DATA_MESSAGES.fitbitRequestFailed);
+  });
+
+  it("a day without any record → 'Could not find any data!'", async () => {
+    let d = '2027-03-01';
+    while (fitbitDay(user, d).sleep !== null) d = day(d, -1);
+    const res = await data(a.as.Viewer, pid, `/sleep/date/${d}/${d}.json`);
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({
+      message: DATA_MESSAGES.noData,
+      reason: 'NotFound',
+      displayToUser: true,
+    });
+  });
+
+  it('the overview: 14 local days per subject ending on local today, and the hand-computed 7-vs-7', async () => {
+    const tz = fitbitUserTimezone(user).tz;
+    const today = localToday(tz);
+    const res = await data(a.as.Viewer, pid, '/overview');
+    expect(res.statusCode).toBe(200);
+    const { series, summary } = res.json().data;
+    const dates = Array.from({ length: 14 }, (_, i) => day(today, i - 13));
+    expect(series.steps.map((s: { date: string }) => s.date)).toEqual(dates);
+    const g = dates.map((d) => fitbitDay(user, d));
+    expect(series.steps.map((s: { value: number | null }) => s.value)).toEqual(g.map((x) => x.steps || null));
+    expect(series.sleepDuration.map((s: { value: number | null }) => s.value)).toEqual(
+      g.map((x) => x.sleep?.minutesAsleep ?? null),
+    );
+    expect(series.weight.map((s: { value: number | null }) => s.value)).toEqual(g.map((x) => x.weightKg));
+    // By hand: days with steps (0 = not worn), their sum and the average to 2 decimals.
+    const hand = (xs: number[]) => {
+      const kept = xs.filter((v) => v > 0);
+      const total = kept.reduce((s, v) => s + v, 0);
+      return {
+        days: kept.length,
+        total: kept.length ? total : null,
+        average: kept.length ? Math.round((total / kept.length) * 100) / 100 : null,
+      };
+    };
+    expect(summary.subjects.steps.last7).toMatchObject({
+      from: dates[7],
+      to: today,
+      ...hand(g.slice(7).map((x) => x.steps)),
+    });
+    expect(summary.subjects.steps.previous7).toMatchObject({
+      from: dates[0],
+      to: dates[6],
+      ...hand(g.slice(0, 7).map((x) => x.steps)),
+    });
+    expect(summary.subjects.restingHeartRate.last7).toMatchObject(
+      hand(g.slice(7).map((x) => x.restingHeartRate ?? 0)),
+    );
+    expect(summary.timeZone).toBe(tz);
+  });
+
+  it('the local summary is computed on the server, stored, audited and read back; a sent summary is ignored', async () => {
+    expect((await a.as.Viewer.get(`/api/fitbitDataLocalDB/${pid}`)).json()).toEqual({ summary: null });
+    const posted = await a.as.Viewer.post(`/api/fitbitDataLocalDB/${pid}`, {
+      email: 'steps@x.example',
+      data: { subjects: { steps: { last7: { total: 1e9 } } } },
+    });
+    expect(posted.statusCode).toBe(200);
+    const { summary } = posted.json();
+    expect(summary.subjects.steps.last7.total).not.toBe(1e9);
+    const overview = (await data(a.as.Viewer, pid, '/overview')).json().data.summary;
+    expect(summary.subjects).toEqual(overview.subjects);
+    expect((await a.as.Admin.get(`/api/fitbitDataLocalDB/${pid}`)).json()).toEqual({ summary });
+    const audit = await t.ctx.db
+      .selectFrom('audit_log')
+      .select(['action', 'entity_id'])
+      .where('action', '=', 'fitbit.summary.saved')
+      .execute();
+    expect(audit).toEqual([{ action: 'fitbit.summary.saved', entity_id: String(pid) }]);
+    expect((await a.as.Admin.get(`/api/fitbitDataLocalDB/${otherTeam}`)).statusCode).toBe(404);
+  });
+
+  it('raw answers: Sys_Admin only, exactly as received with the rate-limit headers', async () => {
+    const q = `resource=${enc('/activities/steps/date/2027-03-01/2027-03-02.json')}`;
+    for (const role of ['Viewer', 'User', 'Admin'] as const)
+      expect((await a.as[role].get(`/api/participantRaw/${pid}/fitbit?${q}`)).statusCode).toBe(403);
+    const res = await a.as.Sys_Admin.get(`/api/participantRaw/${pid}/fitbit?${q}`);
+    expect(res.statusCode).toBe(200);
+    const raw = res.json();
+    expect(raw).toMatchObject({
+      provider: 'fitbit',
+      request: '/1/user/-/activities/steps/date/2027-03-01/2027-03-02.json',
+      status: 200,
+      timeZone: fitbitUserTimezone(user).tz,
+      body: {
+        'activities-steps': [
+          { dateTime: '2027-03-01', value: String(fitbitDay(user, '2027-03-01').steps) },
+          { dateTime: '2027-03-02', value: String(fitbitDay(user, '2027-03-02').steps) },
+        ],
+      },
+    });
+    expect(raw.headers['fitbit-rate-limit-limit']).toBe('150');
+    expect(Number(raw.headers['fitbit-rate-limit-remaining'])).toBeLessThan(150);
+    expect(
+      (await a.as.Sys_Admin.get(`/api/participantRaw/${pid}/fitbit?resource=https%3A%2F%2Fx.example`))
+        .statusCode,
+    ).toBe(400);
+  });
+});

@@ -1,0 +1,79 @@
+/*
+ * A participant linked to a provider through the real consent flow (consent
+ * request → the simulator's authorize page → Allow → callback), and the
+ * simulator's control API, for the device-data tests.
+ */
+import type { Provider } from '@trialwear/contract';
+import { accountFromSeed } from '@trialwear/simulators';
+import { throughAuthorizePage } from './consent.js';
+import type { TeamFixture } from './fixtures.js';
+import type { TestApp } from './test-app.js';
+
+/** Link the participant to the provider; answers the simulator's user id of the participant. */
+export async function linkParticipant(t: TestApp, team: TeamFixture, pid: number, provider: Provider) {
+  const base = t.ctx.config.publicUrl;
+  const req = await team.as.Admin.post(`/api/participantDevices/${pid}/${provider}/consentRequest`);
+  const { callback } = await throughAuthorizePage(base, provider, req.json().link);
+  const state = callback.searchParams.get('state')!;
+  const body =
+    provider === 'fitbit'
+      ? { authCode: callback.searchParams.get('code'), participantId: state }
+      : { authCode: callback.searchParams.get('code'), participantData: state };
+  const done = await t.client().post(`/api/${provider}-callback`, body);
+  if (done.statusCode !== 200) throw new Error(`callback answered ${done.statusCode}: ${done.body}`);
+  if (provider === 'dexcom') {
+    // Dexcom names no user to the client: the simulator's sandbox account of this participant.
+    const clientId = t.ctx.providers.dexcom.settings.clientId;
+    return `SandboxUser-${accountFromSeed(`${clientId}:${pid}`, 8)}`;
+  }
+  const row = await t.ctx.db
+    .selectFrom('participant_devices')
+    .select('provider_user_id')
+    .where('participant_id', '=', pid)
+    .where('provider', '=', provider)
+    .executeTakeFirstOrThrow();
+  return row.provider_user_id!;
+}
+
+/** The simulator's control API (mounted in test configurations). */
+export function simControl(t: TestApp, provider: Provider) {
+  const url = (path: string) => `${t.ctx.config.publicUrl}/sim/${provider}/_control/${path}`;
+  const post = async (path: string, body: object = {}) => {
+    const res = await fetch(url(path), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`${path}: ${res.status}`);
+    return res.json();
+  };
+  return {
+    post,
+    expire: (userId: string) => post('expire-token', { userId }),
+    failNext: (status: number, count = 1) => post('fail-next', { status, count }),
+    clock: (now: string) => post('clock', { now }),
+    resetCalls: () => post('calls/reset'),
+    calls: async (userId: string) =>
+      (
+        (await (await fetch(`${url('calls')}?userId=${encodeURIComponent(userId)}`)).json()) as {
+          calls: number;
+        }
+      ).calls,
+  };
+}
+
+/** A trial of the team that every role of the fixture sees (Viewer and User as trial users), with participants. */
+export async function trialWithParticipants(team: TeamFixture, name: string, emails: string[]) {
+  const trialId = (await team.as.Admin.post('/api/userTrials', { trialNumber: '1', trialName: name })).json()
+    .trialId as number;
+  for (const u of (await team.as.Admin.get(`/api/teamUsers/${trialId}`)).json() as Array<{
+    role: string;
+    email: string;
+  }>)
+    if (u.role === 'Viewer' || u.role === 'User')
+      await team.as.Admin.post('/api/trialUsers', { userEmail: u.email, trialId });
+  const ids: number[] = [];
+  for (const email of emails)
+    ids.push((await team.as.Admin.post('/api/trialParticipants', { trialId, email })).json().participantId);
+  return { trialId, ids };
+}

@@ -1,0 +1,38 @@
+/*
+ * What a Fitbit data page receives as navigation state (like the other
+ * participant pages): the participant (from Manage Participant, the trial
+ * page or a device card, which knows only the id) and the trial.
+ */
+import type { ListedParticipant, Trial } from '@trialwear/contract';
+import { useLocation } from 'react-router';
+
+export interface DataParticipant {
+  id: number;
+  /** Absent or a placeholder when the team hides emails: then never shown. */
+  email?: string;
+  code?: string | null;
+}
+
+export interface FitbitPageState {
+  participant?: ListedParticipant | DataParticipant;
+  participantId?: number;
+  trial?: Trial;
+  subject?: string;
+}
+
+/** The participant and trial of the page, or null (the page then shows the spec's not-found text). */
+export function useFitbitPageState(): { participant: DataParticipant; trial: Trial | null } | null {
+  const state = useLocation().state as FitbitPageState | null;
+  const p = state?.participant;
+  const id = p?.id ?? state?.participantId;
+  if (id === undefined) return null;
+  const code = p && 'participant_code' in p ? p.participant_code : (p as DataParticipant | undefined)?.code;
+  return {
+    participant: { id, email: shownEmail(p?.email), code: code ?? null },
+    trial: state?.trial ?? null,
+  };
+}
+
+/** A hidden email is replaced on the server by a placeholder (ARCHITECTURE): not shown, not sent. */
+export const shownEmail = (email: string | undefined) =>
+  email && !email.endsWith('@hidden.invalid') ? email : undefined;

@@ -1,0 +1,294 @@
+/*
+ * Fitbit data pages (issue #10) against the built server and its mounted
+ * simulator: a participant of the Sleep and Activity Study links a Fitbit;
+ * the device card's 'Steps' opens the data page, whose chart and table show
+ * the simulator's own values (its generator, per local date); period and
+ * category switch; overview tiles move in Shift mode (keyboard) and Swap
+ * mode (mouse) and keep their order after a reload; a Viewer reads the data;
+ * Ctrl+Shift+Q reaches /ParticipantRaw for a Sys_Admin only.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { kgToLb } from '@trialwear/contract';
+import { fitbitDay, fitbitUserId } from '@trialwear/simulators';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, newPage, screenshot, signIn } from '../support/browser.js';
+import { consentFromEmail, openManageParticipant } from '../support/consent.js';
+import { shows } from '../support/wait.js';
+
+const TRIAL = 'Sleep and Activity Study';
+const CODE = 'SLP-005';
+const SHOTS = '/tmp/shots-wt-web-fitbit';
+
+async function shot(page: Page, name: string) {
+  await screenshot(page, name);
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+/** The rows of a two-column date/value table as [date, text]. */
+async function tableRows(page: Page, name: string): Promise<Array<[string, string]>> {
+  const table = page.getByRole('table', { name });
+  await shows(table);
+  const rows = await table
+    .locator('tbody tr')
+    .evaluateAll((trs) =>
+      trs.map((tr) => Array.from(tr.querySelectorAll('td')).map((td) => td.textContent ?? '')),
+    );
+  return rows.map((r) => [r[0]!, r[1]!]);
+}
+
+const tileOrder = (page: Page) =>
+  page.locator('[data-tile]').evaluateAll((els) => els.map((e) => e.getAttribute('data-tile')));
+
+describe('Fitbit data pages', () => {
+  let browser: Browser;
+  let staff: Awaited<ReturnType<typeof newPage>>;
+  let pid: number;
+  let user: string;
+  /** The data page's navigation state (participant and trial), for the Viewer's visit. */
+  let navState: unknown;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    staff = await newPage(browser);
+    await signIn(staff.page, 'admin');
+    await openManageParticipant(staff.page, CODE, TRIAL);
+    await staff.page.getByRole('button', { name: 'Request Fitbit Authorization' }).click();
+    await shows(staff.page.getByText('The consent link was emailed to the participant.'));
+    const participant = await consentFromEmail(
+      browser,
+      `${CODE.toLowerCase()}@participants.trialwear.local`,
+      'Allow',
+    );
+    await shows(
+      participant.page.getByText('Your Fitbit is now connected to your study. You may close this page.'),
+    );
+    await participant.context.close();
+    await staff.page.reload();
+    await shows(staff.page.getByText(/^Fitbit · Authorized on /));
+    await shot(staff.page, 'fitbit-data-linked-card');
+    await shows(staff.page.getByRole('button', { name: 'Steps' }));
+  });
+  afterAll(async () => {
+    await staff?.context.close();
+    await browser?.close();
+  });
+
+  it("device card 'Steps' → the data page: chart and table with the simulator's steps per local date", async () => {
+    const { page } = staff;
+    await page.getByRole('button', { name: 'Steps' }).click();
+    await page.waitForURL('**/FitbitParticipantDataPage**');
+    const idText = await page.getByText(/^Participant ID: \d+$/).textContent();
+    pid = Number(idText!.replace(/\D/g, ''));
+    user = fitbitUserId(`TRIALWEARSIM:${pid}`);
+    navState = await page.evaluate(() => (history.state as { usr: unknown }).usr);
+
+    // Another journey may have used up the simulator's hour for everyone: the next hour starts fresh.
+    await shows(
+      page.getByRole('table', { name: 'Steps table' }).or(page.getByText('Too Many Requests')),
+      20_000,
+    );
+    if ((await page.getByText('Too Many Requests').count()) > 0) {
+      await page.request.post('/sim/fitbit/_control/clock', { data: { advanceMs: 3_600_000 } });
+      await page.reload();
+    }
+    const rows = await tableRows(page, 'Steps table');
+    expect(rows).toHaveLength(7);
+    for (const [date, text] of rows)
+      expect(text, date).toBe(fitbitDay(user, date).steps.toLocaleString('en-US'));
+    // Consecutive local dates ending today.
+    const dates = rows.map((r) => r[0]);
+    for (let i = 1; i < dates.length; i++)
+      expect(Date.parse(dates[i]!) - Date.parse(dates[i - 1]!)).toBe(86_400_000);
+    await shows(page.getByRole('img', { name: /^Steps \(steps\), / }));
+    expect(await page.locator('.uplot canvas').count()).toBeGreaterThan(0);
+    await shows(page.getByRole('button', { name: /^Trial: #.+ - Sleep and Activity Study$/ }));
+    await shot(page, 'fitbit-data-steps');
+  });
+
+  it('switching period and category', async () => {
+    const { page } = staff;
+    await page.getByRole('textbox', { name: 'Period' }).click();
+    await page.getByRole('option', { name: '1 Month' }).click();
+    await page.getByRole('button', { name: 'Show data' }).click();
+    await page.waitForURL(/period=1m/);
+    const month = await tableRows(page, 'Steps table');
+    expect(month.length).toBeGreaterThanOrEqual(28);
+    for (const [date, text] of month)
+      expect(text, date).toBe(fitbitDay(user, date).steps.toLocaleString('en-US'));
+
+    // Body → the weight logs, shown in pounds.
+    await page.getByRole('textbox', { name: 'Category' }).click();
+    await page.getByRole('option', { name: 'Body' }).click();
+    await page.getByRole('button', { name: 'Show data' }).click();
+    await page.waitForURL(/category=body/);
+    const weights = await tableRows(page, 'Weight table');
+    expect(weights.length).toBeGreaterThanOrEqual(28);
+    for (const [date, text] of weights) {
+      const kg = fitbitDay(user, date).weightKg;
+      expect(text, date).toBe(kg === null ? '—' : kgToLb(kg).toLocaleString('en-US'));
+    }
+    await shows(page.getByText('Weight (Lbs)').first());
+    // The device chooser shows the scale for body data.
+    expect(await page.getByRole('radio', { name: 'Scale' }).isChecked()).toBe(true);
+    await shot(page, 'fitbit-data-weight-month');
+
+    // Custom dates: the spec's messages.
+    await page.getByRole('textbox', { name: 'Period' }).click();
+    await page.getByRole('option', { name: 'Custom dates' }).click();
+    await page.getByRole('button', { name: 'Show data' }).click();
+    await shows(page.getByText('Please select a start date'));
+    await shows(page.getByText('Please select an end date'));
+    await page.getByLabel('Start date').fill('2026-03-10');
+    await page.getByLabel('End date').fill('2026-03-09');
+    await page.getByRole('button', { name: 'Show data' }).click();
+    await shows(page.getByText('End date cannot be before start date'));
+    await page.getByLabel('End date').fill('2099-01-01');
+    await page.getByRole('button', { name: 'Show data' }).click();
+    await shows(page.getByText('Date cannot be in the future'));
+    await shot(page, 'fitbit-data-form-messages');
+  });
+
+  it('overview tiles: Shift mode by keyboard, Swap mode by mouse, the order kept after a reload', async () => {
+    const { page } = staff;
+    await page.getByText('Tracker', { exact: true }).click();
+    await page.waitForURL(/category=overview/);
+    await shows(page.locator('[data-tile]'), 20_000);
+    const before = await tileOrder(page);
+    expect(before).toHaveLength(6);
+    await shows(page.getByText(/^Last 7 days: /));
+
+    // Shift: the first tile moves one place on (Space, arrow, Space); the numbers follow.
+    const first = page.getByRole('button', { name: /^Move tile .+ \(position 1\)$/ });
+    await first.focus();
+    await page.keyboard.press('Space');
+    await page.waitForTimeout(200);
+    await page.keyboard.press('ArrowRight');
+    await page.waitForTimeout(300);
+    await page.keyboard.press('Space');
+    await page.waitForTimeout(400);
+    const shifted = await tileOrder(page);
+    expect(shifted).toEqual([before[1], before[0], ...before.slice(2)]);
+    await page.reload();
+    await shows(page.locator('[data-tile]'), 20_000);
+    expect(await tileOrder(page)).toEqual(shifted);
+
+    // Swap: drag tile 1's handle onto tile 3: only those two change places.
+    await page.getByText('Swap mode', { exact: true }).click();
+    const handle = page.getByRole('button', { name: /\(position 1\)$/ });
+    const target = page.locator('[data-tile]').nth(2);
+    const h = (await handle.boundingBox())!;
+    const t = (await target.boundingBox())!;
+    await page.mouse.move(h.x + h.width / 2, h.y + h.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(h.x + h.width / 2 + 20, h.y + h.height / 2, { steps: 5 });
+    await page.mouse.move(t.x + t.width / 2, t.y + t.height / 2, { steps: 20 });
+    await page.waitForTimeout(200);
+    await page.mouse.up();
+    await page.waitForTimeout(400);
+    const swapped = await tileOrder(page);
+    expect(swapped).toEqual([shifted[2], shifted[1], shifted[0], ...shifted.slice(3)]);
+    await page.reload();
+    await shows(page.locator('[data-tile]'), 20_000);
+    expect(await tileOrder(page)).toEqual(swapped);
+
+    // Expand all tables, save the local summary, see its date.
+    await page.getByRole('button', { name: 'Expand all' }).click();
+    await shows(page.getByRole('table', { name: /last 14 days$/ }));
+    await page.getByRole('button', { name: 'Save summary' }).click();
+    await shows(page.getByText(/^Stored summary: /));
+    await shot(page, 'fitbit-overview-tiles');
+
+    // Ctrl+Shift+Q does nothing for an Admin.
+    await page.keyboard.press('Control+Shift+Q');
+    await page.waitForTimeout(300);
+    expect(new URL(page.url()).pathname).toBe('/FitbitParticipantDataPage');
+  });
+
+  it('one-day page: intraday heart rate and steps', async () => {
+    const { page } = staff;
+    await page.getByRole('button', { name: 'One day' }).click();
+    await page.waitForURL('**/FitbitParticipant1DayData');
+    // A day the participant wore the tracker (about one in nine is not worn).
+    let date = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    while (!fitbitDay(user, date).worn)
+      date = new Date(Date.parse(date) - 86_400_000).toISOString().slice(0, 10);
+    await page.getByLabel('Date').fill(date);
+    await page.getByRole('button', { name: 'Show day' }).click();
+    await shows(page.getByRole('img', { name: 'Heart rate (1-minute detail)' }), 20_000);
+    await shows(
+      page.getByText(`${fitbitDay(user, date).steps.toLocaleString('en-US')} steps.`, { exact: false }),
+    );
+    await shows(page.getByRole('img', { name: 'Steps per minute' }));
+    await page.getByLabel('Start time').fill('08:00');
+    await page.getByRole('button', { name: 'Show day' }).click();
+    await shows(page.getByText('Please add start and end time'));
+    await page.getByLabel('End time').fill('12:00');
+    await page.getByText('1 second', { exact: true }).click();
+    await page.getByRole('button', { name: 'Show day' }).click();
+    await shows(page.getByRole('img', { name: 'Heart rate (1-second detail)' }), 20_000);
+    await shot(page, 'fitbit-one-day');
+  });
+
+  it('a Viewer sees the data; Ctrl+Shift+Q does nothing for them', async () => {
+    const viewer = await newPage(browser);
+    await signIn(viewer.page, 'viewer');
+    // The page's navigation state as the data page had it (a Viewer reaches it from the trial's overview).
+    await viewer.page.evaluate((usr) => {
+      history.pushState(
+        { usr, key: 'viewer', idx: 1 },
+        '',
+        '/FitbitParticipantDataPage?subject=steps&period=7d',
+      );
+      dispatchEvent(new PopStateEvent('popstate', { state: history.state }));
+    }, navState);
+    const rows = await tableRows(viewer.page, 'Steps table');
+    expect(rows).toHaveLength(7);
+    for (const [date, text] of rows)
+      expect(text, date).toBe(fitbitDay(user, date).steps.toLocaleString('en-US'));
+    await viewer.page.keyboard.press('Control+Shift+Q');
+    await viewer.page.waitForTimeout(300);
+    expect(new URL(viewer.page.url()).pathname).toBe('/FitbitParticipantDataPage');
+    await viewer.context.close();
+  });
+
+  it('Ctrl+Shift+Q as Sys_Admin reaches /ParticipantRaw', async () => {
+    const admin = await newPage(browser);
+    await signIn(admin.page, 'sysadmin');
+    await openManageParticipant(admin.page, CODE, TRIAL);
+    await admin.page.getByRole('button', { name: 'Fitbit Data' }).click();
+    await admin.page.waitForURL('**/FitbitParticipantDataPage**');
+    await shows(admin.page.locator('[data-tile]'), 20_000);
+    await admin.page.keyboard.press('Control+Shift+Q');
+    await admin.page.waitForURL('**/ParticipantRaw');
+    await admin.context.close();
+  });
+
+  it('several participants side by side', async () => {
+    const { page } = staff;
+    await page.evaluate(
+      ({ id, trial }) => {
+        history.pushState(
+          { usr: { participants: [{ id, email: '' }], trial }, key: 'many', idx: 2 },
+          '',
+          '/FitbitParticipantsDataPage',
+        );
+        dispatchEvent(new PopStateEvent('popstate', { state: history.state }));
+      },
+      { id: pid, trial: (navState as { trial: unknown }).trial },
+    );
+    const table = page.getByRole('table', { name: 'Steps by participant' });
+    await shows(table, 20_000);
+    const rows = await table
+      .locator('tbody tr')
+      .evaluateAll((trs) =>
+        trs.map((tr) => Array.from(tr.querySelectorAll('td')).map((td) => td.textContent ?? '')),
+      );
+    expect(rows).toHaveLength(7);
+    for (const [date, text] of rows) expect(text).toBe(fitbitDay(user, date!).steps.toLocaleString('en-US'));
+    await shows(page.getByText(`#${pid}`).first());
+    await shot(page, 'fitbit-participants-data');
+  });
+});
