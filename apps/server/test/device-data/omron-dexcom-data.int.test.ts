@@ -162,6 +162,27 @@ describe('Omron and Dexcom data', () => {
     expect(body.records.length).toBeGreaterThan(7 * 288 * 0.9);
   });
 
+  it("devices and dataRange: the provider's answer as is, one call, no window needed", async () => {
+    const devices = (await a.as.Viewer.get(`/api/getDexcomParticipantData/${pid}/devices`)).json();
+    expect(devices).toMatchObject({ resource: 'devices', requests: 1, timeZone: null });
+    expect(devices.records[0]).toMatchObject({ transmitterGeneration: 'g7', displayApp: 'G7' });
+    const range = (await a.as.Viewer.get(`/api/getDexcomParticipantData/${pid}/dataRange`)).json();
+    expect(range).toMatchObject({ resource: 'dataRange', requests: 1, records: [] });
+    expect(range.data).toMatchObject({ recordType: 'dataRange', egvs: { start: expect.any(Object) } });
+  });
+
+  it('an expired Dexcom token is refreshed once and the call retried', async () => {
+    const sim = simControl(t, 'dexcom');
+    await sim.expire(dexcomUser);
+    await sim.resetCalls();
+    const res = await dexcom(a.as.Viewer, pid, '?startDate=2027-03-01T00:00:00&endDate=2027-03-01T02:00:00');
+    expect(res.statusCode).toBe(200);
+    expect(res.json().records).toEqual(
+      dexcomEgvs(dexcomUser, Date.parse('2027-03-01T00:00:00Z'), Date.parse('2027-03-01T02:00:00Z')),
+    );
+    expect(await sim.calls(dexcomUser)).toBe(2);
+  });
+
   it('a period over 90 days or reversed → 400 and no provider call; 429 → one call', async () => {
     const sim = simControl(t, 'dexcom');
     await sim.resetCalls();
