@@ -165,6 +165,13 @@ describe('Omron and Dexcom data pages', () => {
     expect(weights.map((r) => r[1])).toEqual(expectedWeights.reverse().slice(0, 10));
     await shows(staff.page.getByRole('img', { name: 'Weight', exact: true }));
     await screenshot(staff.page, 'omron-weight');
+
+    // The Omron part of the overview alone: the last 7 days, charts drawn.
+    await staff.page.getByRole('button', { name: 'Last 7 days overview' }).click();
+    await staff.page.waitForURL('**/OmronParticipantOverview');
+    await shows(staff.page.getByRole('img', { name: 'Blood pressure (mmHg)', exact: true }));
+    await shows(staff.page.getByRole('img', { name: 'Weight (Lbs)', exact: true }));
+    await screenshot(staff.page, 'omron-overview');
     await staff.context.close();
   });
 
@@ -340,13 +347,14 @@ describe('Omron and Dexcom data pages', () => {
     await signIn(admin.page, 'sysadmin');
     await openManageParticipant(admin.page, CODE);
     await shows(admin.page.getByText(/^Omron · Authorized on /));
-    // Omron's next answer is a 429 (never retried): the card becomes an error card.
-    const failed = await admin.page.request.post('/sim/omron/_control/fail-next', {
-      data: { count: 1, status: 429 },
-    });
-    expect(failed.ok()).toBe(true);
+    // Omron answers 429 (never retried) for a while: the card becomes an error card. Several answers,
+    // since other reads (the device-status round) may take the first; cleared once the card shows.
+    const fail = (count: number) =>
+      admin.page.request.post('/sim/omron/_control/fail-next', { data: { count, status: 429 } });
+    expect((await fail(5)).ok()).toBe(true);
     await admin.page.reload();
     await shows(admin.page.getByText('(Rate limit exceeded)'));
+    expect((await fail(0)).ok()).toBe(true);
     await screenshot(admin.page, 'omron-error-card');
     await admin.page.getByRole('button', { name: 'View Participant Data' }).click();
     await admin.page.waitForURL('**/ParticipantDataPage');
@@ -376,6 +384,7 @@ describe('Omron and Dexcom data pages', () => {
     await viewer.page.waitForURL('**/ParticipantOverview');
     await viewer.page.getByRole('button', { name: 'More Omron data' }).click();
     await shows(viewer.page.getByRole('table', { name: 'Blood pressure readings' }));
+    expect(await viewer.page.getByRole('button', { name: 'Raw data' }).count()).toBe(0);
     await viewer.page.goto('/OmronParticipantDataRaw');
     await viewer.page.waitForURL('**/not-authorized');
     await viewer.page.goto('/ParticipantRaw');

@@ -54,4 +54,16 @@ describe('glucose page helpers', () => {
     expect(trendText(null)).toBe('—');
     expect(trendText('notComputable')).toBe('notComputable');
   });
+
+  it('keeps time order when the displayed clock goes back (DST end): instants shifted by the newest offset', () => {
+    const line = glucoseLine(
+      egvReadings([
+        { systemTime: '2026-11-01T05:55:00Z', displayTime: '2026-11-01T01:55:00-04:00', value: 100 },
+        { systemTime: '2026-11-01T06:00:00Z', displayTime: '2026-11-01T01:00:00-05:00', value: 101 },
+      ]),
+    );
+    const newest = Date.parse('2026-11-01T01:00:00Z') / 1000;
+    expect(line.x).toEqual([newest - 300, newest]);
+    expect(line.series[0]!.values).toEqual([100, 101]);
+  });
 });

@@ -41,23 +41,28 @@ const GAP_SECONDS = 10 * 60;
  * The glucose line on the participant's displayed clock, oldest first. A gap
  * longer than 10 minutes gets a null point 5 minutes after the last reading,
  * so the step line stops there instead of holding the last value across it.
+ * When the displayed clock goes back (a DST change or the receiver's clock
+ * set back), the line keeps time order: every reading is placed at its
+ * instant shifted by the newest reading's offset.
  */
 export function glucoseLine(readings: ReadonlyArray<Egv & { value: number }>): LineData {
   const sorted = [...readings].sort((a, b) => Date.parse(a.systemTime) - Date.parse(b.systemTime));
+  const instants = sorted.map((r) => Date.parse(r.systemTime) / 1000);
+  let clock = sorted.map((r) => wallClockSeconds(r.displayTime));
+  if (clock.some((t, i) => i > 0 && t <= clock[i - 1]!)) {
+    const offset = clock[clock.length - 1]! - instants[instants.length - 1]!;
+    clock = instants.map((t) => t + offset);
+  }
   const x: number[] = [];
   const values: Array<number | null> = [];
-  let prev: number | null = null;
-  for (const r of sorted) {
-    const t = Date.parse(r.systemTime) / 1000;
-    const at = wallClockSeconds(r.displayTime);
-    if (prev !== null && t - prev > GAP_SECONDS) {
+  sorted.forEach((r, i) => {
+    if (i > 0 && instants[i]! - instants[i - 1]! > GAP_SECONDS) {
       x.push(x[x.length - 1]! + 300);
       values.push(null);
     }
-    x.push(at);
+    x.push(clock[i]!);
     values.push(r.value);
-    prev = t;
-  }
+  });
   return { x, series: [{ label: 'Glucose', values }] };
 }
 

@@ -19,6 +19,7 @@ import {
 import type { Trial } from '@trialwear/contract';
 import { DATA_MESSAGES, type OmronQuery, omronDataResultSchema } from '@trialwear/contract';
 import { useMemo, useState } from 'react';
+import { useNavigate } from 'react-router';
 import { useOmronData } from '../api/omron-data-api';
 import { type DataParticipant, ParticipantFrame, WithParticipant } from '../components/participant-frame';
 import { dataErrorText } from '../lib/data-error';
@@ -62,6 +63,7 @@ function OmronData({
   trial: Trial;
   initialCategory?: string;
 }) {
+  const navigate = useNavigate();
   const [form, setForm] = useState<OmronForm>(() => defaultOmronForm(categoryFromState(initialCategory)));
   const [errors, setErrors] = useState<OmronFormErrors>({});
   // The spec's page opens with its default query already shown.
@@ -81,6 +83,15 @@ function OmronData({
       participant={participant}
       trial={trial}
       rawPage="/OmronParticipantDataRaw"
+      actions={
+        <Button
+          size="xs"
+          variant="light"
+          onClick={() => navigate('/OmronParticipantOverview', { state: { participant, trial } })}
+        >
+          Last 7 days overview
+        </Button>
+      }
     >
       <Card withBorder>
         <form
