@@ -48,14 +48,14 @@ describe('Omron and Dexcom data pages', () => {
   });
   afterAll(() => browser.close());
 
-  it('links Omron and Dexcom for a participant', async () => {
+  it('links Fitbit, Omron and Dexcom for a participant', async () => {
     const staff = await newPage(browser);
     await signIn(staff.page, 'sysadmin');
     await openManageParticipant(staff.page, CODE);
     const idText = await staff.page.getByText(/^Participant ID: \d+$/).textContent();
     participantId = Number(idText?.match(/\d+/)?.[0]);
     expect(participantId).toBeGreaterThan(0);
-    for (const brand of ['Omron', 'Dexcom'] as const) {
+    for (const brand of ['Fitbit', 'Omron', 'Dexcom'] as const) {
       await staff.page.getByRole('button', { name: `Request ${brand} Authorization` }).click();
       const participant = await consentFromEmail(browser, EMAIL, 'Allow', brand);
       await shows(
@@ -241,6 +241,9 @@ describe('Omron and Dexcom data pages', () => {
     await shows(staff.page.getByRole('img', { name: 'Blood pressure (mmHg)' }));
     await shows(staff.page.getByRole('img', { name: 'Weight (Lbs)' }));
     await shows(staff.page.getByText('Glucose monitor'));
+    // The tracker section embeds the Fitbit feature's 7-vs-7 tiles.
+    await shows(staff.page.getByText('Fitness tracker'));
+    await shows(staff.page.getByRole('button', { name: 'More Fitbit data' }));
     await shows(staff.page.getByLabel('Time in range 70–180', { exact: true }));
     await staff.page.waitForTimeout(300);
     await screenshot(staff.page, 'participant-overview');
@@ -268,7 +271,7 @@ describe('Omron and Dexcom data pages', () => {
     await admin.page.waitForURL('**/ParticipantRaw');
     await shows(admin.page.getByRole('button', { name: 'Omron raw data' }));
     await shows(admin.page.getByRole('button', { name: 'Dexcom raw data' }));
-    expect(await admin.page.getByRole('button', { name: 'Fitbit raw data' }).count()).toBe(0);
+    await shows(admin.page.getByRole('button', { name: 'Fitbit raw data' }));
     await screenshot(admin.page, 'participant-raw');
     await admin.page.getByRole('button', { name: 'Omron raw data' }).click();
     await admin.page.waitForURL('**/OmronParticipantDataRaw');
