@@ -46,6 +46,10 @@ const server = await preview({ ...viteConfig, preview: { port: 0, host: '127.0.0
 const url = server.resolvedUrls?.local[0];
 if (!url) throw new Error('preview server has no URL');
 
+const loadBefore = os
+  .loadavg()
+  .map((l) => l.toFixed(1))
+  .join(' ');
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   headless: true,
@@ -79,6 +83,12 @@ console.log(
 );
 console.log(`cold (new page each): ${cold.map(f).join(', ')}`);
 console.log(`warm (same page):     ${warm.map(f).join(', ')}`);
+console.log(
+  `load average before/after: ${loadBefore} / ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
+);
 console.log(`median cold ${f(median(cold))}, median warm ${f(median(warm))}; budget ${BUDGET_MS} ms`);
 console.log(`screenshot: ${path.join(os.tmpdir(), 'chart-render.png')}`);
 const ok = median(cold) < BUDGET_MS;

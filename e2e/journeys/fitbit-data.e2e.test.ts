@@ -207,6 +207,36 @@ describe('Fitbit data pages', () => {
     expect(new URL(page.url()).pathname).toBe('/FitbitParticipantDataPage');
   });
 
+  it('/FitbitParticipantOverview shows the tiles in the saved order; /FitbitParticipantDataForm opens the data page', async () => {
+    const { page } = staff;
+    const order = await tileOrder(page);
+    await page.getByRole('button', { name: 'Overview', exact: true }).click();
+    await page.waitForURL('**/FitbitParticipantOverview');
+    await shows(page.locator('[data-tile]'), 20_000);
+    expect(await tileOrder(page)).toEqual(order);
+    await shot(page, 'fitbit-overview-page');
+
+    await page.evaluate((usr) => {
+      history.pushState({ usr, key: 'form', idx: 3 }, '', '/FitbitParticipantDataForm');
+      dispatchEvent(new PopStateEvent('popstate', { state: history.state }));
+    }, navState);
+    await shows(page.getByRole('form', { name: 'Tracker data query' }));
+    await page.getByRole('textbox', { name: 'Category' }).click();
+    await page.getByRole('option', { name: 'Sleep' }).click();
+    await shot(page, 'fitbit-data-form-page');
+    await page.getByRole('button', { name: 'Show data' }).click();
+    await page.waitForURL(/\/FitbitParticipantDataPage\?category=sleep/);
+    const sleep = await tableRows(page, 'Sleep duration table');
+    expect(sleep).toHaveLength(7);
+    for (const [date, text] of sleep) {
+      const night = fitbitDay(user, date).sleep;
+      expect(text, date).toBe(night ? night.minutesAsleep.toLocaleString('en-US') : '—');
+    }
+    await page.getByRole('button', { name: 'Overview', exact: true }).click();
+    await page.getByRole('button', { name: 'More Fitbit data' }).click();
+    await page.waitForURL('**/FitbitParticipantDataPage');
+  });
+
   it('one-day page: intraday heart rate and steps', async () => {
     const { page } = staff;
     await page.getByRole('button', { name: 'One day' }).click();

@@ -102,6 +102,23 @@ describe('Fitbit tracker data', () => {
     expect(steps.json().data['activities-steps-intraday']).toEqual(want);
   });
 
+  it('a list read (its query string inside the one encoded segment) pages as Fitbit does', async () => {
+    const res = await data(
+      a.as.Viewer,
+      pid,
+      '/sleep/list.json?beforeDate=2027-03-10&sort=desc&limit=5&offset=0',
+    );
+    expect(res.statusCode).toBe(200);
+    const { sleep, pagination } = res.json().data;
+    expect(pagination).toMatchObject({ beforeDate: '2027-03-10', limit: 5, sort: 'desc' });
+    const want: string[] = [];
+    for (let d = day('2027-03-10', -1); want.length < 5; d = day(d, -1))
+      if (fitbitDay(user, d).sleep) want.push(d);
+    expect(
+      sleep.map((s: { dateOfSleep: string; minutesAsleep: number }) => [s.dateOfSleep, s.minutesAsleep]),
+    ).toEqual(want.map((d) => [d, fitbitDay(user, d).sleep!.minutesAsleep]));
+  });
+
   it('an unknown resource path, an impossible date or a range over the maximum → 400 and no provider call', async () => {
     await sim().resetCalls();
     for (const path of [

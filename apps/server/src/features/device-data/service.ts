@@ -27,6 +27,7 @@ import {
   type Provider,
   parseFitbitResourcePath,
   type RawDataResult,
+  SCALE_FORM_MESSAGES,
   type TrackerDataResult,
   type TrackerOverview,
 } from '@trialwear/contract';
@@ -270,7 +271,7 @@ export async function rawData(
   } else if (provider === 'omron') {
     if (q.resource !== 'bloodPressure' && q.resource !== 'weight')
       throw badRequest(DATA_MESSAGES.unknownResource);
-    if (!q.since || !/^\d{4}-\d{2}-\d{2}$/.test(q.since)) throw badRequest('Please select a Start Date');
+    if (!q.since || !/^\d{4}-\d{2}-\d{2}$/.test(q.since)) throw badRequest(SCALE_FORM_MESSAGES.startDate);
     query = {
       resource: 'measurement',
       params: { since: q.since, type: omronType(q.resource), sortOrder: 'asc' },

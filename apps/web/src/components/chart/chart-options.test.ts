@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildOptions, describeSeries, formatValue } from './chart-options';
+import { buildOptions, describeSeries, formatValue, fullXRange } from './chart-options';
 import { seriesFor } from './series-for';
 import { CHART_SUBJECTS } from './subjects';
 
@@ -16,6 +16,7 @@ describe('chart options', () => {
       y: { unit: 'steps' },
       timeZone: 'Europe/Berlin',
       xGranularity: 'days',
+      xRange: fullXRange([0, 86_400], [steps]),
     });
     expect(opts.series[1]).toMatchObject({ stroke: CHART_SUBJECTS.steps.colour, label: 'Steps' });
     expect(opts.axes?.[1]?.label).toBe('steps');
@@ -32,5 +33,15 @@ describe('chart options', () => {
     expect(text).toBe('From 0 to 172800. Steps: 2 values, lowest 800 steps, highest 1,200 steps.');
     expect(formatValue(null, 'bpm')).toBe('—');
     expect(formatValue(61.456, 'bpm')).toBe('61.46 bpm');
+    expect(formatValue(236.6, 'Lbs')).toBe('236.6 Lbs');
+    expect(formatValue(6551.7, 'steps')).toBe('6,552 steps');
+  });
+
+  it('keeps the first and last bar whole: half a step of room on each side', () => {
+    expect(fullXRange([0, 86_400, 172_800], [seriesFor('steps', [1, 2, 3])])).toEqual({
+      min: -43_200,
+      max: 216_000,
+    });
+    expect(fullXRange([0, 60], [seriesFor('heartRateIntraday', [1, 2])])).toEqual({ min: 0, max: 60 });
   });
 });

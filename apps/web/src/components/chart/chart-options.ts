@@ -44,8 +44,36 @@ function pathsFor(kind: ChartKind, pointCount: number): uPlot.Series.PathBuilder
 
 export function formatValue(v: number | null | undefined, unit: string): string {
   if (v === null || v === undefined) return '—';
-  const rounded = Math.abs(v) >= 100 ? Math.round(v) : Math.round(v * 100) / 100;
+  // Counts in the thousands as integers; rates and weights keep their decimals (236.6 Lbs, 67.33 bpm).
+  const rounded = Math.abs(v) >= 1000 ? Math.round(v) : Math.round(v * 100) / 100;
   return `${rounded.toLocaleString('en-US')} ${unit}`;
+}
+
+const DAY = 86_400;
+/** Tick steps of a date axis: whole days, weeks, months, years (never a time within a day). */
+const DAY_INCRS = [
+  DAY,
+  2 * DAY,
+  3 * DAY,
+  7 * DAY,
+  14 * DAY,
+  30 * DAY,
+  61 * DAY,
+  91 * DAY,
+  182 * DAY,
+  365 * DAY,
+];
+
+/**
+ * The x range showing all data: bars are centred on their x, so half a step
+ * is added on both sides to keep the first and last bar whole.
+ */
+export function fullXRange(x: readonly number[], series: readonly ChartSeries[]) {
+  const min = x[0] ?? 0;
+  const max = x[x.length - 1] ?? 0;
+  if (!series.some((s) => s.kind === 'bars')) return { min, max: max === min ? min + 1 : max };
+  const half = x.length > 1 ? (max - min) / (x.length - 1) / 2 : DAY / 2;
+  return { min: min - half, max: max + half };
 }
 
 export interface BuildOptionsInput {
@@ -57,6 +85,8 @@ export interface BuildOptionsInput {
   band?: ChartBand;
   /** x spacing: 'days' shows dates only on the axis. */
   xGranularity: 'days' | 'time';
+  /** The x range of all data (see fullXRange). */
+  xRange: { min: number; max: number };
   hooks?: uPlot.Hooks.Arrays;
 }
 
@@ -75,7 +105,8 @@ export function buildOptions(input: BuildOptionsInput): uPlot.Options {
       points: { size: 6 },
     },
     scales: {
-      x: { time: true },
+      // All data at first (bars kept whole); a drag or the wheel zooms, Reset zoom comes back here.
+      x: { time: true, range: () => [input.xRange.min, input.xRange.max] },
       y: {
         auto: y.min === undefined || y.max === undefined,
         range: (_u, dMin, dMax) => {
@@ -91,6 +122,7 @@ export function buildOptions(input: BuildOptionsInput): uPlot.Options {
     axes: [
       input.xGranularity === 'days'
         ? {
+            incrs: DAY_INCRS,
             values: [
               // [min tick spacing s, format when a tick starts a year, …] kept to dates
               [3600 * 24 * 365, '{YYYY}', null, null, null, null, null, null, 1],

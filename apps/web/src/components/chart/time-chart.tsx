@@ -34,6 +34,7 @@ import {
   type ChartSeries,
   describeSeries,
   formatValue,
+  fullXRange,
   toAlignedData,
 } from './chart-options';
 import { formatInstant } from './local-time';
@@ -105,7 +106,7 @@ export function TimeChart({
     Object.assign(tip.style, TIP_STYLE);
     const started = performance.now();
     let reported = false;
-    const fullRange = () => ({ min: x[0]!, max: x[x.length - 1]! });
+    const all = fullXRange(x, series);
 
     const hooks: uPlot.Hooks.Arrays = {
       drawClear: [
@@ -132,7 +133,6 @@ export function TimeChart({
         (u, key) => {
           if (key !== 'x') return;
           const { min, max } = u.scales.x ?? {};
-          const all = fullRange();
           setZoomed(min !== undefined && max !== undefined && (min > all.min || max < all.max));
         },
       ],
@@ -164,6 +164,7 @@ export function TimeChart({
       timeZone,
       band,
       xGranularity: granularity,
+      xRange: all,
       hooks,
     });
     const u = new uPlot(opts, toAlignedData(x, series), el);
@@ -175,7 +176,6 @@ export function TimeChart({
       e.preventDefault();
       const { min, max } = u.scales.x ?? {};
       if (min === undefined || max === undefined) return;
-      const all = fullRange();
       const at = u.posToVal(u.cursor.left ?? u.over.clientWidth / 2, 'x');
       const factor = e.deltaY < 0 ? 0.75 : 1 / 0.75;
       const nMin = Math.max(all.min, at - (at - min) * factor);
@@ -201,7 +201,7 @@ export function TimeChart({
 
   const resetZoom = () => {
     const u = plot.current;
-    if (u && x.length) u.setScale('x', { min: x[0]!, max: x[x.length - 1]! });
+    if (u && x.length) u.setScale('x', fullXRange(x, series));
   };
 
   return (

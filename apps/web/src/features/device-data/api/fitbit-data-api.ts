@@ -10,26 +10,21 @@ import {
   useQuery,
   useQueryClient,
 } from '@tanstack/react-query';
-import {
-  type LocalSummary,
+import type {
+  LocalSummary,
   localSummaryResultSchema,
-  type TrackerDataResult,
-  type TrackerOverview,
-  trackerDataResultSchema,
-  trackerOverviewSchema,
+  TrackerDataResult,
+  TrackerOverview,
 } from '@trialwear/contract';
 import { useCallback } from 'react';
+import type { z } from 'zod';
 import { ApiRequestError, api } from '../../../lib/api-client';
 
-export const fetchTrackerData = async (
-  participantId: number,
-  email: string | undefined,
-  resourcePath: string,
-) =>
-  trackerDataResultSchema.parse(
-    await api.get<TrackerDataResult>(
-      `/getFitbitServerParticipantData/${participantId}/${encodeURIComponent(email || '-')}/${encodeURIComponent(resourcePath)}`,
-    ),
+// Answers are typed by the contract's schemas, not parsed here: the server validates them on the way
+// out, and parsing would pull zod's record/unknown schemas into the entry chunk every page loads.
+export const fetchTrackerData = (participantId: number, email: string | undefined, resourcePath: string) =>
+  api.get<TrackerDataResult>(
+    `/getFitbitServerParticipantData/${participantId}/${encodeURIComponent(email || '-')}/${encodeURIComponent(resourcePath)}`,
   );
 
 /** A provider's 429 and "no data" are answers to show, not failures to retry. */
@@ -88,13 +83,15 @@ export function useTrackerOverview(participantId: number, email: string | undefi
     ...trackerQuery(participantId, email, '/overview'),
     select: (r): { timeZone: string; overview: TrackerOverview } => ({
       timeZone: r.timeZone,
-      overview: trackerOverviewSchema.parse(r.data),
+      overview: r.data as TrackerOverview,
     }),
   });
 }
 
-export const fetchLocalSummary = async (participantId: number) =>
-  localSummaryResultSchema.parse(await api.get(`/fitbitDataLocalDB/${participantId}`));
+type LocalSummaryResult = z.infer<typeof localSummaryResultSchema>;
+
+export const fetchLocalSummary = (participantId: number) =>
+  api.get<LocalSummaryResult>(`/fitbitDataLocalDB/${participantId}`);
 
 export const useLocalSummary = (participantId: number) =>
   useQuery({
@@ -107,10 +104,8 @@ export const useLocalSummary = (participantId: number) =>
 export function useSaveLocalSummary(participantId: number, email: string | undefined) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: async () =>
-      localSummaryResultSchema.parse(
-        await api.post(`/fitbitDataLocalDB/${participantId}`, { email: email || '-', data: {} }),
-      ),
+    mutationFn: () =>
+      api.post<LocalSummaryResult>(`/fitbitDataLocalDB/${participantId}`, { email: email || '-', data: {} }),
     onSuccess: (r) => qc.setQueryData(['fitbitLocalSummary', participantId], r),
   });
 }

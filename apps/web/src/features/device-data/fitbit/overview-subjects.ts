@@ -20,6 +20,8 @@ export interface SevenVsSeven {
 }
 
 const r2 = (n: number) => Math.round(n * 100) / 100;
+/** Counted subjects: a change of 814.17 steps reads as 814. */
+const COUNTED: ReadonlySet<SummarySubject> = new Set(['steps', 'floors']);
 
 /** The last 7 days' daily average against the previous 7 days', in display units. */
 export function sevenVsSeven(
@@ -34,7 +36,7 @@ export function sevenVsSeven(
   return {
     last,
     previous,
-    change: r2(last - previous),
+    change: COUNTED.has(subject) ? Math.round(last - previous) : r2(last - previous),
     changePct: previous === 0 ? null : Math.round(((last - previous) / previous) * 1000) / 10,
   };
 }
