@@ -64,6 +64,25 @@ const FitbitCallbackPage = lazy(() => import('../features/devices/pages/callback
 const OmronCallbackPage = lazy(() => import('../features/devices/pages/omron-callback-page'));
 const DexcomCallbackPage = lazy(() => import('../features/devices/pages/dexcom-callback-page'));
 
+const OmronParticipantDataPage = lazy(() => import('../features/device-data/omron/omron-data-page'));
+const OmronParticipantsDataPage = lazy(() => import('../features/device-data/omron/omron-participants-page'));
+const DexcomParticipantDataPage = lazy(() => import('../features/device-data/dexcom/dexcom-data-page'));
+const ParticipantOverviewPage = lazy(
+  () => import('../features/device-data/overview/participant-overview-page'),
+);
+const OmronParticipantOverviewPage = lazy(() =>
+  import('../features/device-data/overview/participant-overview-page').then((m) => ({
+    default: m.OmronParticipantOverviewPage,
+  })),
+);
+const rawPage = (
+  name: 'FitbitRawPage' | 'OmronRawPage' | 'DexcomRawPage' | 'ParticipantRawPage' | 'ParticipantDataPage',
+) => lazy(() => import('../features/device-data/raw/raw-pages').then((m) => ({ default: m[name] })));
+const FitbitRawPage = rawPage('FitbitRawPage');
+const OmronRawPage = rawPage('OmronRawPage');
+const DexcomRawPage = rawPage('DexcomRawPage');
+const ParticipantRawPage = rawPage('ParticipantRawPage');
+const ParticipantDataPage = rawPage('ParticipantDataPage');
 const FitbitDataPage = lazy(() => import('../features/device-data/fitbit/pages/fitbit-data-page'));
 const FitbitDataFormPage = lazy(() => import('../features/device-data/fitbit/pages/fitbit-data-form-page'));
 const FitbitOverviewPage = lazy(() => import('../features/device-data/fitbit/pages/fitbit-overview-page'));
@@ -73,6 +92,16 @@ const FitbitParticipantsDataPage = lazy(
 );
 
 const BUILT: Record<string, ComponentType> = {
+  '/OmronParticipantDataPage': OmronParticipantDataPage,
+  '/OmronParticipantsDataPage': OmronParticipantsDataPage,
+  '/DexcomParticipantDataPage': DexcomParticipantDataPage,
+  '/ParticipantOverview': ParticipantOverviewPage,
+  '/OmronParticipantOverview': OmronParticipantOverviewPage,
+  '/ParticipantRaw': ParticipantRawPage,
+  '/FitbitParticipantDataRaw': FitbitRawPage,
+  '/OmronParticipantDataRaw': OmronRawPage,
+  '/DexcomParticipantDataRaw': DexcomRawPage,
+  '/ParticipantDataPage': ParticipantDataPage,
   '/PAFitbitConsentPage': FitbitConsentPage,
   '/fitbit-callback': FitbitCallbackPage,
   '/OmronConsentPage': OmronConsentPage,
@@ -148,12 +177,6 @@ const TITLES: Record<string, string> = {
   '/FitbitParticipantDataForm': 'Fitbit data query',
   '/FitbitParticipant1DayData': 'Fitbit one-day data',
   '/FitbitParticipantsDataPage': 'Fitbit data for several participants',
-  '/OmronParticipantDataPage': 'Omron participant data',
-  '/OmronParticipantsDataPage': 'Omron data for several participants',
-  '/DexcomParticipantDataPage': 'Dexcom glucose data',
-  '/ParticipantDataPage': 'Participant data',
-  '/ParticipantOverview': 'Participant overview',
-  '/OmronParticipantOverview': 'Omron participant overview',
   '/ChangePwdReqPage': 'Change password',
   '/Participant': 'Manage participant',
   '/FitbitParticipantConsent': 'Fitbit consent',
@@ -163,10 +186,6 @@ const TITLES: Record<string, string> = {
   '/OmronManageParticipantToken': 'Omron token management',
   '/TrialUsers': 'Manage Users for this trial',
   '/SignUpApprovalPage': 'Sign-up approval',
-  '/ParticipantRaw': 'Participant raw data',
-  '/FitbitParticipantDataRaw': 'Fitbit raw data',
-  '/OmronParticipantDataRaw': 'Omron raw data',
-  '/DexcomParticipantDataRaw': 'Dexcom raw data',
 };
 
 export function pageFor(path: string): ReactNode {

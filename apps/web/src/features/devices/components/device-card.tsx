@@ -17,11 +17,12 @@ const TIER_COLOR: Record<ReturnType<typeof batteryTier>, string> = {
 };
 
 const OMRON_BUTTONS = ['Blood Pressure', 'Weight'] as const;
+const DEXCOM_BUTTONS = ['Glucose'] as const;
 
 /** Data buttons per card (core §2): tracker subjects, a Fitbit scale's weight (device-data's table: the data page reads the label), the Omron service's two. */
 function buttonsFor(provider: Provider, entry: DeviceEntry): readonly string[] {
   if (provider === 'omron') return OMRON_BUTTONS;
-  if (provider === 'dexcom') return [];
+  if (provider === 'dexcom') return DEXCOM_BUTTONS;
   return entry.deviceType === 'SCALE' ? FITBIT_SCALE_BUTTONS : FITBIT_TRACKER_BUTTONS;
 }
 

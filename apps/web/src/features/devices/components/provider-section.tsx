@@ -7,7 +7,7 @@ import { Alert, Button, Card, Group, SimpleGrid, Stack, Text } from '@mantine/co
 import { useQueryClient } from '@tanstack/react-query';
 import { LINK_MESSAGES, PROVIDER_BRAND, type Provider, type Trial } from '@trialwear/contract';
 import { useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { ConfirmModal } from '../../../components/confirm-modal';
 import { displayableMessage } from '../../../lib/api-client';
 import { refreshToken, revokeAccess, useDevices, useLinkStatus } from '../api/device-links-api';
@@ -17,7 +17,7 @@ import { DeviceCard } from './device-card';
 const SECTION: Record<Provider, { title: string; dataPage: string }> = {
   fitbit: { title: 'Fitness tracker', dataPage: '/FitbitParticipantDataPage' },
   omron: { title: 'Scale and blood pressure', dataPage: '/OmronParticipantDataPage' },
-  dexcom: { title: 'Glucose monitor', dataPage: '/ParticipantDataPage' },
+  dexcom: { title: 'Glucose monitor', dataPage: '/DexcomParticipantDataPage' },
 };
 
 export function ProviderSection({
@@ -33,6 +33,8 @@ export function ProviderSection({
 }) {
   const qc = useQueryClient();
   const navigate = useNavigate();
+  // Manage Participant's own state: the data pages show the same participant header (ID, code, email).
+  const participant = (useLocation().state as { participant?: unknown } | null)?.participant;
   const t = { ...SECTION[provider], brand: PROVIDER_BRAND[provider] };
   const status = useLinkStatus(provider, participantId);
   const linked = status.data?.status === 'authorized';
@@ -134,9 +136,11 @@ export function ProviderSection({
               entry={d}
               isSysAdmin={isSysAdmin}
               onViewParticipantData={() =>
-                navigate('/ParticipantDataPage', { state: { participantId, trial } })
+                navigate('/ParticipantDataPage', { state: { participant, participantId, trial } })
               }
-              onData={(subject) => navigate(t.dataPage, { state: { participantId, trial, subject } })}
+              onData={(subject) =>
+                navigate(t.dataPage, { state: { participant, participantId, trial, subject } })
+              }
             />
           ))}
         </SimpleGrid>

@@ -1,0 +1,105 @@
+/*
+ * The glucose page's pure parts: the query window, the readings, the chart
+ * line and the range bands of the clinical summary (glucoseSummary in the
+ * contract computes the figures; this only arranges them).
+ */
+import { DEXCOM_MAX_PERIOD_DAYS, type Egv, egvSchema, type GlucoseSummary } from '@trialwear/contract';
+import type { LineData } from '../lib/line-data';
+import { wallClockSeconds } from '../lib/local-dates';
+
+/** The periods offered (days); over 30 the server stitches 30-day windows. */
+export const GLUCOSE_PERIODS = [1, 7, 14, 30, DEXCOM_MAX_PERIOD_DAYS] as const;
+export const DEFAULT_GLUCOSE_DAYS = 7;
+
+/** Dexcom's query format: UTC (systemTime) without an offset (providers.md §3.3). */
+const utcText = (ms: number) => new Date(ms).toISOString().slice(0, 19);
+
+/**
+ * The last `days` days up to now, to the minute: `endDate` is now (floored to
+ * the minute, so a re-render asks the same window), `startDate` exactly
+ * `days` × 24 h before.
+ */
+export function glucoseWindow(days: number, nowMs: number = Date.now()) {
+  const end = Math.floor(nowMs / 60_000) * 60_000;
+  return { startDate: utcText(end - days * 86_400_000), endDate: utcText(end) };
+}
+
+/** The records that are EGVs with a value (a sensor may report a record without one). */
+export function egvReadings(records: readonly unknown[]): Array<Egv & { value: number }> {
+  const out: Array<Egv & { value: number }> = [];
+  for (const r of records) {
+    const p = egvSchema.safeParse(r);
+    if (p.success && p.data.value !== null) out.push(p.data as Egv & { value: number });
+  }
+  return out;
+}
+
+/** A sensor reads every 5 minutes: a longer silence is a gap (sensor change, out of range). */
+const GAP_SECONDS = 10 * 60;
+
+/**
+ * The glucose line on the participant's displayed clock, oldest first. A gap
+ * longer than 10 minutes gets a null point 5 minutes after the last reading,
+ * so the step line stops there instead of holding the last value across it.
+ * When the displayed clock goes back (a DST change or the receiver's clock
+ * set back), the line keeps time order: every reading is placed at its
+ * instant shifted by the newest reading's offset.
+ */
+export function glucoseLine(readings: ReadonlyArray<Egv & { value: number }>): LineData {
+  const sorted = [...readings].sort((a, b) => Date.parse(a.systemTime) - Date.parse(b.systemTime));
+  const instants = sorted.map((r) => Date.parse(r.systemTime) / 1000);
+  let clock = sorted.map((r) => wallClockSeconds(r.displayTime));
+  if (clock.some((t, i) => i > 0 && t <= clock[i - 1]!)) {
+    const offset = clock[clock.length - 1]! - instants[instants.length - 1]!;
+    clock = instants.map((t) => t + offset);
+  }
+  const x: number[] = [];
+  const values: Array<number | null> = [];
+  sorted.forEach((r, i) => {
+    if (i > 0 && instants[i]! - instants[i - 1]! > GAP_SECONDS) {
+      x.push(x[x.length - 1]! + 300);
+      values.push(null);
+    }
+    x.push(clock[i]!);
+    values.push(r.value);
+  });
+  return { x, series: [{ label: 'Glucose', values }] };
+}
+
+export interface GlucoseBand {
+  key: 'veryLow' | 'low' | 'inRange' | 'high' | 'veryHigh';
+  label: string;
+  percent: number;
+  color: string;
+}
+
+const r1 = (n: number) => Math.max(0, Math.round(n * 10) / 10);
+
+/**
+ * The five exclusive bands of the stacked bar (very low <54, low 54–69, in
+ * range 70–180, high 181–250, very high >250): the summary's overlapping
+ * figures (below 70 includes below 54) are split.
+ */
+export function glucoseBands(s: GlucoseSummary): GlucoseBand[] {
+  return [
+    { key: 'veryHigh', label: 'Very high (>250 mg/dL)', percent: s.above250, color: 'orange.8' },
+    { key: 'high', label: 'High (181–250 mg/dL)', percent: r1(s.above180 - s.above250), color: 'yellow.5' },
+    { key: 'inRange', label: 'In range (70–180 mg/dL)', percent: s.inRange, color: 'teal.6' },
+    { key: 'low', label: 'Low (54–69 mg/dL)', percent: r1(s.below70 - s.below54), color: 'red.5' },
+    { key: 'veryLow', label: 'Very low (<54 mg/dL)', percent: s.below54, color: 'red.9' },
+  ];
+}
+
+const TREND_ARROW: Record<string, string> = {
+  doubleUp: '⇈',
+  singleUp: '↑',
+  fortyFiveUp: '↗',
+  flat: '→',
+  fortyFiveDown: '↘',
+  singleDown: '↓',
+  doubleDown: '⇊',
+};
+
+/** A trend as people read it on the receiver: an arrow and Dexcom's name. */
+export const trendText = (trend: string | null | undefined) =>
+  trend ? `${TREND_ARROW[trend] ?? ''} ${trend}`.trim() : '—';
