@@ -100,9 +100,16 @@ export function routeAccess(path: string): RouteAccess | undefined {
   return STAFF_ROUTES[path];
 }
 
-/** Navbar entries per role (core §2 Navbar). Data Management is Sys_Admin only in the navigation. */
+/**
+ * Navbar entries per role (core §2 Navbar). Data Management is Sys_Admin only in the navigation.
+ * Trials, Participants and Teams (routes of the spec's broad list whose content it leaves open,
+ * issue #14) sit beside Dashboard: the places a coordinator goes between trials.
+ */
 export const NAV_ITEMS = [
   { label: 'Dashboard', path: '/', roles: ALL_STAFF },
+  { label: 'Trials', path: '/Trials', roles: ALL_STAFF },
+  { label: 'Participants', path: '/ParticipantsPage', roles: ALL_STAFF },
+  { label: 'Teams', path: '/UserTeams', roles: ALL_STAFF },
   { label: 'Data Export', path: '/DataExport', roles: STAFF_WRITERS },
   { label: 'Data Management', path: '/TeamDataRetention', roles: SYS_ADMIN },
 ] as const;
