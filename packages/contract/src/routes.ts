@@ -5,7 +5,7 @@
  */
 import { ROLE_GROUPS, type Role } from './roles.js';
 
-export type RouteAccess = 'public' | readonly Role[];
+export type RouteAccess = 'public' | 'participant' | readonly Role[];
 
 const { staff: ALL_STAFF, writers: STAFF_WRITERS, admins: ADMINS, sysAdmin: SYS_ADMIN } = ROLE_GROUPS;
 
@@ -87,6 +87,13 @@ export const STAFF_ROUTES: Record<string, readonly Role[]> = {
   '/AuditTrail': SYS_ADMIN,
 };
 
+/**
+ * Pages of a signed-in participant (issue #14; not staff pages): the page
+ * asks the server, whose 'participant' access refuses staff sessions, and
+ * sends a signed-out visitor to /ParticipantLoginPage.
+ */
+export const PARTICIPANT_ROUTES = ['/ParticipantHome'] as const;
+
 /** Second-factor pages: reachable by a partially signed-in user (second factor pending). */
 export const SFA_ROUTES = [
   '/SFASetupPage',
@@ -97,6 +104,7 @@ export const SFA_ROUTES = [
 
 export function routeAccess(path: string): RouteAccess | undefined {
   if ((PUBLIC_ROUTES as readonly string[]).includes(path)) return 'public';
+  if ((PARTICIPANT_ROUTES as readonly string[]).includes(path)) return 'participant';
   return STAFF_ROUTES[path];
 }
 

@@ -19,6 +19,8 @@ import { registerContactRoutes } from '../features/contact/routes.js';
 import { registerDeviceLinkRoutes } from '../features/device-links/routes.js';
 import { registerHealthRoutes } from '../features/health/routes.js';
 import { registerMetaRoutes } from '../features/meta/routes.js';
+import { registerParticipantPortalRoutes } from '../features/participant-portal/routes.js';
+import { resolveParticipantAuth } from '../features/participant-portal/session.js';
 import { registerParticipantRoutes } from '../features/participants/routes.js';
 import { registerPasswordRoutes } from '../features/passwords/routes.js';
 import { registerSfaRoutes } from '../features/sfa/routes.js';
@@ -137,8 +139,13 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
 
   app.decorateRequest('auth', null);
   app.decorateRequest('authExpired', false);
+  app.decorateRequest('participantAuth', null);
+  app.decorateRequest('participantAuthExpired', false);
   app.addHook('onRequest', async (request) => {
-    if (request.url.startsWith('/api/')) request.auth = await resolveAuth(ctx, request);
+    if (!request.url.startsWith('/api/')) return;
+    request.auth = await resolveAuth(ctx, request);
+    // A separate cookie and table: never request.auth (see participant-portal/session.ts).
+    request.participantAuth = await resolveParticipantAuth(ctx, request);
   });
   registerCsrf(app, ctx);
   registerAccessDenialAudit(app, ctx);
@@ -157,6 +164,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   registerTeamRoutes(app, ctx);
   registerTrialRoutes(app, ctx);
   registerParticipantRoutes(app, ctx);
+  registerParticipantPortalRoutes(app, ctx);
   registerTrialUserRoutes(app, ctx);
   registerTeamDeviceRoutes(app, ctx);
   registerDeviceLinkRoutes(app, ctx);
