@@ -52,6 +52,8 @@ export interface DataTableProps<T> {
   label: string;
 }
 
+const CONTROL_LABELS = { first: 'First', previous: 'Previous', next: 'Next', last: 'Last' } as const;
+
 export function DataTable<T>(props: DataTableProps<T>) {
   const { data, stateKey, selection } = props;
   const maxSelection = selection?.max ?? TABLE.sharedSelectionMax;
@@ -303,6 +305,9 @@ export function DataTable<T>(props: DataTableProps<T>) {
             total={Math.max(pageCount, 1)}
             value={pagination.pageIndex + 1}
             onChange={(p) => setPagination((s) => ({ ...s, pageIndex: p - 1 }))}
+            // The arrows are icons: name them (axe button-name), and say which page each number opens.
+            getControlProps={(control) => ({ 'aria-label': `${CONTROL_LABELS[control]} page` })}
+            getItemProps={(page) => ({ 'aria-label': `Page ${page}` })}
           />
         </Group>
       </Group>
