@@ -42,13 +42,13 @@ interface Finding {
 async function settled(page: Page) {
   await page.waitForLoadState('load');
   // The page chunk and its data: no loader left (a page may have none at all).
-  await page.waitForTimeout(150);
+  await page.waitForTimeout(60);
   await page
     .locator('.mantine-Loader-root')
     .first()
     .waitFor({ state: 'detached', timeout: 5_000 })
     .catch(() => undefined);
-  await page.waitForTimeout(150);
+  await page.waitForTimeout(100);
 }
 
 /**
@@ -68,11 +68,14 @@ describe('accessibility: axe over every route', () => {
   const findings: Finding[] = [];
   const checked: string[] = [];
 
+  let axeMs = 0;
   async function check(page: Page, where: string) {
     await settled(page);
+    const started = Date.now();
     const result = await new AxeBuilder({ page })
       .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
       .analyze();
+    axeMs += Date.now() - started;
     checked.push(where);
     for (const v of result.violations) {
       if (v.impact !== 'serious' && v.impact !== 'critical') continue;
@@ -100,8 +103,9 @@ describe('accessibility: axe over every route', () => {
 
   it('public, open and participant pages, signed out', { timeout: 120_000 }, async () => {
     const { page, context } = await newPage(browser);
+    await page.goto('/LoginPage');
     for (const path of [...PUBLIC_ROUTES, ...OPEN_ROUTES, ...PARTICIPANT_ROUTES, '/no/such/page']) {
-      await page.goto(path);
+      await openInApp(page, path);
       await check(page, `signed out ${path}`);
     }
     await context.close();
@@ -172,6 +176,7 @@ describe('accessibility: axe over every route', () => {
     const report = findings
       .map((f) => `- ${f.where}: [${f.impact}] ${f.rule}: ${f.help}\n    ${f.targets.join('\n    ')}`)
       .join('\n');
+    console.info(`axe: ${checked.length} pages checked, ${Math.round(axeMs / 1000)} s in axe itself`);
     expect(checked.length).toBeGreaterThan(100);
     expect(findings.length, `axe found ${findings.length} serious or critical violations:\n${report}`).toBe(
       0,

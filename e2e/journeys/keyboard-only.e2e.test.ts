@@ -154,7 +154,7 @@ describe('keyboard only', () => {
       await tabTo(page, page.getByRole('button', { name: 'Add Participant' }));
       await page.keyboard.press('Enter');
       await shows(page.getByRole('status').getByText(/Participant .* added\./));
-        // Back to the trial, then to the new participant (the search finds the row).
+      // Back to the trial, then to the new participant (the search finds the row).
       await tabTo(page, page.getByRole('button', { name: 'Back to trial' }), { back: true });
       await page.keyboard.press('Space');
       await page.waitForURL('**/TrialPage');
