@@ -305,9 +305,8 @@ export function DataTable<T>(props: DataTableProps<T>) {
             total={Math.max(pageCount, 1)}
             value={pagination.pageIndex + 1}
             onChange={(p) => setPagination((s) => ({ ...s, pageIndex: p - 1 }))}
-            // The arrows are icons: name them (axe button-name), and say which page each number opens.
+            // The arrows are icons: name them (axe button-name); the page numbers are named by their text.
             getControlProps={(control) => ({ 'aria-label': `${CONTROL_LABELS[control]} page` })}
-            getItemProps={(page) => ({ 'aria-label': `Page ${page}` })}
           />
         </Group>
       </Group>
