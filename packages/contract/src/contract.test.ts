@@ -69,6 +69,11 @@ describe('route table (core §2, admin §2)', () => {
     }
   });
 
+  it('participant pages are their own kind, neither public nor staff', () => {
+    expect(routeAccess('/ParticipantHome')).toBe('participant');
+    expect(STAFF_ROUTES['/ParticipantHome']).toBeUndefined();
+  });
+
   it('unknown paths have no access entry', () => {
     expect(routeAccess('/nope')).toBeUndefined();
   });
