@@ -5,7 +5,8 @@
  * Only page.keyboard moves and acts (Tab, Shift+Tab, Enter, Space, arrows,
  * Escape; typing text). At every stop the focused element must show a
  * visible focus indicator, and a dialog must keep focus inside and give it
- * back to the button that opened it.
+ * back to the button that opened it. The participant is deleted at the end
+ * (by keyboard as well), so the demo trial is left as later journeys expect.
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -15,7 +16,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, dataDir, launchBrowser, newPage, screenshot } from '../support/browser.js';
 import { waitForMail } from '../support/inbox.js';
-import { shows } from '../support/wait.js';
+import { gone, shows } from '../support/wait.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const USERNAME = 'keyboarder';
@@ -192,6 +193,15 @@ describe('keyboard only', () => {
       await shows(page.getByText('The consent link was emailed to the participant.'));
       await waitForMail((m) => m.includes(`To: ${EMAIL}`) && m.includes('PAFitbitConsentPage'));
       await screenshot(page, 'keyboard-consent-requested');
+
+      // Leave the demo trial as it was (later journeys count its participants): delete, by keyboard too.
+      await tabTo(page, del, { back: true });
+      await page.keyboard.press('Enter');
+      await shows(dialog);
+      await tabTo(page, dialog.getByRole('button', { name: 'Delete', exact: true }));
+      await page.keyboard.press('Enter');
+      await page.waitForURL('**/TrialPage');
+      await gone(page.getByRole('table', { name: 'Participants' }).getByText(EMAIL));
       await context.close();
     },
   );
