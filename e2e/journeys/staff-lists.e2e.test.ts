@@ -105,4 +105,27 @@ describe('trials, participants and teams pages', () => {
     await page.waitForURL((url) => url.pathname === '/');
     await context.close();
   });
+
+  it('the navbar leads to Trials, Participants and Teams for every role, beside Dashboard', async () => {
+    for (const role of ['viewer', 'admin']) {
+      const { page, context } = await newPage(browser);
+      await signIn(page, role);
+      const nav = page.getByRole('navigation', { name: 'Main' });
+      const labels = await nav.getByRole('link').allTextContents();
+      expect(labels.slice(0, 4)).toEqual(['Dashboard', 'Trials', 'Participants', 'Teams']);
+      await nav.getByRole('link', { name: 'Trials' }).click();
+      await page.waitForURL('**/Trials');
+      await shows(page.getByRole('heading', { name: 'Trials' }));
+      await nav.getByRole('link', { name: 'Participants' }).click();
+      await page.waitForURL('**/ParticipantsPage');
+      await shows(page.getByRole('heading', { name: 'Participants' }));
+      await nav.getByRole('link', { name: 'Teams' }).click();
+      await page.waitForURL('**/UserTeams');
+      await shows(page.getByRole('table', { name: 'Teams' }));
+      // The current page is marked for assistive technology too (NavLink's aria-current).
+      expect(await nav.getByRole('link', { name: 'Teams' }).getAttribute('aria-current')).toBe('page');
+      if (role === 'admin') await screenshot(page, 'navbar-study-links');
+      await context.close();
+    }
+  });
 });

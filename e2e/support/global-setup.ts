@@ -37,7 +37,8 @@ function secretsInLog(inboxDir: string, log: string): string[] {
       .readFileSync(path.join(inboxDir, file), 'utf8')
       .replace(/=\r?\n/g, '')
       .replace(/=3D/g, '=');
-    for (const m of text.matchAll(/[?&](?:token|t|code|state|key)=([\w.~-]{12,})/g)) secrets.add(m[1]!);
+    for (const m of text.matchAll(/[?&](?:token|t|code|state|key|verify)=([\w.~-]{12,})/g))
+      secrets.add(m[1]!);
   }
   if (secrets.size === 0)
     throw new Error('the journeys sent no emailed link: the log check would prove nothing');

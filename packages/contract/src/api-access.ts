@@ -7,13 +7,15 @@
  * 'public'  no session needed (sign-in, sign-up, consent callbacks, health …)
  * 'session' any session, also one whose second factor is still pending
  * 'any'     any fully signed-in staff role
+ * 'participant' a participant's session (its own cookie); a staff session never passes it,
+ *           and a participant session passes nothing else but 'public'
  * roles     fully signed in with one of these roles in the session's team
  * Sys_Admin passes every role check. Team scoping (another team's ids → 404)
  * is the services' job, on top of this.
  */
 import { ROLE_GROUPS, type Role } from './roles.js';
 
-export type ApiAccess = 'public' | 'session' | 'any' | readonly Role[];
+export type ApiAccess = 'public' | 'session' | 'any' | 'participant' | readonly Role[];
 
 const { writers: WRITERS, admins: ADMINS, sysAdmin: SYS_ADMIN } = ROLE_GROUPS;
 
@@ -52,6 +54,12 @@ export const API_ACCESS = {
   'POST /api/users/signup': 'public',
   'POST /api/Participants/signup': 'public',
   'POST /api/recaptchaVer3Verify': 'public',
+  // participant accounts (issue #14): sign-in, their shared devices, stop sharing
+  'POST /api/participantAuth/login': 'public',
+  'POST /api/participantAuth/logout': 'public',
+  'GET /api/participantAuth/account': 'participant',
+  'GET /api/participantAuth/sharing': 'participant',
+  'POST /api/participantAuth/sharing/:linkId/stop': 'participant',
   // locked accounts (issue #9): the Sys_Admin's teams only
   'GET /api/users/locked': SYS_ADMIN,
   'POST /api/users/:userId/unlock': SYS_ADMIN,

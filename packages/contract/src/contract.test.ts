@@ -69,17 +69,23 @@ describe('route table (core §2, admin §2)', () => {
     }
   });
 
+  it('participant pages are their own kind, neither public nor staff', () => {
+    expect(routeAccess('/ParticipantHome')).toBe('participant');
+    expect(STAFF_ROUTES['/ParticipantHome']).toBeUndefined();
+  });
+
   it('unknown paths have no access entry', () => {
     expect(routeAccess('/nope')).toBeUndefined();
   });
 
-  it('navbar: Data Export for writers, Data Management for Sys_Admin only', () => {
+  it('navbar: the study pages for every role, Data Export for writers, Data Management for Sys_Admin only', () => {
     const visible = (role: 'Sys_Admin' | 'Admin' | 'User' | 'Viewer') =>
       NAV_ITEMS.filter((i) => roleAllows(role, i.roles)).map((i) => i.label);
-    expect(visible('Viewer')).toEqual(['Dashboard']);
-    expect(visible('User')).toEqual(['Dashboard', 'Data Export']);
-    expect(visible('Admin')).toEqual(['Dashboard', 'Data Export']);
-    expect(visible('Sys_Admin')).toEqual(['Dashboard', 'Data Export', 'Data Management']);
+    const study = ['Dashboard', 'Trials', 'Participants', 'Teams'];
+    expect(visible('Viewer')).toEqual(study);
+    expect(visible('User')).toEqual([...study, 'Data Export']);
+    expect(visible('Admin')).toEqual([...study, 'Data Export']);
+    expect(visible('Sys_Admin')).toEqual([...study, 'Data Export', 'Data Management']);
   });
 });
 

@@ -12,7 +12,13 @@ export const CSRF_HEADER = 'x-csrf-token';
  * remembered-device cookie (it is scoped to /api/auth). Over plain http
  * (local use) a browser refuses those prefixes, so the names are plain.
  */
-export const COOKIE_BASE_NAMES = { session: 'tw_session', csrf: CSRF_COOKIE, device: 'tw_device' } as const;
+export const COOKIE_BASE_NAMES = {
+  session: 'tw_session',
+  // A participant's session (issue #14): its own cookie and table, so it can never pass a staff check.
+  participantSession: 'tw_participant_session',
+  csrf: CSRF_COOKIE,
+  device: 'tw_device',
+} as const;
 export function cookieName(kind: keyof typeof COOKIE_BASE_NAMES, secure: boolean): string {
   if (!secure) return COOKIE_BASE_NAMES[kind];
   return `${kind === 'device' ? '__Secure-' : '__Host-'}${COOKIE_BASE_NAMES[kind]}`;

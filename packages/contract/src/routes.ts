@@ -5,7 +5,7 @@
  */
 import { ROLE_GROUPS, type Role } from './roles.js';
 
-export type RouteAccess = 'public' | readonly Role[];
+export type RouteAccess = 'public' | 'participant' | readonly Role[];
 
 const { staff: ALL_STAFF, writers: STAFF_WRITERS, admins: ADMINS, sysAdmin: SYS_ADMIN } = ROLE_GROUPS;
 
@@ -87,6 +87,13 @@ export const STAFF_ROUTES: Record<string, readonly Role[]> = {
   '/AuditTrail': SYS_ADMIN,
 };
 
+/**
+ * Pages of a signed-in participant (issue #14; not staff pages): the page
+ * asks the server, whose 'participant' access refuses staff sessions, and
+ * sends a signed-out visitor to /ParticipantLoginPage.
+ */
+export const PARTICIPANT_ROUTES = ['/ParticipantHome'] as const;
+
 /** Second-factor pages: reachable by a partially signed-in user (second factor pending). */
 export const SFA_ROUTES = [
   '/SFASetupPage',
@@ -97,12 +104,20 @@ export const SFA_ROUTES = [
 
 export function routeAccess(path: string): RouteAccess | undefined {
   if ((PUBLIC_ROUTES as readonly string[]).includes(path)) return 'public';
+  if ((PARTICIPANT_ROUTES as readonly string[]).includes(path)) return 'participant';
   return STAFF_ROUTES[path];
 }
 
-/** Navbar entries per role (core §2 Navbar). Data Management is Sys_Admin only in the navigation. */
+/**
+ * Navbar entries per role (core §2 Navbar). Data Management is Sys_Admin only in the navigation.
+ * Trials, Participants and Teams (routes of the spec's broad list whose content it leaves open,
+ * issue #14) sit beside Dashboard: the places a coordinator goes between trials.
+ */
 export const NAV_ITEMS = [
   { label: 'Dashboard', path: '/', roles: ALL_STAFF },
+  { label: 'Trials', path: '/Trials', roles: ALL_STAFF },
+  { label: 'Participants', path: '/ParticipantsPage', roles: ALL_STAFF },
+  { label: 'Teams', path: '/UserTeams', roles: ALL_STAFF },
   { label: 'Data Export', path: '/DataExport', roles: STAFF_WRITERS },
   { label: 'Data Management', path: '/TeamDataRetention', roles: SYS_ADMIN },
 ] as const;

@@ -131,6 +131,19 @@ export interface ParticipantAccountsTable {
   password_hash: string;
   participant_id: number | null;
   created_at: Generated<Date>;
+  /** Migration 008: set when the owner opened the confirmation link of the sign-up mail. */
+  email_verified_at: Timestamp | null;
+  email_verify_token_hash: string | null;
+}
+
+/** A participant's session (migration 008): apart from staff sessions, never one of them. */
+export interface ParticipantSessionsTable {
+  id: string;
+  account_id: number;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  ip: string | null;
+  user_agent: string | null;
 }
 
 export interface TrialsTable {
@@ -371,6 +384,7 @@ export interface Database {
   password_reset_tokens: PasswordResetTokensTable;
   signup_invitations: SignupInvitationsTable;
   participant_accounts: ParticipantAccountsTable;
+  participant_sessions: ParticipantSessionsTable;
   trials: TrialsTable;
   trial_users: TrialUsersTable;
   participants: ParticipantsTable;

@@ -8,7 +8,7 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import { cookieName } from '@trialwear/contract';
-import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest, LogController } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import helmet from 'helmet';
 import type { AppContext } from '../app-context.js';
@@ -23,6 +23,8 @@ import { registerDeviceLinkRoutes } from '../features/device-links/routes.js';
 import { registerDeviceMetricRoutes } from '../features/device-metrics/routes.js';
 import { registerHealthRoutes } from '../features/health/routes.js';
 import { registerMetaRoutes } from '../features/meta/routes.js';
+import { registerParticipantPortalRoutes } from '../features/participant-portal/routes.js';
+import { resolveParticipantAuth } from '../features/participant-portal/session.js';
 import { registerParticipantRoutes } from '../features/participants/routes.js';
 import { registerPasswordRoutes } from '../features/passwords/routes.js';
 import { registerSfaRoutes } from '../features/sfa/routes.js';
@@ -145,12 +147,16 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
 
   app.decorateRequest('auth', null);
   app.decorateRequest('authExpired', false);
+  app.decorateRequest('participantAuth', null);
+  app.decorateRequest('participantAuthExpired', false);
+  const resolveSessions = async (request: FastifyRequest) => {
+    request.auth = await resolveAuth(ctx, request);
+    // A separate cookie and table: never request.auth (see participant-portal/session.ts).
+    request.participantAuth = await resolveParticipantAuth(ctx, request);
+  };
   app.addHook('onRequest', (request, _reply, done) => {
     if (!request.url.startsWith('/api/')) return done();
-    resolveAuth(ctx, request).then((auth) => {
-      request.auth = auth;
-      done();
-    }, done);
+    resolveSessions(request).then(() => done(), done);
   });
   registerCsrf(app, ctx);
   registerAccessDenialAudit(app, ctx);
@@ -169,6 +175,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   registerTeamRoutes(app, ctx);
   registerTrialRoutes(app, ctx);
   registerParticipantRoutes(app, ctx);
+  registerParticipantPortalRoutes(app, ctx);
   registerTrialUserRoutes(app, ctx);
   registerTeamDeviceRoutes(app, ctx);
   registerDeviceDataRoutes(app, ctx);

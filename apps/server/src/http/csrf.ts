@@ -70,8 +70,10 @@ export function setCsrfCookie(
 
 export function registerCsrf(app: FastifyInstance, ctx: CsrfContext) {
   const secret = ctx.secrets.sessionSecret;
+  // Bound to the staff session, or else to a participant's (issue #14): each sign-in sets a token for its own.
   const sessionOf = (request: FastifyRequest) =>
-    request.cookies[cookieName('session', ctx.config.secureCookies)];
+    request.cookies[cookieName('session', ctx.config.secureCookies)] ??
+    request.cookies[cookieName('participantSession', ctx.config.secureCookies)];
   // Callback style, not async: on every request, and nothing to wait for.
   app.addHook('onRequest', (request, _reply, done) => {
     if (!needsCsrf(request)) return done();

@@ -4,6 +4,7 @@ import { REDACTED, redactUrl } from './log-redaction.js';
 describe('redactUrl', () => {
   it('hides the values of secret query parameters and keeps the rest', () => {
     expect(redactUrl('/ResetPasswordPage?token=abc123')).toBe(`/ResetPasswordPage?token=${REDACTED}`);
+    expect(redactUrl('/ParticipantLoginPage?verify=abc123')).toBe(`/ParticipantLoginPage?verify=${REDACTED}`);
     expect(redactUrl('/PAFitbitConsentPage?id=12&t=Zx9&provider=dexcom')).toBe(
       `/PAFitbitConsentPage?id=12&t=${REDACTED}&provider=dexcom`,
     );

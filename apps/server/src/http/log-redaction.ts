@@ -15,6 +15,8 @@ const SECRET_PARAMS = new Set([
   'code',
   'state',
   'key',
+  // the participant account's email confirmation (/ParticipantLoginPage?verify=…, issue #14)
+  'verify',
   'authcode',
   'access_token',
   'refresh_token',

@@ -15,6 +15,12 @@ const noSession = (request: FastifyRequest) => (request.authExpired ? sessionExp
 /** The check for one access level (exported for the few places that check by hand, e.g. tests). */
 export function checkAccess(request: FastifyRequest, access: ApiAccess) {
   if (access === 'public') return;
+  // Participant sessions live in their own cookie and table: request.auth (staff) is never
+  // one, so a participant passes no staff check below and a staff session never this one.
+  if (access === 'participant') {
+    if (!request.participantAuth) throw request.participantAuthExpired ? sessionExpired() : notSignedIn();
+    return;
+  }
   const auth = request.auth;
   if (!auth) throw noSession(request);
   if (access === 'session') return;

@@ -111,6 +111,18 @@ describe('expired-token clean-up in a worker process', () => {
         },
       ] as never)
       .execute();
+    const account = await t.ctx.db
+      .insertInto('participant_accounts')
+      .values({ username: 'cleanup-p', email: 'cleanup-p@x.example', password_hash: 'x' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await t.ctx.db
+      .insertInto('participant_sessions')
+      .values([
+        { id: 'p-expired', account_id: account.id, created_at: at(-day), expires_at: at(-60_000) },
+        { id: 'p-live', account_id: account.id, created_at: at(0), expires_at: at(30 * 60_000) },
+      ])
+      .execute();
 
     await t.ctx.db
       .insertInto('login_lockouts')
@@ -173,11 +185,13 @@ describe('expired-token clean-up in a worker process', () => {
       states: await t.ctx.db.selectFrom('oauth_states').select('nonce').execute(),
       codes: await t.ctx.db.selectFrom('email_sfa_codes').select('code_hash').execute(),
       sessions: await t.ctx.db.selectFrom('sessions').select('id').where('id', '=', 'expired').execute(),
+      participantSessions: await t.ctx.db.selectFrom('participant_sessions').select('id').execute(),
     };
     expect(left.reset.map((r) => r.token_hash)).toEqual(['live']);
     expect(left.states.map((r) => r.nonce)).toEqual(['live']);
     expect(left.codes.map((r) => r.code_hash)).toEqual(['live']);
     expect(left.sessions).toEqual([]);
+    expect(left.participantSessions.map((r) => r.id)).toEqual(['p-live']);
     const lockouts = await t.ctx.db
       .selectFrom('login_lockouts')
       .select('username_key')

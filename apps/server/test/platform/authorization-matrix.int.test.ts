@@ -4,6 +4,9 @@
  * session; every other route is refused (401) without a session and (403)
  * for each role it does not list, and is not refused for the roles it
  * lists. Other-team access (404) is covered per feature, where real ids exist.
+ * Participant sessions (issue #14) are their own kind: a participant passes
+ * the 'participant' routes only (401 on every staff route, as signed out),
+ * and no staff session passes a 'participant' route.
  */
 import {
   API_ACCESS,
@@ -14,13 +17,15 @@ import {
   STATE_CHANGING_GETS,
 } from '@trialwear/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { settleAfterResponse } from '../../src/mail/after-response.js';
 import { type TeamFixture, teamWithRoles } from '../support/fixtures.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import { createTestApp, type TestApp, type TestClient } from '../support/test-app.js';
 
 describe('API authorization matrix', () => {
   let t: TestApp;
   let f: TeamFixture;
   let ids: Record<string, number | string>;
+  let participant: TestClient;
   beforeAll(async () => {
     t = await createTestApp();
     f = await teamWithRoles(t, 'Matrix Team', { hiddenFields: [] });
@@ -37,7 +42,17 @@ describe('API authorization matrix', () => {
       email: '-',
       resourcePath: encodeURIComponent('/activities/steps/date/2026-01-01/2026-01-07.json'),
       query: 'egvs',
+      linkId: 999999,
     };
+    const account = { username: 'matrix-participant', password: 'Patient-pw1!' };
+    await t.client().post('/api/Participants/signup', {
+      ...account,
+      confirmPassword: account.password,
+      email: 'matrix-participant@x.example',
+    });
+    await settleAfterResponse();
+    participant = t.client();
+    expect((await participant.post('/api/participantAuth/login', account)).statusCode).toBe(200);
   });
   afterAll(() => t.close());
 
@@ -75,6 +90,14 @@ describe('API authorization matrix', () => {
   it.each(entries.filter(([, a]) => a !== 'public'))('%s', async (route, access) => {
     const anonymous = await call(t.client(), route);
     expect(anonymous.statusCode).toBe(401);
+    const asParticipant = await call(participant, route);
+    if (access === 'participant') {
+      expect(asParticipant.statusCode, asParticipant.body).not.toBe(401);
+      expect(asParticipant.statusCode, asParticipant.body).not.toBe(403);
+      for (const role of ROLES) expect((await call(f.as[role], route)).statusCode, role).toBe(401);
+      return;
+    }
+    expect(asParticipant.statusCode, 'a participant session on a staff route').toBe(401);
     const as = endsSessions.has(route) ? (await teamWithRoles(t, `Matrix ${route}`)).as : f.as;
     for (const role of ROLES) {
       // Writes run against throwaway input, so allowed calls may 400/404/409: only 403 "Unauthorized" means "refused by role".

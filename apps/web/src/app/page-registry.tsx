@@ -33,7 +33,10 @@ const SignupValidationPage = lazy(() => import('../features/signup/pages/signup-
 const SignupPage = lazy(() => import('../features/signup/pages/signup-page'));
 const SignupApprovalPage = lazy(() => import('../features/signup/pages/signup-approval-page'));
 const ParticipantSignupPage = lazy(() => import('../features/signup/pages/participant-signup-page'));
-const ParticipantLoginPage = lazy(() => import('../features/signup/pages/participant-login-page'));
+const ParticipantLoginPage = lazy(
+  () => import('../features/participant-portal/pages/participant-login-page'),
+);
+const ParticipantHomePage = lazy(() => import('../features/participant-portal/pages/participant-home-page'));
 const LockedAccountsPage = lazy(() => import('../features/users/pages/locked-accounts-page'));
 const AuditTrailPage = lazy(() => import('../features/audit-trail/pages/audit-trail-page'));
 const DeviceMetricsManagerPage = lazy(
@@ -124,6 +127,7 @@ const BUILT: Record<string, ComponentType> = {
   '/DbInfoPage': DbInfoPage,
   '/ParticipantSignupPage': ParticipantSignupPage,
   '/ParticipantLoginPage': ParticipantLoginPage,
+  '/ParticipantHome': ParticipantHomePage,
   '/TrialPage': TrialPage,
   '/AddParticipantPage': AddParticipantPage,
   '/Participant': ManageParticipantPage,
@@ -153,7 +157,6 @@ const BUILT: Record<string, ComponentType> = {
 const TITLES: Record<string, string> = {
   '/SignupPage': 'Sign up',
   '/ParticipantSignupPage': 'Participant sign-up',
-  '/ParticipantLoginPage': 'Participant login',
   '/fitbit-callback': 'Fitbit authorization',
   '/omron-callback': 'Omron authorization',
   '/dexcom-callback': 'Dexcom authorization',

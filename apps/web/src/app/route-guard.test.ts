@@ -12,6 +12,11 @@ describe('route guard (spec core §4)', () => {
     for (const path of PUBLIC_ROUTES) expect(decideRoute(path, signedOut)).toEqual({ kind: 'allow' });
   });
 
+  it('participant pages are left to the page (the server checks the participant session), whatever the staff session', () => {
+    for (const s of [signedOut, as('Viewer'), as('Sys_Admin')])
+      expect(decideRoute('/ParticipantHome', s)).toEqual({ kind: 'allow' });
+  });
+
   it('signed in: login and sign-up pages go home; the contact form stays open', () => {
     for (const path of ['/LoginPage', '/SignupPage', '/SignupValidation']) {
       expect(decideRoute(path, as('Viewer'))).toEqual({ kind: 'redirect', to: '/' });

@@ -6,10 +6,14 @@
  * - second factor pending → only the second-factor pages (else the page for the status)
  * - no role → the "role is not defined" message
  * - role not allowed → /not-authorized; Sys_Admin passes every check
+ * - participant pages: allowed here whatever the staff session; the page asks the
+ *   server (which refuses any but a participant session) and sends a visitor
+ *   without one to /ParticipantLoginPage
  */
 import {
   type AuthStatus,
   OPEN_ROUTES,
+  PARTICIPANT_ROUTES,
   PUBLIC_ROUTES,
   type Role,
   roleAllows,
@@ -44,7 +48,7 @@ export function pageForStatus(status: AuthStatus): string {
 const includes = (list: readonly string[], path: string) => list.includes(path);
 
 export function decideRoute(path: string, session: GuardSession): GuardDecision {
-  if (includes(OPEN_ROUTES, path)) return { kind: 'allow' };
+  if (includes(OPEN_ROUTES, path) || includes(PARTICIPANT_ROUTES, path)) return { kind: 'allow' };
   if (includes(PUBLIC_ROUTES, path)) {
     if (session.kind === 'authorized' && includes(SIGNED_OUT_ONLY_ROUTES, path))
       return { kind: 'redirect', to: '/' };

@@ -312,6 +312,36 @@ export async function revokeParticipant(
   await getParticipant(ctx, actor, participantId);
   const link = await findLink(ctx, c.provider, participantId);
   if (!link) throw notFound(LINK_MESSAGES.notLinked);
+  await revokeLink(ctx, c, link, {
+    userId: actor.userId,
+    teamId: actor.teamId,
+    requestId: actor.requestId,
+    ip: actor.ip,
+    participantId,
+  });
+  return { success: true, message: LINK_MESSAGES.accessRevoked };
+}
+
+/**
+ * Revokes one link: the token at the provider (when it has a revoke
+ * endpoint), then tokens, link status and the audit row together. Staff
+ * (above) and the participant (participant-portal, "Stop sharing") both
+ * come here, so the provider and the staff pages see the same revocation.
+ */
+export async function revokeLink(
+  ctx: AppContext,
+  c: ProviderClient,
+  link: Pick<repo.LinkRow, 'id'>,
+  by: {
+    userId: number | null;
+    teamId: number;
+    requestId: string;
+    ip: string;
+    participantId: number;
+    /** Extra audit detail (who revoked, when not a staff user). */
+    after?: object;
+  },
+) {
   const tokens = await loadTokens(ctx, link.id);
   if (tokens && c.oauth.revoke) {
     const res = await c.oauth.revoke(tokens.refreshToken ?? tokens.accessToken);
@@ -324,11 +354,15 @@ export async function revokeParticipant(
   await ctx.db.transaction().execute(async (trx) => {
     await deleteTokens({ db: trx }, link.id);
     await repo.setLinkRevoked(trx, link.id, ctx.now());
-    await recordActorAudit(trx, actor, {
+    await recordAudit(trx, {
+      userId: by.userId,
+      teamId: by.teamId,
+      requestId: by.requestId,
+      ip: by.ip,
       action: `${c.provider}.revoked`,
       entityType: 'participant',
-      entityId: participantId,
+      entityId: by.participantId,
+      after: by.after,
     });
   });
-  return { success: true, message: LINK_MESSAGES.accessRevoked };
 }

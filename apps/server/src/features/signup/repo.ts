@@ -78,11 +78,16 @@ export async function findParticipantAccountClash(db: Db, username: string, emai
 /** Inserts the account unless its username or email is taken (then null). */
 export async function insertParticipantAccountIfFree(
   db: Db,
-  a: { username: string; email: string; passwordHash: string },
+  a: { username: string; email: string; passwordHash: string; verifyTokenHash: string },
 ): Promise<number | null> {
   const row = await db
     .insertInto('participant_accounts')
-    .values({ username: a.username, email: a.email, password_hash: a.passwordHash })
+    .values({
+      username: a.username,
+      email: a.email,
+      password_hash: a.passwordHash,
+      email_verify_token_hash: a.verifyTokenHash,
+    })
     .onConflict((oc) => oc.doNothing())
     .returning('id')
     .executeTakeFirst();

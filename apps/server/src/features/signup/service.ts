@@ -168,6 +168,9 @@ async function completeParticipantSignUp(
   input: { username: string; email: string },
   passwordHash: string,
 ) {
+  // The new account's email is confirmed by this link (with the password) at its first sign-in:
+  // only then is the account tied to participants enrolled under that address (participant-portal).
+  const verify = newLinkToken();
   const outcome = await inTransaction(ctx, async (tx) => {
     const audit = (action: string, entityId: number | null) =>
       recordAudit(tx.db, {
@@ -185,6 +188,7 @@ async function completeParticipantSignUp(
       username: input.username,
       email: input.email,
       passwordHash,
+      verifyTokenHash: verify.hash,
     });
     if (id !== null) {
       await audit('participant_account.created', id);
@@ -204,6 +208,11 @@ async function completeParticipantSignUp(
     created: [
       ...hello,
       `Your TrialWear participant account "${input.username}" was created.`,
+      '',
+      'Confirm this email address by signing in once with this link; it shows you which devices you share',
+      'with which study, and lets you stop sharing:',
+      '',
+      `${ctx.config.publicUrl}/ParticipantLoginPage?verify=${verify.token}`,
       '',
       'If you did not sign up, tell us with the contact form on the TrialWear site.',
     ],

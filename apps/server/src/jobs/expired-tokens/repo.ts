@@ -4,6 +4,7 @@ import type { Db } from '../../db/database.js';
 
 export interface CleanupCounts {
   sessions: number;
+  participantSessions: number;
   rememberedDevices: number;
   emailSfaCodes: number;
   passwordResetTokens: number;
@@ -28,6 +29,9 @@ export async function deleteExpired(db: Db, now: Date, cutoff: Date): Promise<Cl
   };
   return {
     sessions: count(await db.deleteFrom('sessions').where('expires_at', '<', now).executeTakeFirst()),
+    participantSessions: count(
+      await db.deleteFrom('participant_sessions').where('expires_at', '<', now).executeTakeFirst(),
+    ),
     rememberedDevices: count(
       await db.deleteFrom('remembered_devices').where('expires_at', '<', now).executeTakeFirst(),
     ),
@@ -50,6 +54,7 @@ export async function deleteExpired(db: Db, now: Date, cutoff: Date): Promise<Cl
 export async function countRows(db: Db) {
   const r = await sql<CleanupCounts>`
     SELECT (SELECT count(*) FROM sessions)::int AS "sessions",
+           (SELECT count(*) FROM participant_sessions)::int AS "participantSessions",
            (SELECT count(*) FROM remembered_devices)::int AS "rememberedDevices",
            (SELECT count(*) FROM email_sfa_codes)::int AS "emailSfaCodes",
            (SELECT count(*) FROM password_reset_tokens)::int AS "passwordResetTokens",

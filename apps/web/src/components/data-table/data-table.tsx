@@ -60,6 +60,8 @@ export interface DataTableProps<T> {
   server?: { total: number; onQueryChange: (q: { pageIndex: number; globalFilter: string }) => void };
 }
 
+const CONTROL_LABELS = { first: 'First', previous: 'Previous', next: 'Next', last: 'Last' } as const;
+
 export function DataTable<T>(props: DataTableProps<T>) {
   const { data, stateKey, selection } = props;
   const maxSelection = selection?.max ?? TABLE.sharedSelectionMax;
@@ -333,6 +335,8 @@ export function DataTable<T>(props: DataTableProps<T>) {
             total={Math.max(pageCount, 1)}
             value={pagination.pageIndex + 1}
             onChange={(p) => setPagination((s) => ({ ...s, pageIndex: p - 1 }))}
+            // The arrows are icons: name them (axe button-name); the page numbers are named by their text.
+            getControlProps={(control) => ({ 'aria-label': `${CONTROL_LABELS[control]} page` })}
           />
         </Group>
       </Group>

@@ -1,7 +1,7 @@
 import { Anchor, Group } from '@mantine/core';
-import { NAV_ITEMS, roleAllows } from '@trialwear/contract';
+import { NAV_ITEMS, PARTICIPANT_ROUTES, roleAllows } from '@trialwear/contract';
 import { lazy, Suspense } from 'react';
-import { Link, NavLink } from 'react-router';
+import { Link, NavLink, useLocation } from 'react-router';
 import { useSession } from '../../../lib/session/session-context';
 import classes from './navbar.module.css';
 
@@ -13,7 +13,11 @@ const ProfileMenu = lazy(() => import('./profile-menu').then((m) => ({ default: 
 /** Top navigation per role (core §2 Navbar), from the contract's NAV_ITEMS. */
 export function Navbar() {
   const { session } = useSession();
+  const { pathname } = useLocation();
   const user = session.kind === 'authorized' ? session.user : null;
+  // Participants' pages offer their own sign-in and sign-out: no staff "Login" link there.
+  const participantPage =
+    pathname === '/ParticipantLoginPage' || (PARTICIPANT_ROUTES as readonly string[]).includes(pathname);
   return (
     <Group h="100%" px="md" justify="space-between" wrap="nowrap">
       <Group gap="lg" wrap="nowrap">
@@ -40,7 +44,8 @@ export function Navbar() {
           <ProfileMenu user={user} />
         </Suspense>
       ) : (
-        session.kind !== 'loading' && (
+        session.kind !== 'loading' &&
+        !participantPage && (
           <NavLink to="/LoginPage" className={classes.link}>
             Login
           </NavLink>
