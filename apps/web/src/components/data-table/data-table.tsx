@@ -34,6 +34,7 @@ import { TABLE } from '@trialwear/contract';
 import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { type ExportColumn, exportRows } from './export-table';
 import { loadHiddenColumns, loadTableState, saveHiddenColumns, saveTableState } from './table-state';
+import { useOverflows } from './use-overflows';
 
 export interface DataTableProps<T> {
   data: T[];
@@ -63,6 +64,7 @@ export interface DataTableProps<T> {
 const CONTROL_LABELS = { first: 'First', previous: 'Previous', next: 'Next', last: 'Last' } as const;
 
 export function DataTable<T>(props: DataTableProps<T>) {
+  const [scrollBox, overflows] = useOverflows<HTMLDivElement>();
   const { data, stateKey, selection } = props;
   const maxSelection = selection?.max ?? TABLE.sharedSelectionMax;
   const initial = useMemo(
@@ -258,7 +260,14 @@ export function DataTable<T>(props: DataTableProps<T>) {
           {selectionNote}
         </Alert>
       )}
-      <Table.ScrollContainer minWidth={600}>
+      {/* A native scroll box that takes focus only when the table is wider than it, so a wide table
+          scrolls with the keyboard too (axe scrollable-region-focusable) without an extra Tab stop otherwise. */}
+      <Table.ScrollContainer
+        ref={scrollBox}
+        minWidth={600}
+        type="native"
+        {...(overflows ? { tabIndex: 0, role: 'region', 'aria-label': `${props.label} (scrollable)` } : {})}
+      >
         <Table striped highlightOnHover withTableBorder aria-label={props.label}>
           <Table.Thead>
             {table.getHeaderGroups().map((hg) => (
