@@ -10,9 +10,9 @@
  * metrics' retention is the table's span less one day, so the real purge
  * (`purgeExpiredReadings`, as the daily job runs it: targets, 10,000-row
  * batches, audit rows) removes exactly the oldest day; it runs
- * `BENCH_ROUNDS` (3) times, each one day later, and each run must delete
+ * `BENCH_ROUNDS` (5) times, each one day later, and each run must delete
  * exactly one day of rows. The median of each size and their ratio are
- * printed.
+ * printed, and the ratio of the first runs (the cache cold from the fill).
  *
  *   npx tsx --conditions=source bench/purge.ts
  */
@@ -21,7 +21,7 @@ import { purgeExpiredReadings } from '../apps/server/src/jobs/retention-purge/pu
 import { readingsDatabase } from './support/readings-db.js';
 
 const SIZES = (process.env.BENCH_SIZES ?? '1000000,10000000').split(',').map(Number);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const PARTICIPANTS = 50;
 const METRICS = ['steps', 'calories', 'distance', 'resting_heart_rate'];
 const PER_DAY = 96; // one reading every 15 minutes
@@ -106,10 +106,12 @@ async function main() {
       );
     }
     if (results.length === 2) {
-      const ratio = median(results[1]!.ms) / median(results[0]!.ms);
-      console.log(
-        `\n${results[1]!.rows.toLocaleString('en')} / ${results[0]!.rows.toLocaleString('en')} rows: ${ratio.toFixed(2)}× (target ≤ 2×: ${ratio <= 2 ? 'met' : 'MISSED'})`,
-      );
+      const [small, large] = results as [(typeof results)[0], (typeof results)[0]];
+      const ratio = median(large.ms) / median(small.ms);
+      const sizes = `${large.rows.toLocaleString('en')} / ${small.rows.toLocaleString('en')} rows`;
+      console.log(`\n${sizes}: ${ratio.toFixed(2)}× (target ≤ 2×: ${ratio <= 2 ? 'met' : 'MISSED'})`);
+      // The daily job meets a cold cache: the first run after the fill, alone, for what it shows.
+      console.log(`${sizes}, first run of each: ${(large.ms[0]! / small.ms[0]!).toFixed(2)}×`);
     }
     console.log(
       `load average at the end ${os

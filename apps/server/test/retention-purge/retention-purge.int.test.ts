@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JOBS } from '../../src/jobs/registry.js';
 import { retentionPurge } from '../../src/jobs/retention-purge/job.js';
 import { PURGE_BATCH_SIZE, purgeExpiredReadings } from '../../src/jobs/retention-purge/purge.js';
-import { batchDelete } from '../../src/jobs/retention-purge/repo.js';
+import { batchDelete, targetsQuery } from '../../src/jobs/retention-purge/repo.js';
 import { registerJobQueues } from '../../src/jobs/runner.js';
 import { startQueue } from '../../src/queue/boss.js';
 import { createTestTeam } from '../support/fixtures.js';
@@ -235,7 +235,7 @@ describe('retention purge', () => {
     expect(floors.map((r) => r.measured_at.toISOString())).toContain(ago(6 * DAY).toISOString());
   });
 
-  it('each batch walks the (team, metric, time) index and reaches rows by ctid', async () => {
+  it('the pairs and each batch walk the (team, metric, time) index; a batch reaches rows by ctid', async () => {
     const plan = await sql<{ 'QUERY PLAN': string }>`EXPLAIN ${batchDelete(
       { teamId: teamA, metricKey: 'steps' },
       NOW,
@@ -245,6 +245,11 @@ describe('retention purge', () => {
     expect(text).toMatch(/Tid Scan on device_readings/);
     expect(text).toMatch(/Index (Only )?Scan using device_readings_team_metric_time_idx/);
     expect(text).not.toMatch(/Seq Scan/);
+    // The (team, metric) pairs: a skip scan of the same index, no pass over the table.
+    const pairs = await sql<{ 'QUERY PLAN': string }>`EXPLAIN ${targetsQuery()}`.execute(t.ctx.db);
+    const pairsText = pairs.rows.map((r) => r['QUERY PLAN']).join('\n');
+    expect(pairsText).toMatch(/Index Only Scan using device_readings_team_metric_time_idx/);
+    expect(pairsText).not.toMatch(/Seq Scan on device_readings/);
   });
 
   it('purge-now runs it inline and prints one JSON line with the counts', async () => {

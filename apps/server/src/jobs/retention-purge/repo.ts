@@ -27,7 +27,17 @@ export interface PurgeTarget {
  * the number of pairs, not the number of readings.
  */
 export async function purgeTargets(db: Db): Promise<PurgeTarget[]> {
-  const r = await sql<{ team_id: number; metric_key: string; retention_days: number }>`
+  const r = await targetsQuery().execute(db);
+  return r.rows.map((row) => ({
+    teamId: row.team_id,
+    metricKey: row.metric_key,
+    retentionDays: row.retention_days,
+  }));
+}
+
+/** The statement of `purgeTargets` (exported so the test can EXPLAIN it). */
+export function targetsQuery() {
+  return sql<{ team_id: number; metric_key: string; retention_days: number }>`
     WITH RECURSIVE pairs AS (
       (SELECT team_id, metric_key FROM device_readings ORDER BY team_id, metric_key LIMIT 1)
       UNION ALL
@@ -50,12 +60,7 @@ export async function purgeTargets(db: Db): Promise<PurgeTarget[]> {
            ) AS retention_days
     FROM pairs p
     JOIN teams t ON t.id = p.team_id
-    ORDER BY p.team_id, p.metric_key`.execute(db);
-  return r.rows.map((row) => ({
-    teamId: row.team_id,
-    metricKey: row.metric_key,
-    retentionDays: row.retention_days,
-  }));
+    ORDER BY p.team_id, p.metric_key`;
 }
 
 /**
