@@ -7,6 +7,7 @@
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyAuditChain } from '../../src/audit/verify-chain.js';
 import { JOBS } from '../../src/jobs/registry.js';
 import { retentionPurge } from '../../src/jobs/retention-purge/job.js';
 import { PURGE_BATCH_SIZE, purgeExpiredReadings } from '../../src/jobs/retention-purge/purge.js';
@@ -179,6 +180,8 @@ describe('retention purge', () => {
       .where('action', '=', 'readings.retention_purge')
       .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(expected.length);
+    // The job's rows (no user) join the audit chain like any other.
+    expect((await verifyAuditChain(t.ctx.db)).ok).toBe(true);
   });
 
   it('deletes more rows than one batch in several bounded batches', async () => {
