@@ -210,6 +210,8 @@ describe('stored metrics administration', () => {
     await pick(page, 'Device', 'Fitbit Sense (fitness_tracker)');
     const enabled = TRACKER_METRICS - 1;
     await shows(page.getByText(`0 of ${enabled} metrics enabled`));
+    // Disabling stops the sync only: the retention purge removes stored readings later (issue #11 item 6).
+    await shows(page.getByText(DATA_RETENTION_MESSAGES.disableNote));
     // Floors was never enabled by the Sys_Admin: not offered.
     const table = page.getByRole('table', { name: 'Metrics' });
     await shows(table.getByText('Resting heart rate'));

@@ -20,6 +20,7 @@ import {
   unlockUserByCli,
 } from '../features/users/service.js';
 import { AppError } from '../http/errors.js';
+import { purgeExpiredReadings } from '../jobs/retention-purge/purge.js';
 import { openRuntimeDatabase } from '../runtime.js';
 import { seedDemoIfEmpty } from '../seed/demo.js';
 
@@ -36,7 +37,8 @@ const USAGE = `Usage: npm run cli -- <command> [flags]
   set-allowed-brands --team NAME --allowed-brands Fitbit,Omron,Dexcom|none
   require-sfa --username U [--off]
   seed-demo
-  verify-audit          walk the audit chain (and the anchors file); exit 1 at the first break`;
+  verify-audit          walk the audit chain (and the anchors file); exit 1 at the first break
+  purge-now             delete the readings past retention now (as the daily job does)`;
 
 const FLAGS = {
   name: { type: 'string' },
@@ -159,6 +161,8 @@ const commands: Record<string, (db: Db, flags: Flags, config: Config) => Promise
     const v = await verifyAndRecord(db, readAnchors(config.auditAnchorFile), 'cli', new Date());
     return { ...v, exitCode: v.ok ? 0 : 1 };
   },
+  // Runs the daily job's work inline: per team/metric counts, the total and the time taken.
+  'purge-now': async (db) => ({ ...(await purgeExpiredReadings(db, new Date())) }),
 };
 
 function describe(err: unknown): string {

@@ -2,5 +2,6 @@
 import { auditAnchor } from './audit-anchor/job.js';
 import { expiredTokensCleanup } from './expired-tokens/job.js';
 import type { JobDefinition } from './job-definition.js';
+import { retentionPurge } from './retention-purge/job.js';
 
-export const JOBS: readonly JobDefinition[] = [expiredTokensCleanup, auditAnchor];
+export const JOBS: readonly JobDefinition[] = [expiredTokensCleanup, auditAnchor, retentionPurge];

@@ -1,0 +1,90 @@
+/*
+ * upsertReadings on a real database: every column stored as given, the same
+ * reading twice stored once (and a re-fetch writes nothing), a changed value
+ * updated, a key repeated within one batch kept once, batches larger than one
+ * statement chunked.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ReadingRow, UPSERT_CHUNK, upsertReadings } from '../../src/features/readings/repo.js';
+import { createTestTeam } from '../support/fixtures.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+
+describe('upsertReadings', () => {
+  let t: TestApp;
+  let teamId: number;
+  let participantId: number;
+  const base = Date.parse('2026-03-29T00:30:00Z');
+  const row = (i: number, value = i): ReadingRow => ({
+    participant_id: participantId,
+    team_id: teamId,
+    metric_key: 'heart_rate_intraday',
+    measured_at: new Date(base + i * 60_000),
+    local_date: '2026-03-29',
+    local_time: '01:30:00',
+    utc_offset_minutes: 60,
+    value,
+  });
+  const all = () =>
+    t.ctx.db.selectFrom('device_readings').selectAll().where('participant_id', '=', participantId).execute();
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    teamId = await createTestTeam(t, 'Upsert Team');
+    const trial = await t.ctx.db
+      .insertInto('trials')
+      .values({ team_id: teamId, trial_number: '1', trial_name: 'U', trial_code: 'U1' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    participantId = (
+      await t.ctx.db
+        .insertInto('participants')
+        .values({ team_id: teamId, trial_id: trial.id, email: 'u@x.example' })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
+  });
+  afterAll(() => t.close());
+
+  it('stores every column as given; the same readings again write nothing', async () => {
+    const sleep: ReadingRow = {
+      ...row(0),
+      metric_key: 'sleep_stages',
+      value: null,
+      value_json: { deep: 61, light: 212 },
+      local_time: null,
+      utc_offset_minutes: null,
+    };
+    expect(await upsertReadings(t.ctx.db, [row(1), sleep])).toBe(2);
+    const stored = await all();
+    expect(stored).toHaveLength(2);
+    expect(stored.find((r) => r.metric_key === 'sleep_stages')).toMatchObject({
+      measured_at: new Date(base),
+      local_date: '2026-03-29',
+      local_time: null,
+      value: null,
+      value_json: { deep: 61, light: 212 },
+    });
+    expect(stored.find((r) => r.metric_key === 'heart_rate_intraday')).toMatchObject({
+      team_id: teamId,
+      measured_at: new Date(base + 60_000),
+      local_time: '01:30:00',
+      utc_offset_minutes: 60,
+      value: 1,
+    });
+    expect(await upsertReadings(t.ctx.db, [row(1), sleep])).toBe(0);
+    expect(await all()).toHaveLength(2);
+  });
+
+  it('updates a changed value in place; a key repeated in one batch keeps its last row', async () => {
+    expect(await upsertReadings(t.ctx.db, [row(1, 70), row(2, 5), row(2, 6)])).toBe(2);
+    const hr = (await all()).filter((r) => r.metric_key === 'heart_rate_intraday');
+    expect(hr.map((r) => r.value).sort()).toEqual([6, 70]);
+  });
+
+  it('chunks a batch larger than one statement', async () => {
+    const rows = Array.from({ length: UPSERT_CHUNK + 250 }, (_, i) => row(1000 + i));
+    expect(await upsertReadings(t.ctx.db, rows)).toBe(rows.length);
+    expect(await upsertReadings(t.ctx.db, rows)).toBe(0);
+    expect((await all()).length).toBe(3 + rows.length);
+  });
+});
