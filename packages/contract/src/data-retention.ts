@@ -33,7 +33,7 @@ export const DATA_RETENTION_MESSAGES = {
 /** 'Retention: N days (X years)' (§2), years = days/365 to one decimal. */
 export function retentionText(days: number | null): string {
   if (days === null) return DATA_RETENTION_MESSAGES.noRetention;
-  return `Retention: ${days} days (${retentionYears(days)} years)`;
+  return `Retention: ${days} days (${retentionYears(days).toFixed(1)} years)`;
 }
 
 /** 'N of M metrics enabled' */

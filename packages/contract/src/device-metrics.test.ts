@@ -57,7 +57,7 @@ describe('mode A save (admin §4)', () => {
 
 describe('retention text (admin §2, §9)', () => {
   it('shows days and years to one decimal, or that none is set', () => {
-    expect(retentionText(730)).toBe('Retention: 730 days (2 years)');
+    expect(retentionText(730)).toBe('Retention: 730 days (2.0 years)');
     expect(retentionText(400)).toBe('Retention: 400 days (1.1 years)');
     expect(retentionText(null)).toBe('No retention period set yet.');
   });
