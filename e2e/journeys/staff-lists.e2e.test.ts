@@ -54,7 +54,8 @@ describe('trials, participants and teams pages', () => {
     await shows(page.getByRole('heading', { name: 'Participants' }));
     await shows(page.getByText(/\(\d+ trials\)/)); // the demo's two, and any a journey before added
     await shows(rowsOf(page, 'Participants').first());
-    expect(await rowsOf(page, 'Participants').count()).toBe(10); // first page of 18 or more
+    // First page of 18 or more: polled, the first row can be the loading row while a busy server answers.
+    await expect.poll(() => rowsOf(page, 'Participants').count(), { timeout: 15_000 }).toBe(10);
     await screenshot(page, 'participants-page');
     await page.getByLabel('Search').fill('Blood Pressure');
     await page.waitForFunction(
