@@ -3,7 +3,7 @@ import type { Provider, Trial } from '@trialwear/contract';
 import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 
-type Chosen = Array<{ id: number; email: string }>;
+type Chosen = Array<{ id: number; email: string; participant_code?: string | null }>;
 /** Dexcom data has no several-participants page in the spec. */
 type DataProvider = Extract<Provider, 'fitbit' | 'omron'>;
 

@@ -82,7 +82,15 @@ function TrialParticipants({ trial }: { trial: Trial }) {
       navigate('/ParticipantOverview', { state: { participant: selected[0], trial } });
     else
       navigate('/ParticipantsDataPage', {
-        state: { participants: selected.map((p) => ({ id: p.id, email: p.email ?? '' })), trial },
+        // The participant code too: the comparison pages' legends name participants by it.
+        state: {
+          participants: selected.map((p) => ({
+            id: p.id,
+            email: p.email ?? '',
+            code: p.participant_code ?? null,
+          })),
+          trial,
+        },
       });
   };
 
