@@ -159,7 +159,8 @@ function readerFor(
           new Date(now.getTime() + wait * 1000),
         );
       }
-      if (r.status === 401) throw new SyncStop('revoked', 'Authorization invalid after a refresh');
+      // A 401 left after withFreshToken (refreshed and retried, or not an expiry at all): the token is invalid.
+      if (r.status === 401) throw new SyncStop('revoked', REVOKED);
       if (r.status === 0 || r.status >= 500)
         throw new ProviderUnavailable(`Provider unavailable (${r.status || 'no answer'}): ${r.message}`);
       throw new ReadRefused(`${r.status} ${r.message}`);
@@ -174,4 +175,5 @@ function readerFor(
   };
 }
 
+const REVOKED = 'Authorization revoked or invalid: the participant must authorize again';
 const nextHour = (now: Date) => new Date(Math.floor(now.getTime() / 3_600_000 + 1) * 3_600_000);
