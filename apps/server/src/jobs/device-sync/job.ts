@@ -25,7 +25,8 @@ export const deviceSync = defineJob({
   singletonKey: ({ deviceId }) => `device-${deviceId}`,
   policy: 'stately',
   retry: { limit: 5, delaySeconds: 30, backoff: true },
-  expireInSeconds: 900,
+  // A device's sync takes seconds; a job left by a killed worker is retried after this.
+  expireInSeconds: 300,
 });
 
 export const deviceSyncSchedule = defineJob({
