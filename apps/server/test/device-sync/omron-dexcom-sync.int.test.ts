@@ -57,9 +57,7 @@ describe('Omron and Dexcom background sync', () => {
     await storeMetrics(a, 'Omron Blood Pressure Monitor', ['systolic', 'diastolic', 'pulse']);
     await storeMetrics(a, 'Omron Scale', ['weight']);
     await storeMetrics(a, 'Dexcom G7 CGM', ['egv', 'egv_trend']);
-    ({
-      ids: [pid],
-    } = (await trialWithParticipants(a, 'Sync OD', ['od@x.example'])) as { ids: [number] });
+    pid = (await trialWithParticipants(a, 'Sync OD', ['od@x.example'])).ids[0]!;
     await simControl(t, 'omron').clock(NOW);
     await simControl(t, 'dexcom').clock(NOW);
     omronUser = await linkParticipant(t, a, pid, 'omron');
