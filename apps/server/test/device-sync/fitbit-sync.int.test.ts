@@ -7,6 +7,7 @@
  */
 import { fitbitDay, fitbitUserId, fitbitUserTimezone } from '@trialwear/simulators';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { syncHealthOfTrials } from '../../src/features/participants/repo.js';
 import { syncDevice } from '../../src/jobs/device-sync/sync-device.js';
 import { type TeamFixture, teamWithRoles } from '../support/fixtures.js';
 import { linkParticipant, simControl, trialWithParticipants } from '../support/linked-participant.js';
@@ -51,6 +52,7 @@ describe('Fitbit background sync', () => {
   let pid: number;
   let user: string;
   let deviceId: number;
+  let trialId: number;
 
   const rows = async (participantId = pid) =>
     (await t.ctx.db
@@ -77,7 +79,7 @@ describe('Fitbit background sync', () => {
     a = await teamWithRoles(t, 'Sync', { hiddenFields: [], allowedBrands: ['Fitbit', 'Omron', 'Dexcom'] });
     await storeMetrics(a, 'Fitbit Sense', TRACKER);
     await storeMetrics(a, 'Fitbit Aria Scale', ['weight', 'bmi', 'body_fat'], ['weight', 'bmi']);
-    const { trialId } = await trialWithParticipants(a, 'Sync', []);
+    ({ trialId } = await trialWithParticipants(a, 'Sync', ['never-linked@x.example']));
     const clientId = t.ctx.providers.fitbit.settings.clientId;
     for (let i = 0; i < 80 && !pid; i++) {
       const id = (
@@ -179,5 +181,31 @@ describe('Fitbit background sync', () => {
       (d) => fitbitDay(user, d).steps > 0 || fitbitDay(user, d).weightKg !== null,
     );
     expect(s.days_with_data_7d).toBe(withData.length);
+  });
+
+  it("the trial list shows each participant's sync health; no data for 3 days is flagged", async () => {
+    const list = async () =>
+      (await a.as.Admin.get(`/api/trialParticipants/${trialId}`)).json().participants as Array<{
+        id: number;
+        sync: Record<string, unknown>;
+      }>;
+    const all = await rows();
+    const mine = (await list()).find((p) => p.id === pid)!;
+    expect(mine.sync).toEqual({
+      status: 'ok',
+      lastSuccessAt: '2027-04-20T00:40:00.000Z',
+      lastError: null,
+      rowsStored: all.length,
+      daysWithData7d: expect.any(Number),
+      lastDataDate: LOCAL_TODAY,
+    });
+    const others = (await list()).filter((p) => p.id !== pid);
+    expect(others.length).toBeGreaterThan(0);
+    for (const o of others) expect(o.sync.status).toBe('none');
+    // Three days on with nothing new: flagged (the list's query for another "today"; sessions would expire).
+    const later = await syncHealthOfTrials(t.ctx.db, a.teamId, [trialId], addDays(LOCAL_TODAY, 3));
+    expect(later.get(pid)).toMatchObject({ status: 'stale' });
+    const sooner = await syncHealthOfTrials(t.ctx.db, a.teamId, [trialId], addDays(LOCAL_TODAY, 2));
+    expect(sooner.get(pid)).toMatchObject({ status: 'ok' });
   });
 });
