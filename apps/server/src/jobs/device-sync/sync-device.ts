@@ -100,12 +100,12 @@ export async function syncDevice(ctx: AppContext, deviceId: number): Promise<Dev
       throw err;
     }
     if (err.kind === 'revoked') await repo.markLinkErrored(ctx.db, deviceId, now);
+    await repo.refreshHealth(ctx.db, device, localDate(now, zone ?? 'UTC'));
     await repo.recordAttempt(ctx.db, deviceId, now, {
       ok: false,
       error: err.message,
       nextAllowedAt: err.nextAllowedAt,
     });
-    await repo.refreshHealth(ctx.db, device, localDate(now, zone ?? 'UTC'));
     return {
       ...result,
       status: err.kind,
@@ -114,13 +114,14 @@ export async function syncDevice(ctx: AppContext, deviceId: number): Promise<Dev
     };
   }
   result.errors = failures.map((f) => `${f.metrics.join(',')}: ${f.error}`);
+  // Health figures first: whoever sees the new last success sees them with it.
+  await repo.refreshHealth(ctx.db, device, localDate(now, zone ?? 'UTC'));
   await repo.recordAttempt(
     ctx.db,
     deviceId,
     now,
     failures.length ? { ok: false, error: result.errors.join('; ') } : { ok: true },
   );
-  await repo.refreshHealth(ctx.db, device, localDate(now, zone ?? 'UTC'));
   return failures.length ? { ...result, status: 'partial' } : result;
 }
 

@@ -3,7 +3,7 @@
  * AND the status text (colour is never the only signal), with the details
  * in a tooltip on the trial page and in full on Manage Participant.
  */
-import { Badge, Card, Group, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { Box, Card, Group, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { type ParticipantSync, SYNC_STATUS_TEXT, type SyncStatus } from '@trialwear/contract';
 
 const COLOR: Record<SyncStatus, string> = {
@@ -27,21 +27,27 @@ export function syncFacts(s: ParticipantSync): Array<[string, string]> {
   ];
 }
 
-/** The list cell: status badge; a device being synced also shows its days with data of the last 7. */
+/** The list cell: a dot and the status text (never cut short); a device being synced also shows its days with data of the last 7. */
 export function SyncStatusBadge({ sync }: { sync: ParticipantSync | undefined }) {
   if (!sync) return null;
-  const badge = (
-    <Badge
-      size="sm"
-      variant="light"
-      color={COLOR[sync.status]}
-      leftSection={<span aria-hidden="true">●</span>}
-      data-sync-status={sync.status}
-    >
-      {SYNC_STATUS_TEXT[sync.status]}
-    </Badge>
+  const status = (
+    <Group gap={6} wrap="nowrap" data-sync-status={sync.status}>
+      <Box
+        aria-hidden="true"
+        w={10}
+        h={10}
+        style={{
+          borderRadius: '50%',
+          flexShrink: 0,
+          background: `var(--mantine-color-${COLOR[sync.status]}-6)`,
+        }}
+      />
+      <Text size="sm" c={sync.status === 'none' ? 'dimmed' : undefined}>
+        {SYNC_STATUS_TEXT[sync.status]}
+      </Text>
+    </Group>
   );
-  if (sync.status === 'none') return badge;
+  if (sync.status === 'none') return status;
   return (
     <Tooltip
       multiline
@@ -52,12 +58,18 @@ export function SyncStatusBadge({ sync }: { sync: ParticipantSync | undefined })
         </div>
       ))}
     >
-      <Group gap={6} wrap="nowrap">
-        {badge}
+      <Stack
+        gap={0}
+        tabIndex={0}
+        aria-label={`${SYNC_STATUS_TEXT[sync.status]}: ${syncFacts(sync)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ')}`}
+      >
+        {status}
         <Text size="xs" c="dimmed">
           {sync.daysWithData7d}/7 days
         </Text>
-      </Group>
+      </Stack>
     </Tooltip>
   );
 }
