@@ -16,15 +16,19 @@ import os from 'node:os';
 import path from 'node:path';
 import { fitbitUserId } from '@trialwear/simulators';
 import { sql } from 'kysely';
+import type { AppContext } from '../apps/server/src/app-context.js';
 import { loadConfig } from '../apps/server/src/config.js';
 import { startSession } from '../apps/server/src/features/auth/session.js';
+import { authorizeUrl, completeConsent } from '../apps/server/src/features/device-links/service.js';
 import { insertParticipants } from '../apps/server/src/features/participants/repo.js';
 import { createTeam } from '../apps/server/src/features/teams/service.js';
 import { insertTrial } from '../apps/server/src/features/trials/repo.js';
 import { createUser } from '../apps/server/src/features/users/service.js';
+import { createProviderRegistry } from '../apps/server/src/providers/registry.js';
 import { openRuntimeDatabase } from '../apps/server/src/runtime.js';
+import { loadSecrets } from '../apps/server/src/security/secrets.js';
 import { freePort } from '../scripts/free-port.mjs';
-import { httpClient, link } from './support/consent-link.js';
+import { httpClient } from './support/consent-link.js';
 import { root, spawnLogged, stopProcess, waitFor } from './support/processes.js';
 
 const N = Number(process.env.BENCH_PARTICIPANTS ?? 1000);
@@ -43,6 +47,40 @@ const METRICS = [
   'spo2',
   'weight',
 ];
+
+/**
+ * The consent flow with the portal's own services: the emailed link from the
+ * API, then authorizeUrl and completeConsent called in this process (the
+ * routes that front them allow 30 a minute per IP, which would make linking
+ * 1,000 participants from one address take half an hour), and the
+ * simulator's Allow over HTTP.
+ */
+async function link(ctx: AppContext, staff: ReturnType<typeof httpClient>, participantId: number) {
+  const req = await staff.post(`/api/participantDevices/${participantId}/fitbit/consentRequest`, {});
+  if (!req.ok) throw new Error(`consentRequest ${req.status}: ${await req.text()}`);
+  const consent = new URL(((await req.json()) as { link: string }).link);
+  const client = ctx.providers.fitbit;
+  const { url } = await authorizeUrl(ctx, client, participantId, consent.searchParams.get('t')!);
+  const page = await (await fetch(url)).text();
+  const form = Object.fromEntries(
+    [...page.matchAll(/name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1]!, m[2]!.replaceAll('&#34;', '"')]),
+  );
+  const authorize = new URL(url);
+  const back = await fetch(`${authorize.origin}${authorize.pathname}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ ...form, decision: 'allow' }).toString(),
+    redirect: 'manual',
+  });
+  const callback = new URL(back.headers.get('location')!);
+  await completeConsent(
+    ctx,
+    client,
+    callback.searchParams.get('code')!,
+    callback.searchParams.get('state')!,
+    '127.0.0.1',
+  );
+}
 
 function cli(env: NodeJS.ProcessEnv, args: string[]) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
@@ -99,6 +137,15 @@ async function main() {
     const runtimeDb = await openRuntimeDatabase(config, () => {});
     closeDb = runtimeDb.stop;
     const db = runtimeDb.database.db;
+    const secrets = loadSecrets(config);
+    const ctx = {
+      config,
+      db,
+      boss: null,
+      secrets,
+      providers: createProviderRegistry(config, secrets),
+      now: () => new Date(),
+    } as unknown as AppContext;
     const teamId = await createTeam(db, { name: 'Sync Bench', hiddenFields: [] });
     const userId = await createUser(db, {
       username: 'syncbench',
@@ -157,7 +204,7 @@ async function main() {
     let next = 0;
     await Promise.all(
       Array.from({ length: LINK_CONCURRENCY }, async () => {
-        while (next < ids.length) await link(base, staff, ids[next++]!);
+        while (next < ids.length) await link(ctx, staff, ids[next++]!);
       }),
     );
     console.log(`linked in ${((performance.now() - t0) / 1000).toFixed(1)} s`);

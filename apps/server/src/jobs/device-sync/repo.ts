@@ -80,7 +80,7 @@ export interface DeviceRef {
  * One group's readings in one statement (arrays unnested: one round trip
  * whatever the count) and its cursors, in one transaction. A reading already
  * stored with the same value is left alone; a changed value (today's steps
- * still growing) is updated. Answers the rows inserted or changed.
+ * still growing) is updated. Answers the rows inserted or changed (also counted per metric on its cursor).
  */
 export async function storeGroup(
   db: Db,
@@ -89,10 +89,10 @@ export async function storeGroup(
   fetchedAt: Date,
 ): Promise<number> {
   return db.transaction().execute(async (trx) => {
-    let changed = 0;
+    const changed = new Map<string, number>();
     if (group.readings.length) {
       const r = group.readings;
-      const res = await sql`
+      const res = await sql<{ metric_key: string }>`
         INSERT INTO device_readings AS d (participant_id, team_id, metric_key, measured_at, local_date, local_time,
           utc_offset_minutes, value, value_json, participant_device_id, provider, fetched_at)
         SELECT ${device.participant_id}, ${device.team_id}, u.metric_key, u.measured_at, u.local_date, u.local_time,
@@ -109,8 +109,9 @@ export async function storeGroup(
           fetched_at = excluded.fetched_at
         WHERE (d.value, d.value_json, d.local_date, d.local_time, d.utc_offset_minutes)
           IS DISTINCT FROM (excluded.value, excluded.value_json, excluded.local_date, excluded.local_time,
-                            excluded.utc_offset_minutes)`.execute(trx);
-      changed = Number(res.numAffectedRows ?? 0);
+                            excluded.utc_offset_minutes)
+        RETURNING d.metric_key`.execute(trx);
+      for (const row of res.rows) changed.set(row.metric_key, (changed.get(row.metric_key) ?? 0) + 1);
     }
     for (const metric of group.metrics) {
       const set = {
@@ -132,14 +133,14 @@ export async function storeGroup(
         )
         .execute();
     }
-    if (changed)
+    for (const [metric, n] of changed)
       await trx
         .updateTable('device_sync_cursors')
-        .set({ rows_upserted: sql`rows_upserted + ${changed}` })
+        .set({ rows_upserted: sql`rows_upserted + ${n}` })
         .where('participant_device_id', '=', device.id)
-        .where('metric_key', '=', group.metrics[0]!)
+        .where('metric_key', '=', metric)
         .execute();
-    return changed;
+    return [...changed.values()].reduce((a, b) => a + b, 0);
   });
 }
 
