@@ -40,6 +40,14 @@ export const configSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: optionalString,
   WORKERS: z.preprocess(emptyToUndefined, boolFromEnv.default(true)),
+  /** Days a new link's first sync reads back (issue #11). */
+  SYNC_BACKFILL_DAYS: z.coerce.number().int().min(1).max(90).default(30),
+  /**
+   * Provider calls the background sync may make per device and clock hour:
+   * below Fitbit's 150 per user and hour, leaving room for staff reading the
+   * data pages on the same budget.
+   */
+  SYNC_CALLS_PER_HOUR: z.coerce.number().int().min(1).max(150).default(120),
   /** Mount the simulators' control API (/_control/...); default: on only when NODE_ENV is development or test. */
   SIMULATOR_CONTROL: z.preprocess(emptyToUndefined, boolFromEnv.optional()),
   // Fitbit: unset client id = the simulator mounted at /sim/fitbit on this server.

@@ -117,8 +117,39 @@ export function effectiveHiddenFields(setting: readonly string[] | null | undefi
 
 /* Answers of the participant calls, exactly as the server's routes declare them. */
 
-/** A row of the trial page: the participant and the providers of their device links. */
-export const listedParticipantSchema = participantSchema.extend({ authorized_devices: z.array(z.string()) });
+/**
+ * Sync health of a participant's devices (issue #11 item 5), over their
+ * authorized or errored links: 'none' no link to sync, 'pending' never
+ * synced yet, 'error' a link errored or the last sync failed, 'stale' no
+ * data for SYNC_STALE_DAYS days, 'ok' data flowing. rowsStored sums the
+ * devices; daysWithData7d (wear-time proxy: local days of the last 7 with
+ * data) and the dates are the best device's.
+ */
+export const SYNC_STATUSES = ['ok', 'stale', 'error', 'pending', 'none'] as const;
+export type SyncStatus = (typeof SYNC_STATUSES)[number];
+export const SYNC_STALE_DAYS = 3;
+export const SYNC_STATUS_TEXT: Record<SyncStatus, string> = {
+  ok: 'Syncing',
+  stale: `No data for ${SYNC_STALE_DAYS} days`,
+  error: 'Sync error',
+  pending: 'Not synced yet',
+  none: 'No device',
+};
+export const participantSyncSchema = z.object({
+  status: z.enum(SYNC_STATUSES),
+  lastSuccessAt: z.string().nullable(),
+  lastError: z.string().nullable(),
+  rowsStored: z.number(),
+  daysWithData7d: z.number(),
+  lastDataDate: z.string().nullable(),
+});
+export type ParticipantSync = z.infer<typeof participantSyncSchema>;
+
+/** A row of the trial page: the participant, the providers of their device links and their sync health. */
+export const listedParticipantSchema = participantSchema.extend({
+  authorized_devices: z.array(z.string()),
+  sync: participantSyncSchema,
+});
 export type ListedParticipant = z.infer<typeof listedParticipantSchema>;
 
 /** Server-side paging of a large trial's list (optional; without it, the whole list as the spec's page expects). */

@@ -7,6 +7,7 @@
 import { parseArgs } from 'node:util';
 import { BRANDS, HIDDEN_FIELD_NAMES, roleSchema } from '@trialwear/contract';
 import { ZodError } from 'zod';
+import type { AppContext } from '../app-context.js';
 import { readAnchors } from '../audit/anchors.js';
 import { verifyAndRecord } from '../audit/verify-chain.js';
 import { type Config, loadConfig } from '../config.js';
@@ -20,8 +21,11 @@ import {
   unlockUserByCli,
 } from '../features/users/service.js';
 import { AppError } from '../http/errors.js';
+import { syncNow } from '../jobs/device-sync/sync-now.js';
 import { purgeExpiredReadings } from '../jobs/retention-purge/purge.js';
+import { createProviderRegistry } from '../providers/registry.js';
 import { openRuntimeDatabase } from '../runtime.js';
+import { loadSecrets } from '../security/secrets.js';
 import { seedDemoIfEmpty } from '../seed/demo.js';
 
 class UsageError extends Error {}
@@ -38,7 +42,8 @@ const USAGE = `Usage: npm run cli -- <command> [flags]
   require-sfa --username U [--off]
   seed-demo
   verify-audit          walk the audit chain (and the anchors file); exit 1 at the first break
-  purge-now             delete the readings past retention now (as the daily job does)`;
+  purge-now             delete the readings past retention now (as the daily job does)
+  sync-now [--participant ID]   sync every authorized device (or one participant's) now, inline`;
 
 const FLAGS = {
   name: { type: 'string' },
@@ -56,6 +61,7 @@ const FLAGS = {
   role: { type: 'string' },
   'no-sfa': { type: 'boolean' },
   off: { type: 'boolean' },
+  participant: { type: 'string' },
   help: { type: 'boolean' },
 } as const;
 
@@ -163,6 +169,21 @@ const commands: Record<string, (db: Db, flags: Flags, config: Config) => Promise
   },
   // Runs the daily job's work inline: per team/metric counts, the total and the time taken.
   'purge-now': async (db) => ({ ...(await purgeExpiredReadings(db, new Date())) }),
+  'sync-now': async (db, flags, config) => {
+    const participantId = optionalInt(flags, 'participant');
+    const secrets = loadSecrets(config);
+    // The providers as the server builds them (simulated ones are reached over HTTP at PUBLIC_URL).
+    const ctx = {
+      config,
+      db,
+      boss: null,
+      secrets,
+      providers: createProviderRegistry(config, secrets),
+      now: () => new Date(),
+    } as unknown as AppContext;
+    const { results: _results, ...summary } = await syncNow(ctx, participantId);
+    return { ...summary, exitCode: summary.errors.length ? 1 : 0 };
+  },
 };
 
 function describe(err: unknown): string {

@@ -300,6 +300,34 @@ export interface DeviceReadingsTable {
   value_json: Json | null;
   participant_device_id: number | null;
   inserted_at: Generated<Date>;
+  /** Provenance (010): the provider that answered and when the reading was fetched. */
+  provider: LinkProvider | null;
+  fetched_at: Timestamp | null;
+}
+
+/** Per participant device: provider budget, Retry-After, and sync health (010). */
+export interface DeviceSyncStateTable {
+  participant_device_id: number;
+  budget_hour: Timestamp | null;
+  budget_calls: Generated<number>;
+  next_allowed_at: Timestamp | null;
+  last_attempt_at: Timestamp | null;
+  last_success_at: Timestamp | null;
+  last_error: string | null;
+  last_error_at: Timestamp | null;
+  rows_stored: Generated<number>;
+  days_with_data_7d: Generated<number>;
+  last_data_date: DateOnly | null;
+}
+
+/** Per participant device and metric: where the next sync starts (010). */
+export interface DeviceSyncCursorsTable {
+  participant_device_id: number;
+  metric_key: string;
+  cursor_date: DateOnly | null;
+  cursor_at: Timestamp | null;
+  last_success_at: Timestamp | null;
+  rows_upserted: Generated<number>;
 }
 
 export interface ParticipantSummariesTable {
@@ -399,6 +427,8 @@ export interface Database {
   device_metric_settings: DeviceMetricSettingsTable;
   team_storage_settings: TeamStorageSettingsTable;
   device_readings: DeviceReadingsTable;
+  device_sync_state: DeviceSyncStateTable;
+  device_sync_cursors: DeviceSyncCursorsTable;
   participant_summaries: ParticipantSummariesTable;
   export_jobs: ExportJobsTable;
   contact_messages: ContactMessagesTable;

@@ -27,6 +27,11 @@ export interface JobDefinition<P extends z.ZodType = z.ZodType> {
   /** Jobs with the same key never wait or run twice at once (pg-boss singletonKey). */
   singletonKey?: (payload: z.infer<P>) => string;
   retry: RetryPolicy;
+  /**
+   * pg-boss queue policy; 'stately': per singleton key at most one job waiting
+   * and one running, so two processes never run the same key at once.
+   */
+  policy?: 'standard' | 'stately';
   /** A job running longer than this is failed and retried (pg-boss expireInSeconds). */
   expireInSeconds: number;
   /** Cron expression (UTC) and payload for a recurring job; pg-boss runs it once per slot across all processes. */

@@ -1,7 +1,14 @@
 /** Every background job the portal runs. Add a job here and both the server and `npm run worker` run it. */
 import { auditAnchor } from './audit-anchor/job.js';
+import { deviceSync, deviceSyncSchedule } from './device-sync/job.js';
 import { expiredTokensCleanup } from './expired-tokens/job.js';
 import type { JobDefinition } from './job-definition.js';
 import { retentionPurge } from './retention-purge/job.js';
 
-export const JOBS: readonly JobDefinition[] = [expiredTokensCleanup, auditAnchor, retentionPurge];
+export const JOBS: readonly JobDefinition[] = [
+  expiredTokensCleanup,
+  auditAnchor,
+  deviceSyncSchedule,
+  deviceSync,
+  retentionPurge,
+];

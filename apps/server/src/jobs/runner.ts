@@ -24,7 +24,7 @@ export async function registerJobQueues(boss: PgBoss, jobs: readonly JobDefiniti
       expireInSeconds: def.expireInSeconds,
     };
     if (await boss.getQueue(def.name)) await boss.updateQueue(def.name, queue);
-    else await boss.createQueue(def.name, queue);
+    else await boss.createQueue(def.name, { ...queue, policy: def.policy ?? 'standard' });
     if (def.schedule)
       await boss.schedule(def.name, def.schedule.cron, def.schedule.payload as object, { tz: 'UTC' });
   }

@@ -77,6 +77,15 @@ describe('the participant list', () => {
       participant_code_suffix: '0',
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       authorized_devices: [],
+      // No device link: nothing to sync (issue #11 sync health).
+      sync: {
+        status: 'none',
+        lastSuccessAt: null,
+        lastError: null,
+        rowsStored: 0,
+        daysWithData7d: 0,
+        lastDataDate: null,
+      },
     });
     expect(list.participants[1]).toMatchObject({
       notes: '',

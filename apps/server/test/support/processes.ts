@@ -29,6 +29,30 @@ export function runCli(t: TestApp, ...args: string[]) {
   return { code: res.status, stdout: res.stdout.trim(), stderr: res.stderr.trim() };
 }
 
+/**
+ * The CLI without blocking this process: needed when the CLI calls back into
+ * the test app (the simulators are mounted in it), which spawnSync would freeze.
+ */
+export function runCliAsync(t: TestApp, env: Record<string, string>, ...args: string[]) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+    const child = spawn(process.execPath, [...TSX, 'apps/server/src/cli/main.ts', ...args], {
+      cwd: repoRoot,
+      env: envFor(t, env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr!.on('data', (d) => {
+      stderr += d;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout: stdout.trim(), stderr: stderr.trim() }));
+  });
+}
+
 export function startWorker(t: TestApp, env: Record<string, string>) {
   const child: ChildProcess = spawn(process.execPath, [...TSX, 'apps/server/src/worker.ts'], {
     cwd: repoRoot,

@@ -9,6 +9,7 @@ import {
   type HiddenField,
   PARTICIPANT_MESSAGES,
   type Participant,
+  type ParticipantSync,
   participantEmailSchema,
   TRIAL_MESSAGES,
 } from '@trialwear/contract';
@@ -37,9 +38,18 @@ function present(row: Omit<repo.ParticipantRow, 'team_id'>, hidden: HiddenField[
   };
 }
 
-/** List rows: each participant as presented, with the providers of their authorized links. */
-const listed = (rows: repo.ParticipantListRow[], devices: Map<number, string[]>, hidden: HiddenField[]) =>
-  rows.map((r) => ({ ...present(r, hidden), authorized_devices: devices.get(r.id) ?? [] }));
+/** List rows: each participant as presented, with the providers of their authorized links and their sync health. */
+const listed = (
+  rows: repo.ParticipantListRow[],
+  devices: Map<number, string[]>,
+  sync: Map<number, unknown>,
+  hidden: HiddenField[],
+) =>
+  rows.map((r) => ({
+    ...present(r, hidden),
+    authorized_devices: devices.get(r.id) ?? [],
+    sync: sync.get(r.id) as ParticipantSync,
+  }));
 
 const audit = (
   ctx: AppContext,
@@ -79,11 +89,12 @@ export async function listVisibleParticipants(ctx: AppContext, actor: Actor) {
   const trials = await listTrials(ctx, actor);
   const ids = trials.map((t) => t.trialId);
   const hidden = [...actor.hiddenParticipantFields];
-  const [rows, devices] = await Promise.all([
+  const [rows, devices, sync] = await Promise.all([
     repo.listParticipantsOfTrials(ctx.db, actor.teamId, ids),
     repo.authorizedProvidersOfTrials(ctx.db, actor.teamId, ids),
+    repo.syncHealthOfTrials(ctx.db, actor.teamId, ids, ctx.now().toISOString().slice(0, 10)),
   ]);
-  return { hiddenFields: hidden, trials, participants: listed(rows, devices, hidden) };
+  return { hiddenFields: hidden, trials, participants: listed(rows, devices, sync, hidden) };
 }
 
 /** One page of the list (optional: without it the whole list, as the spec's page expects). */
@@ -112,7 +123,8 @@ export function listAnswerJson(
  */
 export async function listParticipantsJson(ctx: AppContext, actor: Actor, trialId: number, paging?: Paging) {
   const hidden = [...actor.hiddenParticipantFields];
-  const row = await repo.trialParticipantsJson(ctx.db, { ...actor, trialId, hidden, page: paging });
+  const today = ctx.now().toISOString().slice(0, 10);
+  const row = await repo.trialParticipantsJson(ctx.db, { ...actor, trialId, hidden, page: paging, today });
   if (!row) throw notFound(TRIAL_MESSAGES.notFound);
   return listAnswerJson(hidden, row.participants, paging && { ...paging, total: row.total });
 }

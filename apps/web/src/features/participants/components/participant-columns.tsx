@@ -10,8 +10,10 @@ import {
   type ListedParticipant,
   PROVIDER_BRAND,
   providerOfLink,
+  SYNC_STATUS_TEXT,
 } from '@trialwear/contract';
 import type { ExportColumn } from '../../../components/data-table/export-table';
+import { SyncStatusBadge } from './sync-status';
 
 /** The brand of a linked device; a link name the contract does not know is shown as sent. */
 function deviceLabel(link: string): string {
@@ -54,6 +56,13 @@ export function participantColumns<T extends ListedParticipant>(
       </Group>
     ),
   });
+  cols.push({
+    id: 'sync',
+    header: 'Data Sync',
+    // Sorted and filtered by its text, so "No data for 3 days" rows can be found.
+    accessorFn: (p) => (p.sync ? SYNC_STATUS_TEXT[p.sync.status] : ''),
+    cell: ({ row }) => <SyncStatusBadge sync={row.original.sync} />,
+  });
   return cols;
 }
 
@@ -69,6 +78,8 @@ export function participantExportColumns(hidden: HiddenField[]): ExportColumn[] 
       ? []
       : [{ id: 'notes', header: 'Notes', value: (r: unknown) => get(r).notes }]),
     { header: 'Authorized Devices', value: (r) => get(r).authorized_devices.join(', ') },
+    { header: 'Data Sync', value: (r) => (get(r).sync ? SYNC_STATUS_TEXT[get(r).sync.status] : '') },
+    { header: 'Last Successful Sync', value: (r) => get(r).sync?.lastSuccessAt ?? '' },
   ];
 }
 

@@ -7,6 +7,7 @@ import { canManageTokens } from '../../../lib/permissions';
 import { useSession } from '../../../lib/session/session-context';
 import { DevicesManagement } from '../../devices';
 import { useParticipantMutations } from '../api/participants-api';
+import { SyncHealthCard } from '../components/sync-status';
 
 /** The consent and token pages of one participant (core §2), reached from here with the same state. */
 const PARTICIPANT_PAGES = [
@@ -77,6 +78,7 @@ function ManageParticipant({ participant, trial }: { participant: ListedParticip
           </Button>
         ))}
       </Group>
+      <SyncHealthCard sync={participant.sync} />
       <DevicesManagement
         participantId={participant.id}
         trial={trial}

@@ -87,7 +87,7 @@ function TrialParticipants({ trial }: { trial: Trial }) {
           participants: selected.map((p) => ({
             id: p.id,
             email: p.email ?? '',
-            code: p.participant_code ?? null,
+            participant_code: p.participant_code ?? null,
           })),
           trial,
         },

@@ -1,0 +1,46 @@
+/*
+ * Background sync (issue #11 item 4). Every 15 minutes `device-sync-schedule`
+ * enqueues one `device-sync` job per authorized participant device, keyed by
+ * the device id on a 'stately' queue: at most one waiting and one running
+ * per device across every server and worker, so a device is never fetched
+ * twice at once. The device job reads all its metrics (sync-device.ts). A
+ * 429 or a spent budget re-enqueues it for no earlier than the provider
+ * allows; a 5xx or no answer throws, and pg-boss retries with exponential
+ * back-off and jitter.
+ */
+import { z } from 'zod';
+import { defineJob, enqueue } from '../job-definition.js';
+import * as repo from './repo.js';
+import { syncDevice } from './sync-device.js';
+
+export const deviceSync = defineJob({
+  name: 'device-sync',
+  payload: z.object({ deviceId: z.number().int().positive() }).strict(),
+  async handler(ctx, { deviceId }) {
+    const result = await syncDevice(ctx, deviceId);
+    if (ctx.boss && result.nextAllowedAt && (result.status === 'rate_limited' || result.status === 'budget'))
+      await enqueue(ctx.boss, deviceSync, { deviceId }, { startAfter: new Date(result.nextAllowedAt) });
+    return result;
+  },
+  singletonKey: ({ deviceId }) => `device-${deviceId}`,
+  policy: 'stately',
+  retry: { limit: 5, delaySeconds: 30, backoff: true },
+  // A device's sync takes seconds; a job left by a killed worker is retried after this.
+  expireInSeconds: 300,
+});
+
+export const deviceSyncSchedule = defineJob({
+  name: 'device-sync-schedule',
+  payload: z.object({}).strict(),
+  async handler(ctx) {
+    if (!ctx.boss) return { enqueued: 0 };
+    let enqueued = 0;
+    for (const d of await repo.syncableDevices(ctx.db))
+      if (await enqueue(ctx.boss, deviceSync, { deviceId: d.id })) enqueued++;
+    return { enqueued };
+  },
+  singletonKey: () => 'device-sync-schedule',
+  retry: { limit: 2, delaySeconds: 60, backoff: true },
+  expireInSeconds: 600,
+  schedule: { cron: '*/15 * * * *', payload: {} },
+});

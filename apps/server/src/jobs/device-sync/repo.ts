@@ -1,0 +1,254 @@
+/** SQL of the background sync: what to sync, readings upserted in batches, cursors, budgets and health. */
+import type { LinkProvider } from '@trialwear/contract';
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.js';
+import { upsertReadingsByMetric } from '../../features/readings/repo.js';
+import type { Cursor, GroupResult } from './types.js';
+
+const BRAND_OF: Record<LinkProvider, string> = {
+  fitbit: 'Fitbit',
+  google_health: 'Fitbit',
+  omron: 'Omron',
+  dexcom: 'Dexcom',
+};
+
+/** Authorized participant devices (all, or one participant's). */
+export function syncableDevices(db: Db, participantId?: number) {
+  return db
+    .selectFrom('participant_devices')
+    .select(['id', 'participant_id', 'team_id', 'provider', 'provider_user_id'])
+    .where('authorization_status', '=', 'authorized')
+    .$if(participantId !== undefined, (q) => q.where('participant_id', '=', participantId!))
+    .orderBy('id')
+    .execute();
+}
+
+export type SyncDevice = Awaited<ReturnType<typeof syncableDevices>>[number];
+
+export function findDevice(db: Db, deviceId: number) {
+  return db
+    .selectFrom('participant_devices')
+    .select(['id', 'participant_id', 'team_id', 'provider', 'provider_user_id', 'authorization_status'])
+    .where('id', '=', deviceId)
+    .executeTakeFirst();
+}
+
+/**
+ * The metric keys to sync for a link: enabled by the Sys_Admin for one of the
+ * team's active devices of the link's brand AND selected by the team for that
+ * device type.
+ */
+export async function metricsFor(db: Db, teamId: number, provider: LinkProvider): Promise<string[]> {
+  const rows = await db
+    .selectFrom('device_metric_settings as d')
+    .innerJoin('team_supported_devices as s', 's.id', 'd.team_supported_device_id')
+    .innerJoin('global_device_catalog as g', 'g.id', 's.global_device_catalog_id')
+    .innerJoin('team_storage_settings as t', (j) =>
+      j
+        .onRef('t.team_id', '=', 'd.team_id')
+        .onRef('t.device_type', '=', 'g.device_type')
+        .onRef('t.metric_key', '=', 'd.metric_key'),
+    )
+    .select('d.metric_key')
+    .distinct()
+    .where('d.team_id', '=', teamId)
+    .where('d.is_enabled', '=', true)
+    .where('s.is_active', '=', true)
+    .where('t.is_enabled', '=', true)
+    .where('g.manufacturer', '=', BRAND_OF[provider] as 'Fitbit')
+    .orderBy('d.metric_key')
+    .execute();
+  return rows.map((r) => r.metric_key);
+}
+
+export async function cursors(db: Db, deviceId: number): Promise<Map<string, Cursor>> {
+  const rows = await db
+    .selectFrom('device_sync_cursors')
+    .select(['metric_key', 'cursor_date', 'cursor_at'])
+    .where('participant_device_id', '=', deviceId)
+    .execute();
+  return new Map(rows.map((r) => [r.metric_key, { date: r.cursor_date, at: r.cursor_at }]));
+}
+
+export interface DeviceRef {
+  id: number;
+  participant_id: number;
+  team_id: number;
+  provider: LinkProvider;
+}
+
+/**
+ * One group's readings in one statement (arrays unnested: one round trip
+ * whatever the count) and its cursors, in one transaction. A reading already
+ * stored with the same value is left alone; a changed value (today's steps
+ * still growing) is updated. Answers the rows inserted or changed (also counted per metric on its cursor).
+ */
+export async function storeGroup(
+  db: Db,
+  device: DeviceRef,
+  group: GroupResult,
+  fetchedAt: Date,
+): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    // The readings table's one write path (features/readings), inside this group's transaction.
+    const changed = await upsertReadingsByMetric(
+      trx,
+      group.readings.map((x) => ({
+        participant_id: device.participant_id,
+        team_id: device.team_id,
+        metric_key: x.metricKey,
+        measured_at: x.measuredAt,
+        local_date: x.localDate,
+        local_time: x.localTime,
+        utc_offset_minutes: x.utcOffsetMinutes,
+        value: x.value,
+        value_json: x.valueJson,
+        participant_device_id: device.id,
+        provider: device.provider,
+        fetched_at: fetchedAt,
+      })),
+    );
+    for (const metric of group.metrics) {
+      const set = {
+        ...(group.cursor.date !== undefined ? { cursor_date: group.cursor.date } : {}),
+        ...(group.cursor.at !== undefined ? { cursor_at: group.cursor.at } : {}),
+        last_success_at: fetchedAt,
+      };
+      await trx
+        .insertInto('device_sync_cursors')
+        .values({ participant_device_id: device.id, metric_key: metric, ...set })
+        .onConflict((oc) =>
+          oc.columns(['participant_device_id', 'metric_key']).doUpdateSet({
+            ...set,
+            // A cursor only moves forward (a page of older readings never moves it back).
+            ...(set.cursor_at
+              ? { cursor_at: sql`greatest(device_sync_cursors.cursor_at, excluded.cursor_at)` }
+              : {}),
+          }),
+        )
+        .execute();
+    }
+    for (const [metric, n] of changed)
+      await trx
+        .updateTable('device_sync_cursors')
+        .set({ rows_upserted: sql`rows_upserted + ${n}` })
+        .where('participant_device_id', '=', device.id)
+        .where('metric_key', '=', metric)
+        .execute();
+    return [...changed.values()].reduce((a, b) => a + b, 0);
+  });
+}
+
+export async function ensureState(db: Db, deviceId: number) {
+  await db
+    .insertInto('device_sync_state')
+    .values({ participant_device_id: deviceId })
+    .onConflict((oc) => oc.column('participant_device_id').doNothing())
+    .execute();
+}
+
+export function state(db: Db, deviceId: number) {
+  return db
+    .selectFrom('device_sync_state')
+    .selectAll()
+    .where('participant_device_id', '=', deviceId)
+    .executeTakeFirst();
+}
+
+/**
+ * Count one provider call against the device's budget for the current clock
+ * hour (Fitbit's window resets at the top of the hour). False when the budget
+ * is spent: the call must not be made.
+ */
+export async function takeCall(db: Db, deviceId: number, now: Date, limit: number): Promise<boolean> {
+  const res = await sql<{ budget_calls: number }>`
+    UPDATE device_sync_state SET
+      budget_calls = CASE WHEN budget_hour = date_trunc('hour', ${now}::timestamptz) THEN budget_calls + 1 ELSE 1 END,
+      budget_hour = date_trunc('hour', ${now}::timestamptz)
+    WHERE participant_device_id = ${deviceId}
+      AND (budget_hour IS DISTINCT FROM date_trunc('hour', ${now}::timestamptz) OR budget_calls < ${limit})
+    RETURNING budget_calls`.execute(db);
+  return res.rows.length > 0;
+}
+
+export async function recordAttempt(
+  db: Db,
+  deviceId: number,
+  now: Date,
+  outcome: { ok: true } | { ok: false; error: string; nextAllowedAt?: Date | null },
+) {
+  await db
+    .updateTable('device_sync_state')
+    .set(
+      outcome.ok
+        ? { last_attempt_at: now, last_success_at: now, last_error: null, last_error_at: null }
+        : {
+            last_attempt_at: now,
+            last_error: outcome.error.slice(0, 500),
+            last_error_at: now,
+            ...(outcome.nextAllowedAt !== undefined ? { next_allowed_at: outcome.nextAllowedAt } : {}),
+          },
+    )
+    .where('participant_device_id', '=', deviceId)
+    .execute();
+}
+
+/** A revoked or invalid authorization: the link is errored, so no further sync job is made for it. */
+export async function markLinkErrored(db: Db, deviceId: number, now: Date) {
+  await db
+    .updateTable('participant_devices')
+    .set({ authorization_status: 'error', updated_at: now })
+    .where('id', '=', deviceId)
+    .where('authorization_status', '=', 'authorized')
+    .execute();
+}
+
+/**
+ * Fitbit answers 0 (calories: the resting burn) for activity on days the
+ * tracker was not worn: those days have no data unless some movement counts.
+ */
+const ZERO_FILLED = [
+  'steps',
+  'distance',
+  'floors',
+  'calories',
+  'minutes_sedentary',
+  'minutes_lightly_active',
+  'minutes_fairly_active',
+  'minutes_very_active',
+];
+const MOVEMENT = [
+  'steps',
+  'distance',
+  'floors',
+  'minutes_lightly_active',
+  'minutes_fairly_active',
+  'minutes_very_active',
+];
+
+/** Recompute the device's health figures: rows stored, days of the 7 ending `today` with data, newest day with data. */
+export async function refreshHealth(db: Db, device: { id: number; participant_id: number }, today: string) {
+  const deviceId = device.id;
+  await sql`
+    UPDATE device_sync_state s SET
+      rows_stored = h.rows_stored, days_with_data_7d = h.days7, last_data_date = h.last_day
+    FROM (
+      SELECT count(*)::int AS rows_stored,
+        count(DISTINCT local_date) FILTER (WHERE worn AND local_date BETWEEN ${today}::date - 6 AND ${today}::date)::int AS days7,
+        max(local_date) FILTER (WHERE worn) AS last_day
+      FROM (
+        SELECT local_date,
+          (metric_key <> ALL(${ZERO_FILLED}::text[]) OR (metric_key = ANY(${MOVEMENT}::text[]) AND value > 0)) AS worn
+        FROM device_readings WHERE participant_id = ${device.participant_id} AND participant_device_id = ${deviceId}
+      ) r
+    ) h
+    WHERE s.participant_device_id = ${deviceId}`.execute(db);
+}
+
+export async function deferUntil(db: Db, deviceId: number, at: Date) {
+  await db
+    .updateTable('device_sync_state')
+    .set({ next_allowed_at: at })
+    .where('participant_device_id', '=', deviceId)
+    .execute();
+}

@@ -1,0 +1,171 @@
+/*
+ * How the sync behaves when the provider or the participant says no: a 429
+ * delays the next call at least its Retry-After, the hourly budget stops the
+ * sync before it is spent and resumes next hour from the cursors, an expired
+ * token is refreshed once, a revoked authorization marks the link errored
+ * and no call is made for it any more, and only metrics both enabled by the
+ * Sys_Admin and selected by the team are stored.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppContext } from '../../src/app-context.js';
+import { syncDevice } from '../../src/jobs/device-sync/sync-device.js';
+import { syncNow } from '../../src/jobs/device-sync/sync-now.js';
+import { type TeamFixture, teamWithRoles } from '../support/fixtures.js';
+import { linkParticipant, simControl, trialWithParticipants } from '../support/linked-participant.js';
+import { storeMetrics } from '../support/stored-metrics.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+import { testClock } from '../support/test-clock.js';
+
+const NOW = '2027-04-20T00:40:00Z';
+const clock = testClock(NOW);
+const METRICS = ['steps', 'distance', 'floors', 'resting_heart_rate'];
+
+describe('sync limits and authorization', () => {
+  let t: TestApp;
+  let a: TeamFixture;
+  let trialId: number;
+  const linked = async (team: TeamFixture, trial: number, email: string) => {
+    const pid = (await team.as.Admin.post('/api/trialParticipants', { trialId: trial, email })).json()
+      .participantId as number;
+    const user = await linkParticipant(t, team, pid, 'fitbit');
+    const { id } = await t.ctx.db
+      .selectFrom('participant_devices')
+      .select('id')
+      .where('participant_id', '=', pid)
+      .executeTakeFirstOrThrow();
+    return { pid, user, deviceId: id };
+  };
+  const count = async (pid: number) =>
+    Number(
+      (
+        await t.ctx.db
+          .selectFrom('device_readings')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('participant_id', '=', pid)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  const state = (deviceId: number) =>
+    t.ctx.db
+      .selectFrom('device_sync_state')
+      .selectAll()
+      .where('participant_device_id', '=', deviceId)
+      .executeTakeFirstOrThrow();
+
+  beforeAll(async () => {
+    t = await createTestApp({ listen: true, now: clock.now });
+    a = await teamWithRoles(t, 'Limits', { hiddenFields: [] });
+    await storeMetrics(a, 'Fitbit Sense', METRICS);
+    ({ trialId } = await trialWithParticipants(a, 'Limits', []));
+    await simControl(t, 'fitbit').clock(NOW);
+  });
+  afterAll(() => t?.close());
+
+  it('a 429 stores the Retry-After: no call is made before it, the sync resumes after it', async () => {
+    const p = await linked(a, trialId, 'rl@x.example');
+    const sim = simControl(t, 'fitbit');
+    await sim.failNext(429);
+    const first = await syncDevice(t.ctx, p.deviceId);
+    expect(first.status).toBe('rate_limited');
+    // The simulator's window ends at the top of its hour: 01:00, 1200 s after 00:40.
+    expect(Date.parse(first.nextAllowedAt!) - Date.parse(NOW)).toBeGreaterThanOrEqual(1200_000);
+    expect((await state(p.deviceId)).last_error).toMatch(/Retry-After 1200/);
+    const calls = await sim.calls(p.user);
+    clock.advance(1199_000);
+    expect((await syncDevice(t.ctx, p.deviceId)).status).toBe('deferred');
+    expect(await sim.calls(p.user)).toBe(calls);
+    clock.advance(1000);
+    const after = await syncDevice(t.ctx, p.deviceId);
+    expect(after.status).toBe('synced');
+    expect(after.rowsUpserted).toBeGreaterThan(0);
+    clock.advance(-1200_000);
+  });
+
+  it('the hourly budget stops the sync before it is spent and resumes next hour from the cursors', async () => {
+    const p = await linked(a, trialId, 'budget@x.example');
+    const tight = { ...t.ctx, config: { ...t.ctx.config, SYNC_CALLS_PER_HOUR: 4 } } as AppContext;
+    const sim = simControl(t, 'fitbit');
+    const callsBefore = await sim.calls(p.user);
+    const first = await syncDevice(tight, p.deviceId);
+    expect(first.status).toBe('budget');
+    expect(first.nextAllowedAt).toBe('2027-04-20T01:00:00.000Z');
+    // Four calls counted (profile, steps, distance, floors), then none: the fifth was not made.
+    expect((await state(p.deviceId)).budget_calls).toBe(4);
+    expect((await sim.calls(p.user)) - callsBefore).toBeLessThanOrEqual(4);
+    const partial = await count(p.pid);
+    expect(partial).toBeGreaterThan(0);
+    expect((await syncDevice(tight, p.deviceId)).status).toBe('deferred');
+    clock.advance(20 * 60_000); // 01:00: a new hour
+    const second = await syncDevice(tight, p.deviceId);
+    expect(second.status).toBe('synced');
+    expect(await count(p.pid)).toBeGreaterThan(partial);
+    // Nothing lost across the stop: 30 local days of each activity series, as one unhindered sync stores.
+    const metrics = await t.ctx.db
+      .selectFrom('device_readings')
+      .select(['metric_key', (eb) => eb.fn.countAll().as('n')])
+      .where('participant_id', '=', p.pid)
+      .groupBy('metric_key')
+      .orderBy('metric_key')
+      .execute();
+    expect(metrics.filter((m) => m.metric_key !== 'resting_heart_rate').map((m) => Number(m.n))).toEqual([
+      30, 30, 30,
+    ]);
+    clock.advance(-20 * 60_000);
+  });
+
+  it('an expired access token is refreshed once and the sync goes on', async () => {
+    const p = await linked(a, trialId, 'expired@x.example');
+    const version = async () =>
+      (
+        await t.ctx.db
+          .selectFrom('provider_tokens')
+          .select('version')
+          .where('participant_device_id', '=', p.deviceId)
+          .executeTakeFirstOrThrow()
+      ).version;
+    const before = await version();
+    await simControl(t, 'fitbit').expire(p.user);
+    const r = await syncDevice(t.ctx, p.deviceId);
+    expect(r.status).toBe('synced');
+    expect(await version()).toBe(before + 1);
+    expect(await count(p.pid)).toBeGreaterThan(0);
+  });
+
+  it('a revoked authorization marks the link errored; no further call is made for it', async () => {
+    const p = await linked(a, trialId, 'revoked@x.example');
+    const sim = simControl(t, 'fitbit');
+    await sim.post('revoke', { userId: p.user });
+    const r = await syncDevice(t.ctx, p.deviceId);
+    expect(r.status).toBe('revoked');
+    const link = await t.ctx.db
+      .selectFrom('participant_devices')
+      .select('authorization_status')
+      .where('id', '=', p.deviceId)
+      .executeTakeFirstOrThrow();
+    expect(link.authorization_status).toBe('error');
+    expect((await state(p.deviceId)).last_error).toMatch(/authorize again/);
+    const calls = await sim.calls(p.user);
+    const all = await syncNow(t.ctx);
+    expect(all.results.map((x) => x.deviceId)).not.toContain(p.deviceId);
+    expect((await syncDevice(t.ctx, p.deviceId)).status).toBe('not_authorized');
+    expect(await sim.calls(p.user)).toBe(calls);
+  });
+
+  it('stores only metrics both enabled by the Sys_Admin and selected by the team', async () => {
+    const b = await teamWithRoles(t, 'Limits B', { hiddenFields: [] });
+    // Enabled: steps, distance, floors; selected: steps, distance; then distance disabled again.
+    await storeMetrics(b, 'Fitbit Sense', ['steps', 'distance', 'floors'], ['steps', 'distance']);
+    await storeMetrics(b, 'Fitbit Sense', ['steps', 'floors'], []);
+    const { trialId: trialB } = await trialWithParticipants(b, 'Limits B', []);
+    const p = await linked(b, trialB, 'only@x.example');
+    const r = await syncDevice(t.ctx, p.deviceId);
+    expect(r.metrics).toEqual(['steps']);
+    const keys = await t.ctx.db
+      .selectFrom('device_readings')
+      .select('metric_key')
+      .distinct()
+      .where('participant_id', '=', p.pid)
+      .execute();
+    expect(keys.map((k) => k.metric_key)).toEqual(['steps']);
+  });
+});
