@@ -92,7 +92,8 @@ describe('sync health on the trial page', () => {
       return id;
     });
     await enqueueSync(deviceId);
-    const deadline = Date.now() + 60_000;
+    // In a full run other journeys' devices are syncing too (the 15-minute schedule): allow for the queue.
+    const deadline = Date.now() + 150_000;
     for (;;) {
       const done = await withDatabase(async (db) => {
         const { rows } = await db.query(
@@ -132,5 +133,5 @@ describe('sync health on the trial page', () => {
     await shows(card.getByText('Readings stored: 30'));
     await shows(card.getByText(/^Days with data \(last 7\): \d of 7$/));
     await shot(page, 'manage-participant-data-sync');
-  });
+  }, 200_000);
 });

@@ -54,6 +54,10 @@ describe('linking a Fitbit', () => {
     );
     await shows(row.getByText('Fitbit'));
     await screenshot(staff.page, 'trial-page-device-warning');
+    // The hour given back: later journeys (data pages, sync) read Fitbit again.
+    expect((await staff.page.request.post('/sim/fitbit/_control/reset-rate-limit', { data: {} })).ok()).toBe(
+      true,
+    );
     await staff.context.close();
   });
 

@@ -32,6 +32,11 @@ export interface JobDefinition<P extends z.ZodType = z.ZodType> {
    * and one running, so two processes never run the same key at once.
    */
   policy?: 'standard' | 'stately';
+  /**
+   * Workers per process for this queue (default 1). Jobs that mostly wait for a provider (device
+   * sync) run several at once, so one slow or rate-limited device does not hold up the rest.
+   */
+  workers?: number;
   /** A job running longer than this is failed and retried (pg-boss expireInSeconds). */
   expireInSeconds: number;
   /** Cron expression (UTC) and payload for a recurring job; pg-boss runs it once per slot across all processes. */

@@ -38,6 +38,10 @@ export async function startJobWorkers(
 ): Promise<void> {
   await registerJobQueues(boss, jobs);
   for (const def of jobs) {
+    for (let w = 0; w < (def.workers ?? 1); w++) await work(def);
+  }
+
+  async function work(def: JobDefinition) {
     await boss.work(def.name, { batchSize: 1 }, async ([job]) => {
       if (!job) return;
       const parsed = def.payload.safeParse(job.data);

@@ -5,6 +5,7 @@ import {
   createTheme,
   darken,
   defaultVariantColorsResolver,
+  InputWrapper,
   MantineProvider,
   parseThemeColor,
   type VariantColorsResolver,
@@ -41,6 +42,9 @@ const theme = createTheme({
     Checkbox: Checkbox.extend({ defaultProps: { radius: 'xs' } }),
     // Links are underlined: colour is never the only thing telling a link from its sentence.
     Anchor: Anchor.extend({ defaultProps: { underline: 'always' } }),
+    // A field's error is announced when it appears (role alert: assertive, read at once), and Mantine
+    // ties it to its input with aria-describedby and aria-invalid.
+    InputWrapper: InputWrapper.extend({ defaultProps: { errorProps: { role: 'alert' } } }),
   },
 });
 

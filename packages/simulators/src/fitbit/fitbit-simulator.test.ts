@@ -273,6 +273,18 @@ describe('Fitbit simulator', () => {
     });
   });
 
+  it('reset-rate-limit gives the hour back, also after the whole hour was used up for everyone', async () => {
+    const t = await tokens('participant-9', 'settings');
+    const devices = () =>
+      fetch(`${base}/1/user/-/devices.json`, { headers: { authorization: `Bearer ${t.access_token}` } });
+    await control('exhaust-rate-limit', {});
+    expect((await devices()).status).toBe(429);
+    await control('reset-rate-limit', {});
+    const after = await devices();
+    expect(after.status).toBe(200);
+    expect(after.headers.get('fitbit-rate-limit-remaining')).toBe('149');
+  });
+
   it('expired and revoked tokens answer 401 with expired_token / invalid_token', async () => {
     const t = await tokens('participant-7', 'settings');
     await control('expire-token', { userId: t.account });

@@ -214,6 +214,13 @@ export async function fitbitSimulator(app: FastifyInstance, opts: FitbitSimulato
         });
         return { ok: true };
       });
+      // Undo exhaust-rate-limit (and every user's count this hour): a test that used the hour up
+      // gives it back, so journeys after it are not refused for the rest of the hour.
+      a.post('/_control/reset-rate-limit', async () => {
+        exhaustedHour = -1;
+        usage.clear();
+        return { ok: true };
+      });
     },
     store,
     clock,

@@ -25,6 +25,8 @@ export const deviceSync = defineJob({
   singletonKey: ({ deviceId }) => `device-${deviceId}`,
   policy: 'stately',
   retry: { limit: 5, delaySeconds: 30, backoff: true },
+  // Provider-bound: four at once per process (each device still one at a time: the singleton key).
+  workers: 4,
   // A device's sync takes seconds; a job left by a killed worker is retried after this.
   expireInSeconds: 300,
 });
