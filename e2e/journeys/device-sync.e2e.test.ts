@@ -43,6 +43,7 @@ async function enqueueSync(deviceId: number) {
 
 describe('sync health on the trial page', () => {
   let browser: Browser;
+  let restore: (() => Promise<unknown>) | undefined;
   let staff: Awaited<ReturnType<typeof newPage>>;
 
   beforeAll(async () => {
@@ -63,6 +64,7 @@ describe('sync health on the trial page', () => {
     await participant.context.close();
   });
   afterAll(async () => {
+    await restore?.();
     await staff?.context.close();
     await browser?.close();
   });
@@ -76,6 +78,36 @@ describe('sync health on the trial page', () => {
         [CODE],
       );
       const { id, team_id } = rows[0]!;
+      // What the team had before, so the settings are put back afterwards (other journeys, e.g.
+      // admin-metrics, count the demo team's settings).
+      const before = await db.query<{ id: number; is_enabled: boolean }>(
+        `SELECT m.id, m.is_enabled FROM device_metric_settings m
+         JOIN team_supported_devices s ON s.id = m.team_supported_device_id
+         JOIN global_device_catalog g ON g.id = s.global_device_catalog_id
+         WHERE m.team_id = $1 AND m.metric_key = 'steps' AND g.manufacturer = 'Fitbit' AND g.device_type = 'fitness_tracker'`,
+        [team_id],
+      );
+      const storedBefore = await db.query(
+        `SELECT 1 FROM team_storage_settings WHERE team_id = $1 AND device_type = 'fitness_tracker' AND metric_key = 'steps'`,
+        [team_id],
+      );
+      restore = () =>
+        withDatabase(async (db2) => {
+          await db2.query(
+            `DELETE FROM device_metric_settings WHERE team_id = $1 AND metric_key = 'steps' AND NOT (id = ANY($2::int[]))`,
+            [team_id, before.rows.map((r) => r.id)],
+          );
+          for (const r of before.rows)
+            await db2.query('UPDATE device_metric_settings SET is_enabled = $2 WHERE id = $1', [
+              r.id,
+              r.is_enabled,
+            ]);
+          if (storedBefore.rowCount === 0)
+            await db2.query(
+              `DELETE FROM team_storage_settings WHERE team_id = $1 AND device_type = 'fitness_tracker' AND metric_key = 'steps'`,
+              [team_id],
+            );
+        });
       await db.query(
         `INSERT INTO device_metric_settings (team_id, team_supported_device_id, metric_key, metric_name, metric_units, is_enabled)
          SELECT s.team_id, s.id, 'steps', 'Steps', 'steps', true
@@ -93,6 +125,7 @@ describe('sync health on the trial page', () => {
     });
     await enqueueSync(deviceId);
     // In a full run other journeys' devices are syncing too (the 15-minute schedule): allow for the queue.
+    let stored = 0;
     const deadline = Date.now() + 150_000;
     for (;;) {
       const done = await withDatabase(async (db) => {
@@ -104,7 +137,18 @@ describe('sync health on the trial page', () => {
       });
       if (done?.last_success_at) {
         expect(done.last_error).toBeNull();
-        expect(done.rows_stored).toBe(30);
+        // 30 days of steps; other journeys may have enabled more of the demo team's metrics, so the
+        // total stored is read back rather than assumed.
+        const steps = await withDatabase(async (db) => {
+          const { rows } = await db.query<{ n: string }>(
+            "SELECT count(*) AS n FROM device_readings WHERE participant_device_id = $1 AND metric_key = 'steps'",
+            [deviceId],
+          );
+          return Number(rows[0]!.n);
+        });
+        expect(steps).toBe(30);
+        expect(done.rows_stored).toBeGreaterThanOrEqual(30);
+        stored = done.rows_stored;
         break;
       }
       if (Date.now() > deadline) throw new Error(`the sync did not run: ${JSON.stringify(done)}`);
@@ -130,7 +174,7 @@ describe('sync health on the trial page', () => {
     await row.getByRole('button', { name: 'Manage Participant' }).click();
     await page.waitForURL('**/Participant');
     const card = page.getByLabel('Data sync');
-    await shows(card.getByText('Readings stored: 30'));
+    await shows(card.getByText(`Readings stored: ${Number(stored).toLocaleString('en-US')}`));
     await shows(card.getByText(/^Days with data \(last 7\): \d of 7$/));
     await shot(page, 'manage-participant-data-sync');
   }, 200_000);
