@@ -318,6 +318,12 @@ export interface DeviceSyncStateTable {
   rows_stored: Generated<number>;
   days_with_data_7d: Generated<number>;
   last_data_date: DateOnly | null;
+  /** 5xx or no answer in a row (011): the back-off grows with it. */
+  failure_streak: Generated<number>;
+  /** The participant's IANA zone (Fitbit profile), for the local "today" of sync health (011). */
+  time_zone: string | null;
+  /** The newest reading's offset, when the provider gives offsets rather than a zone (011). */
+  utc_offset_minutes: number | null;
 }
 
 /** Per participant device and metric: where the next sync starts (010). */

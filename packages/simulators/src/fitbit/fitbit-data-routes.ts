@@ -497,6 +497,23 @@ export function registerFitbitDataRoutes(app: FastifyInstance, clock: SimClock, 
       };
     }),
   );
+  // Nightly skin temperature relative to the baseline, °C (scope temperature; max 30 days).
+  app.get(
+    '/1/user/-/temp/skin/date/*',
+    handle('temperature', (grant, parts) => {
+      const days = parts[1]
+        ? daysOf(parts[0]!, parts[1], today(grant.userId), 30)
+        : [parseDate(parts[0]!, today(grant.userId), 'date')];
+      return {
+        tempSkin: days.flatMap((day) => {
+          const v = fitbitDay(grant.userId, day).skinTempRelative;
+          return v === null
+            ? []
+            : [{ dateTime: day, value: { nightlyRelative: v }, logType: 'dedicated_temp_sensor' }];
+        }),
+      };
+    }),
+  );
 }
 
 const LIST_RULE = 'Exactly one of beforeDate or afterDate, a limit of 1 to 100 and offset 0 are required';

@@ -13,7 +13,7 @@ import { fitbitSimulator } from './fitbit-simulator.js';
 
 const CLIENT = { clientId: 'FIDELITY', clientSecret: 'sec', redirectUris: ['http://127.0.0.1:9/cb'] };
 const SCOPE =
-  'activity heartrate sleep weight oxygen_saturation cardio_fitness nutrition respiratory_rate profile settings';
+  'activity heartrate sleep weight oxygen_saturation cardio_fitness nutrition respiratory_rate temperature profile settings';
 
 /** A consent state whose simulated person lives in New York (the account is derived from the state). */
 function stateIn(tz: string) {
@@ -128,6 +128,18 @@ describe('Fitbit simulator fidelity', () => {
     expect((await get('/1/user/-/hrv/date/2026-03-01/2026-03-31.json')).status).toBe(400);
     const br = await ok('/1/user/-/br/date/2026-03-01/2026-03-07.json');
     expect(br.br[0].value.breathingRate).toBeGreaterThan(10);
+    const skin = await ok('/1/user/-/temp/skin/date/2026-03-01/2026-03-30.json');
+    const worn = Array.from({ length: 30 }, (_, i) => `2026-03-${String(i + 1).padStart(2, '0')}`).filter(
+      (d) => fitbitDay(user, d).skinTempRelative !== null,
+    );
+    expect(skin.tempSkin).toEqual(
+      worn.map((d) => ({
+        dateTime: d,
+        value: { nightlyRelative: fitbitDay(user, d).skinTempRelative },
+        logType: 'dedicated_temp_sensor',
+      })),
+    );
+    expect((await get('/1/user/-/temp/skin/date/2026-03-01/2026-03-31.json')).status).toBe(400);
   });
 
   it('heart at 1sec: irregular samples 1–15 s apart, a "second" dataset; 5min levels average; time windows', async () => {
