@@ -109,7 +109,8 @@ export function dexcomCalibrations(userId: string, from: number, to: number) {
   const records = [];
   for (let day = Math.floor(from / 86_400_000); day * 86_400_000 < to; day++) {
     if (rnd(`${userId}:${day}:cal`) >= 1 / 7) continue;
-    const t = day * 86_400_000 + (6 * 60 + Math.floor(rnd(`${userId}:${day}:calt`) * 14 * 60)) * 60_000 + 60_000;
+    const t =
+      day * 86_400_000 + (6 * 60 + Math.floor(rnd(`${userId}:${day}:calt`) * 14 * 60)) * 60_000 + 60_000;
     if (t < from || t >= to) continue;
     const egv = glucoseAt(userId, Math.floor(t / FIVE_MIN) * FIVE_MIN);
     if (egv === null) continue;

@@ -12,7 +12,13 @@ import { accountFromSeed, personSeed, rfcError } from '../oauth/common.js';
 import { CallCounter, registerControlRoutes } from '../oauth/control-routes.js';
 import { type OAuthProvider, registerOAuthRoutes, rfcAuthorizeErrors } from '../oauth/oauth-routes.js';
 import { type OAuthClient, OAuthStore } from '../oauth/oauth-store.js';
-import { dexcomCalibrations, dexcomDevices, dexcomEgvs, dexcomEvents, dexcomUserHash } from './dexcom-data.js';
+import {
+  dexcomCalibrations,
+  dexcomDevices,
+  dexcomEgvs,
+  dexcomEvents,
+  dexcomUserHash,
+} from './dexcom-data.js';
 
 export interface DexcomSimulatorOptions {
   clients: OAuthClient[];
