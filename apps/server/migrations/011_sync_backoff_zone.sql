@@ -12,3 +12,13 @@
 ALTER TABLE device_sync_state ADD COLUMN failure_streak integer NOT NULL DEFAULT 0;
 ALTER TABLE device_sync_state ADD COLUMN time_zone text;
 ALTER TABLE device_sync_state ADD COLUMN utc_offset_minutes smallint;
+
+-- The per-app budget (issue #11 item 4: "a budget per user and per app"):
+-- provider calls of the background sync in the current clock hour across
+-- every device, per provider (Dexcom allows 60,000 per app and hour). One
+-- row per provider, counted by the same statement that allows the call.
+CREATE TABLE sync_app_budget (
+  provider     text PRIMARY KEY,
+  budget_hour  timestamptz NOT NULL,
+  budget_calls integer NOT NULL
+);

@@ -326,6 +326,13 @@ export interface DeviceSyncStateTable {
   utc_offset_minutes: number | null;
 }
 
+/** Background-sync provider calls per provider in the current clock hour, all devices (011). */
+export interface SyncAppBudgetTable {
+  provider: string;
+  budget_hour: Timestamp;
+  budget_calls: number;
+}
+
 /** Per participant device and metric: where the next sync starts (010). */
 export interface DeviceSyncCursorsTable {
   participant_device_id: number;
@@ -435,6 +442,7 @@ export interface Database {
   device_readings: DeviceReadingsTable;
   device_sync_state: DeviceSyncStateTable;
   device_sync_cursors: DeviceSyncCursorsTable;
+  sync_app_budget: SyncAppBudgetTable;
   participant_summaries: ParticipantSummariesTable;
   export_jobs: ExportJobsTable;
   contact_messages: ContactMessagesTable;

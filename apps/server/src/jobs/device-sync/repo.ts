@@ -172,6 +172,23 @@ export async function takeCall(db: Db, deviceId: number, now: Date, limit: numbe
   return res.rows.length > 0;
 }
 
+/**
+ * Count one provider call against the provider's budget for the current
+ * clock hour across every device (its per-app limit). False when the budget
+ * is spent: the call must not be made.
+ */
+export async function takeAppCall(db: Db, provider: string, now: Date, limit: number): Promise<boolean> {
+  const res = await sql<{ budget_calls: number }>`
+    INSERT INTO sync_app_budget AS b (provider, budget_hour, budget_calls)
+    VALUES (${provider}, date_trunc('hour', ${now}::timestamptz), 1)
+    ON CONFLICT (provider) DO UPDATE SET
+      budget_calls = CASE WHEN b.budget_hour = excluded.budget_hour THEN b.budget_calls + 1 ELSE 1 END,
+      budget_hour = excluded.budget_hour
+    WHERE b.budget_hour IS DISTINCT FROM excluded.budget_hour OR b.budget_calls < ${limit}
+    RETURNING budget_calls`.execute(db);
+  return res.rows.length > 0;
+}
+
 export async function recordAttempt(
   db: Db,
   deviceId: number,

@@ -1,12 +1,13 @@
 /*
  * One participant device's sync: the metrics to read (enabled by the
  * Sys_Admin and selected by the team), each provider call counted against
- * the device's hourly budget and made through withFreshToken (one refresh,
- * one retry), each read stored with its cursors at once. How it stops:
+ * the device's hourly budget (per user) and the provider's (per app, where
+ * it has one) and made through withFreshToken (one refresh, one retry),
+ * each read stored with its cursors at once. How it stops:
  * - 429: the provider's Retry-After is stored as the next allowed time; the
  *   job ends and is enqueued again no earlier (never a tight loop);
- * - budget spent (ours, or Fitbit's remaining count nearly zero): the same,
- *   until the next hour;
+ * - budget spent (the device's or the provider app's, or Fitbit's remaining
+ *   count nearly zero): the same, until the next hour;
  * - the token is revoked or invalid (refresh refused, 401 after the retry):
  *   the link is marked 'error', which ends its syncing until staff re-link;
  * - 5xx or no answer: the device backs off exponentially with jitter (the
@@ -97,7 +98,7 @@ export async function syncDevice(ctx: AppContext, deviceId: number): Promise<Dev
   const failures: GroupFailure[] = [];
   let zone: string | null = null;
 
-  const read = readerFor(ctx, client, deviceId, result);
+  const read = readerFor(ctx, client, deviceId, provider, result);
   const io: SyncIO = {
     now,
     backfillDays: ctx.config.SYNC_BACKFILL_DAYS,
@@ -171,13 +172,17 @@ function readerFor(
   ctx: AppContext,
   client: ProviderClient,
   deviceId: number,
+  provider: Provider,
   result: DeviceSyncResult,
 ): SyncIO['read'] {
   const data = client.data!;
+  const appLimit = appCallsPerHour(ctx, provider);
   return async (query) => {
     const now = ctx.now();
     if (!(await repo.takeCall(ctx.db, deviceId, now, ctx.config.SYNC_CALLS_PER_HOUR)))
       throw new SyncStop('budget', 'Hourly call budget spent; resuming next hour', nextHour(now));
+    if (appLimit > 0 && !(await repo.takeAppCall(ctx.db, provider, now, appLimit)))
+      throw new SyncStop('budget', `Hourly ${provider} app budget spent; resuming next hour`, nextHour(now));
     result.calls++;
     const r = await withFreshToken(ctx, client, deviceId, (token) => data.read(token, query));
     if (isTokenFailure(r)) {
@@ -211,6 +216,13 @@ function readerFor(
     }
     return r.data;
   };
+}
+
+/** The provider's per-app budget of sync calls per hour (0: none; Fitbit's limit is per user only). */
+function appCallsPerHour(ctx: AppContext, provider: Provider): number {
+  if (provider === 'dexcom') return ctx.config.SYNC_DEXCOM_APP_CALLS_PER_HOUR;
+  if (provider === 'omron') return ctx.config.SYNC_OMRON_APP_CALLS_PER_HOUR;
+  return 0;
 }
 
 const REVOKED = 'Authorization revoked or invalid: the participant must authorize again';
