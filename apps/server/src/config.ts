@@ -35,6 +35,11 @@ export const configSchema = z.object({
   ENCRYPTION_KEY: optionalString,
   /** A file holding the base64 encryption key (e.g. a mounted secret), instead of ENCRYPTION_KEY. */
   ENCRYPTION_KEY_FILE: z.preprocess(emptyToUndefined, z.string().optional()),
+  /**
+   * Earlier encryption keys (comma-separated, base64), still accepted for
+   * decryption while `npm run cli -- rotate-encryption-key` re-seals values under ENCRYPTION_KEY.
+   */
+  ENCRYPTION_KEYS_PREVIOUS: optionalString,
   SESSION_SECRET: optionalString,
   SEED_DEMO: z.preprocess(emptyToUndefined, boolFromEnv.default(true)),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

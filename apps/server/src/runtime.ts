@@ -101,6 +101,9 @@ export interface Runtime {
 }
 
 export async function startRuntime(config: Config, log: Log): Promise<Runtime> {
+  // First: a server or worker on a shared database without the shared secrets stops here, before
+  // touching the database (see security/secrets.ts).
+  const secrets = loadSecrets(config, { requireShared: true });
   const { database, stop: stopDatabase } = await openRuntimeDatabase(config, log);
   let boss: PgBoss;
   try {
@@ -123,7 +126,6 @@ export async function startRuntime(config: Config, log: Log): Promise<Runtime> {
   });
   if (!recaptcha.enabled) log('WARNING: RECAPTCHA_SECRET is not set: reCAPTCHA verification is OFF');
 
-  const secrets = loadSecrets(config);
   const ctx: AppContext = {
     config,
     db: database.db,

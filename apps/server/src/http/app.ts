@@ -42,6 +42,7 @@ import { registerErrorHandling, sendNotFound } from './errors.js';
 import { registerInputGuard } from './input-guard.js';
 import { REDACT_PATHS, REDACTED, serializeRequest } from './log-redaction.js';
 import { mountSimulators } from './mount-simulators.js';
+import { pgRateLimitStore } from './pg-rate-limit-store.js';
 import { registerRouteAccess } from './route-access.js';
 import { defaultWebDist, registerStaticWeb } from './static-web.js';
 
@@ -124,7 +125,9 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   app.addHook('onRequest', (request, reply, done) => {
     securityHeaders(request.raw, reply.raw, (err?: unknown) => done(err as Error | undefined));
   });
-  await app.register(fastifyRateLimit, { global: false });
+  // Per-IP limits of the sensitive routes only (global: false), counted in PostgreSQL so that every
+  // server enforces one budget (pg-rate-limit-store.ts).
+  await app.register(fastifyRateLimit, { global: false, store: pgRateLimitStore(ctx.db) });
   registerErrorHandling(app);
 
   await app.register(fastifySwagger, {
