@@ -53,6 +53,12 @@ export const configSchema = z.object({
    * data pages on the same budget.
    */
   SYNC_CALLS_PER_HOUR: z.coerce.number().int().min(1).max(150).default(120),
+  /**
+   * Provider calls per device and clock hour in all (Fitbit: 150 per user and
+   * hour): the data pages and device lists stop here, the sync at
+   * SYNC_CALLS_PER_HOUR; one counter in PostgreSQL for every server and worker.
+   */
+  PROVIDER_CALLS_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(150),
   /** Mount the simulators' control API (/_control/...); default: on only when NODE_ENV is development or test. */
   SIMULATOR_CONTROL: z.preprocess(emptyToUndefined, boolFromEnv.optional()),
   // Fitbit: unset client id = the simulator mounted at /sim/fitbit on this server.

@@ -81,10 +81,13 @@ function rolePasswords(seed: string) {
 async function migrateAsOwner(ownerUrl: string, appUrl: string, app: DatabaseHandle, log: Log) {
   const owner = ownerUrl === appUrl ? app : openDatabase(ownerUrl, 1);
   try {
-    const applied = await migrate(owner.pool);
+    const { role } = await describeRole(app.pool);
+    // Grants under the migration lock: several processes starting at once would otherwise race on them.
+    const applied = await migrate(owner.pool, {
+      ...(owner !== app ? { whileLocked: (client) => applyAppGrants(client, role) } : {}),
+    });
     if (applied.length) log(`Applied migrations: ${applied.join(', ')}`);
     const facts = await describeRole(app.pool);
-    if (owner !== app) await applyAppGrants(owner.pool, facts.role);
     if (facts.superuser || facts.ownsAuditLog)
       log(
         `WARNING: the application connects as ${facts.role}, which ${facts.superuser ? 'is a superuser' : 'owns the audit log'}: ` +

@@ -41,7 +41,8 @@ export async function withFreshToken<T>(
   try {
     tokens = await loadTokens(ctx, participantDeviceId);
   } catch (err) {
-    if (err instanceof UndecryptableSecret) return { ok: false, tokenProblem: 'undecryptable', failure: null };
+    if (err instanceof UndecryptableSecret)
+      return { ok: false, tokenProblem: 'undecryptable', failure: null };
     throw err;
   }
   if (!tokens) return { ok: false, tokenProblem: 'missing', failure: null };
@@ -50,7 +51,8 @@ export async function withFreshToken<T>(
   try {
     tokens = await refreshTokens(ctx, client, participantDeviceId, tokens.version);
   } catch (err) {
-    if (err instanceof UndecryptableSecret) return { ok: false, tokenProblem: 'undecryptable', failure: null };
+    if (err instanceof UndecryptableSecret)
+      return { ok: false, tokenProblem: 'undecryptable', failure: null };
     const failure = err instanceof RefreshError ? err.failure : null;
     const tokenProblem =
       failure && (failure.status === 400 || failure.status === 401)

@@ -11,7 +11,14 @@
  *   the server wrote it with its key, and a later run picks it up if needed.
  */
 import type { Db } from '../db/database.js';
-import { decryptSecret, encryptSecret, type Keyring, keyId, sealedPrefix, UndecryptableSecret } from './encryption.js';
+import {
+  decryptSecret,
+  encryptSecret,
+  type Keyring,
+  keyId,
+  sealedPrefix,
+  UndecryptableSecret,
+} from './encryption.js';
 import { reseal, rowsToReseal, SEALED_TABLES } from './key-rotation-repo.js';
 
 export interface RotationCounts {
@@ -49,7 +56,9 @@ export async function rotateEncryptionKey(
           let after: Array<string | null>;
           try {
             after = row.values.map((v) =>
-              v === null || v.startsWith(prefix) ? v : encryptSecret(keys.encryptionKey, decryptSecret(keys, v)),
+              v === null || v.startsWith(prefix)
+                ? v
+                : encryptSecret(keys.encryptionKey, decryptSecret(keys, v)),
             );
           } catch (err) {
             if (!(err instanceof UndecryptableSecret)) throw err;

@@ -20,6 +20,7 @@ import type { AppContext } from '../../app-context.js';
 import { recordActorAudit, recordAudit } from '../../audit/audit-log.js';
 import type { Actor } from '../../http/actor.js';
 import { AppError, notFound } from '../../http/errors.js';
+import { takeInteractiveCall } from '../../providers/call-budget.js';
 import { deleteTokens, loadTokens, saveTokens } from '../../providers/token-store.js';
 import { findTokens } from '../../providers/tokens-repo.js';
 import type { ProviderClient, ProviderFailure } from '../../providers/types.js';
@@ -285,6 +286,8 @@ export async function listDevices(
   await getParticipant(ctx, actor, participantId);
   const link = await findLink(ctx, c.provider, participantId);
   if (link?.authorization_status !== 'authorized') return [];
+  // One provider call of the device's hourly budget, shared with the data pages, the sync and every server.
+  if (!(await takeInteractiveCall(ctx, link.id)).ok) return [errorEntry(DEVICE_ERROR_LABELS.rateLimited)];
   const res = await withFreshToken(ctx, c, link.id, (accessToken) => c.devices(accessToken, ctx.now()));
   if (res.ok) return res.data;
   return [errorEntry(isTokenFailure(res) ? tokenErrorLabel(res) : deviceErrorLabel(res))];
@@ -298,7 +301,8 @@ export async function refreshParticipantToken(
 ) {
   await getParticipant(ctx, actor, participantId);
   const link = await findLink(ctx, c.provider, participantId);
-  const tokens = link && (await loadTokens(ctx, link.id).catch(refusedWhenUndecryptable(LINK_MESSAGES.refreshFailed)));
+  const tokens =
+    link && (await loadTokens(ctx, link.id).catch(refusedWhenUndecryptable(LINK_MESSAGES.refreshFailed)));
   if (!link || !tokens) throw notFound(LINK_MESSAGES.notLinked);
   try {
     await refreshTokens(ctx, c, link.id, tokens.version);

@@ -12,7 +12,12 @@ import { inTransaction } from '../../db/transaction.js';
 import { AppError } from '../../http/errors.js';
 import type { SessionIdentity } from '../../http/session-identity.js';
 import { afterResponse } from '../../mail/after-response.js';
-import { decryptSecret, encryptSecret, type Keyring, UndecryptableSecret } from '../../security/encryption.js';
+import {
+  decryptSecret,
+  encryptSecret,
+  type Keyring,
+  UndecryptableSecret,
+} from '../../security/encryption.js';
 import {
   accountLocked,
   assertNotLocked,
