@@ -18,6 +18,11 @@ export const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('127.0.0.1'),
   PUBLIC_URL: z.preprocess(emptyToUndefined, z.url().optional()),
+  /**
+   * Addresses whose X-Forwarded-For is believed (Fastify trustProxy: comma-separated IPs, CIDRs or
+   * 'loopback'); default loopback in production (a proxy on the same host), everything otherwise.
+   */
+  TRUST_PROXY: z.preprocess(emptyToUndefined, z.string().optional()),
   DATA_DIR: z.string().default('./.data'),
   DATABASE_URL: z.preprocess(emptyToUndefined, z.string().optional()),
   /** Where the daily audit-chain anchors are appended (default DATA_DIR/audit-anchors.jsonl); best on other storage. */

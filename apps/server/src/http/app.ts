@@ -71,7 +71,9 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     },
     // One log line per request (onResponse below) instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
-    trustProxy: ctx.config.NODE_ENV === 'production' ? 'loopback' : true,
+    // The load balancer's address (TRUST_PROXY) when it runs on another machine: else every client
+    // would have its address, and the per-IP limits would be one budget for everybody.
+    trustProxy: ctx.config.TRUST_PROXY ?? (ctx.config.NODE_ENV === 'production' ? 'loopback' : true),
     bodyLimit: 1024 * 1024,
     // The spec's paths come with and without a trailing slash (/userTrials/, /auth/login/).
     routerOptions: { ignoreTrailingSlash: true },
