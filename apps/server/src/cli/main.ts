@@ -176,7 +176,8 @@ const commands: Record<string, (db: Db, flags: Flags, config: Config) => Promise
   'purge-now': async (db) => ({ ...(await purgeExpiredReadings(db, new Date())) }),
   'sync-now': async (db, flags, config) => {
     const participantId = optionalInt(flags, 'participant');
-    const secrets = loadSecrets(config);
+    // The servers' keys: with DATABASE_URL configured, never generated (tokens sealed by the servers).
+    const secrets = loadSecrets(config, { requireShared: true });
     // The providers as the server builds them (simulated ones are reached over HTTP at PUBLIC_URL).
     const ctx = {
       config,

@@ -357,7 +357,10 @@ export async function revokeLink(
   },
 ) {
   // Tokens no configured key opens cannot be revoked at the provider: refused, nothing deleted.
-  const tokens = await loadTokens(ctx, link.id).catch(refusedWhenUndecryptable(LINK_MESSAGES.revokeFailed));
+  // (Dexcom has no revoke endpoint: its tokens are only dropped here, read or not.)
+  const tokens = c.oauth.revoke
+    ? await loadTokens(ctx, link.id).catch(refusedWhenUndecryptable(LINK_MESSAGES.revokeFailed))
+    : null;
   if (tokens && c.oauth.revoke) {
     const res = await c.oauth.revoke(tokens.refreshToken ?? tokens.accessToken);
     // A token the provider no longer knows is already revoked; anything else must not be hidden.
