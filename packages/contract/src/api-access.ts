@@ -22,6 +22,7 @@ const { writers: WRITERS, admins: ADMINS, sysAdmin: SYS_ADMIN } = ROLE_GROUPS;
 export const API_ACCESS = {
   // platform
   'GET /api/health': 'public',
+  'GET /api/ready': 'public',
   'GET /api/appVersion': 'public',
   'GET /api/publicConfig': 'public',
   'GET /api/csrf-token': 'public',

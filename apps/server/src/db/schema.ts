@@ -343,6 +343,13 @@ export interface DeviceSyncCursorsTable {
   rows_upserted: Generated<number>;
 }
 
+/** A limited key's hits in its current fixed window (014, http/shared-limits.ts). */
+export interface RateLimitHitsTable {
+  key: string;
+  hits: number;
+  expires_at: Timestamp;
+}
+
 export interface ParticipantSummariesTable {
   participant_id: number;
   data: Json;
@@ -418,6 +425,7 @@ export interface Database {
   teams: TeamsTable;
   users: UsersTable;
   login_lockouts: LoginLockoutsTable;
+  rate_limit_hits: RateLimitHitsTable;
   team_memberships: TeamMembershipsTable;
   sessions: SessionsTable;
   remembered_devices: RememberedDevicesTable;

@@ -42,6 +42,7 @@ import { registerErrorHandling, sendNotFound } from './errors.js';
 import { registerInputGuard } from './input-guard.js';
 import { REDACT_PATHS, REDACTED, serializeRequest } from './log-redaction.js';
 import { mountSimulators } from './mount-simulators.js';
+import { pgRateLimitStore } from './pg-rate-limit-store.js';
 import { registerRouteAccess } from './route-access.js';
 import { defaultWebDist, registerStaticWeb } from './static-web.js';
 
@@ -70,7 +71,9 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     },
     // One log line per request (onResponse below) instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
-    trustProxy: ctx.config.NODE_ENV === 'production' ? 'loopback' : true,
+    // The load balancer's address (TRUST_PROXY) when it runs on another machine: else every client
+    // would have its address, and the per-IP limits would be one budget for everybody.
+    trustProxy: ctx.config.TRUST_PROXY ?? (ctx.config.NODE_ENV === 'production' ? 'loopback' : true),
     bodyLimit: 1024 * 1024,
     // The spec's paths come with and without a trailing slash (/userTrials/, /auth/login/).
     routerOptions: { ignoreTrailingSlash: true },
@@ -124,7 +127,9 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   app.addHook('onRequest', (request, reply, done) => {
     securityHeaders(request.raw, reply.raw, (err?: unknown) => done(err as Error | undefined));
   });
-  await app.register(fastifyRateLimit, { global: false });
+  // Per-IP limits of the sensitive routes only (global: false), counted in PostgreSQL so that every
+  // server enforces one budget (pg-rate-limit-store.ts).
+  await app.register(fastifyRateLimit, { global: false, store: pgRateLimitStore(ctx.db) });
   registerErrorHandling(app);
 
   await app.register(fastifySwagger, {
