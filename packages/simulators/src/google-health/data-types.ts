@@ -67,6 +67,8 @@ export interface Pt {
   level?: string;
   /** Identifiable types: the resource id (last segment of `name`). */
   id?: string;
+  /** Cache of the civil time filters compare (points are memoized). */
+  civil?: string;
 }
 
 export interface DayCtx {
@@ -365,10 +367,17 @@ export function sleepSession(person: Person, date: string): SleepSession | null 
   };
 }
 
+const trackers = new Map<string, { model: string; formFactor: string }>();
 /** The tracker's model and form factor (the legacy devices list's tracker). */
 export function trackerOf(dataUserId: string) {
-  const model = fitbitDevices(dataUserId, new Date(0))[0]!.deviceVersion;
-  return { model, formFactor: /Sense|Versa/.test(model) ? 'WATCH' : 'FITNESS_BAND' };
+  let t = trackers.get(dataUserId);
+  if (!t) {
+    const model = fitbitDevices(dataUserId, new Date(0))[0]!.deviceVersion;
+    t = { model, formFactor: /Sense|Versa/.test(model) ? 'WATCH' : 'FITNESS_BAND' };
+    if (trackers.size > 10_000) trackers.clear();
+    trackers.set(dataUserId, t);
+  }
+  return t;
 }
 
 /** The `dataSource` of a point (§3.3). */
@@ -856,4 +865,7 @@ export function pointsOfDate(
 /** The instant a filter's physical member compares (interval start, sleep end, sample time). */
 export const physicalOf = (spec: DataTypeSpec, p: Pt) => (spec.id === 'sleep' ? p.end! : p.t);
 /** The local wall-clock time a civil member compares, `YYYY-MM-DDTHH:mm:ss`. */
-export const civilOf = (spec: DataTypeSpec, p: Pt) => localAt(p.tz, physicalOf(spec, p));
+export const civilOf = (spec: DataTypeSpec, p: Pt) => {
+  p.civil ??= localAt(p.tz, physicalOf(spec, p));
+  return p.civil;
+};

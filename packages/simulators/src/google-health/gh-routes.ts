@@ -304,7 +304,7 @@ export function registerGoogleHealthRoutes(
       const all = pairedDevices(person);
       const page = all.slice(from, from + size);
       return {
-        pairedDevices: page,
+        ...(page.length > 0 && { pairedDevices: page }),
         ...(from + size < all.length && { nextPageToken: encodeToken(binding, { i: from + size }) }),
       };
     }),
@@ -365,8 +365,9 @@ export function registerGoogleHealthRoutes(
     wrap('DataPointsService.ListDataPoints', areaOf, (person, request) => {
       const spec = specOf(request, 'list');
       const page = listPage(spec, person, request.query as Record<string, string | undefined>, false);
+      // proto3 JSON leaves an empty list out: an empty page is `{}` or just a token.
       return {
-        dataPoints: page.points.map((p) => renderListed(spec, person, p)),
+        ...(page.points.length > 0 && { dataPoints: page.points.map((p) => renderListed(spec, person, p)) }),
         ...(page.next && { nextPageToken: page.next }),
       };
     }),
@@ -378,7 +379,9 @@ export function registerGoogleHealthRoutes(
       const spec = specOf(request, 'list');
       const page = listPage(spec, person, request.query as Record<string, string | undefined>, true);
       return {
-        dataPoints: page.points.map((p) => renderReconciled(spec, person, p)),
+        ...(page.points.length > 0 && {
+          dataPoints: page.points.map((p) => renderReconciled(spec, person, p)),
+        }),
         ...(page.next && { nextPageToken: page.next }),
       };
     }),
