@@ -392,9 +392,13 @@ export function registerGoogleHealthRoutes(
     wrap('DataPointsService.GetDataPoint', areaOf, (person, request) => {
       const spec = specOf(request, 'get');
       const { id } = request.params as { id: string };
-      // Sleep ids carry their wake-up date (yyyymmdd…).
-      const m = id.match(/^(\d{4})(\d{2})(\d{2})\d+$/);
-      const date = m ? `${m[1]}-${m[2]}-${m[3]}` : '';
+      // Sleep and exercise ids start with their date (yyyymmdd…); log ids are the legacy epoch-ms ids.
+      const m = id.match(/^(\d{4})(\d{2})(\d{2})\d{3,5}$/);
+      const date = m
+        ? `${m[1]}-${m[2]}-${m[3]}`
+        : /^\d{12,14}$/.test(id)
+          ? new Date(Number(id)).toISOString().slice(0, 10)
+          : '';
       const p = date ? pointsOfDate(spec, person, date, deps.config()).find((x) => x.id === id) : undefined;
       if (!p || date > today(person))
         throw new GoogleApiError(
