@@ -130,6 +130,22 @@ function makeDay(userId: string, date: string): FitbitDay {
   };
 }
 
+/**
+ * Nightly skin temperature of the main sleep ending on a date (days worn
+ * only): its variation from the user's baseline (°C, what the legacy
+ * /temp/skin answers as `nightlyRelative`) and that baseline.
+ */
+export function fitbitSkinTemperature(
+  userId: string,
+  date: string,
+): { nightlyRelative: number; baselineCelsius: number } | null {
+  if (!fitbitDay(userId, date).worn) return null;
+  return {
+    nightlyRelative: Math.round((rnd(`${userId}:${date}:skin`) - 0.5) * 160) / 100,
+    baselineCelsius: Math.round((33.2 + rnd(`${userId}:skin`) * 1.6) * 100) / 100,
+  };
+}
+
 /** Minute-by-minute steps of a day (1440 values, zero at night, walking bursts). */
 export function fitbitIntradaySteps(userId: string, date: string): number[] {
   const day = fitbitDay(userId, date);

@@ -31,7 +31,12 @@
  * forward has no point, a repeated minute is its first occurrence.
  */
 import { createHash } from 'node:crypto';
-import { fitbitDay, fitbitIntradayHeart, fitbitIntradaySteps } from '../fitbit/fitbit-daily.js';
+import {
+  fitbitDay,
+  fitbitIntradayHeart,
+  fitbitIntradaySteps,
+  fitbitSkinTemperature,
+} from '../fitbit/fitbit-daily.js';
 import { fitbitDevices } from '../fitbit/fitbit-data.js';
 import { fitbitActivityLog } from '../fitbit/fitbit-data-routes.js';
 import { fitbitIntradayDataset } from '../fitbit/fitbit-intraday.js';
@@ -773,6 +778,26 @@ const TYPES: DataTypeSpec[] = [
     points: (c) => {
       const v = fitbitDay(c.person.dataUserId, c.date).breathingRate;
       return v === null ? [] : daily(c, { breathsPerMinute: v });
+    },
+  },
+  {
+    id: 'daily-sleep-temperature-derivations',
+    record: 'daily',
+    scope: 'health_metrics_and_measurements',
+    list: always,
+    rollUp: never,
+    dailyRollUp: never,
+    maxRollUpDays: 90,
+    points: (c) => {
+      // Absolute values; the legacy nightlyRelative is nightly − baseline (rounded to 0.01 °C).
+      const v = fitbitSkinTemperature(c.person.dataUserId, c.date);
+      return v === null
+        ? []
+        : daily(c, {
+            nightlyTemperatureCelsius: round(v.baselineCelsius + v.nightlyRelative, 2),
+            baselineTemperatureCelsius: v.baselineCelsius,
+            relativeNightlyStddev30dCelsius: 0.35,
+          });
     },
   },
   {

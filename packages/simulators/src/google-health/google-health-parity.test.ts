@@ -6,7 +6,7 @@
  * local midnight; a move to another zone mid-period keeps local dates.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fitbitDay, fitbitIntradaySteps } from '../fitbit/fitbit-daily.js';
+import { fitbitDay, fitbitIntradaySteps, fitbitSkinTemperature } from '../fitbit/fitbit-daily.js';
 import { fitbitUserId, fitbitUserTimezone } from '../fitbit/fitbit-data.js';
 import { fitbitActivityLog } from '../fitbit/fitbit-data-routes.js';
 import { fitbitIntradayDataset } from '../fitbit/fitbit-intraday.js';
@@ -212,7 +212,7 @@ describe(
       }
     });
 
-    it('daily types equal the legacy values: resting heart rate, HRV, SpO2, breathing rate, VO2 max', async () => {
+    it('daily types equal the legacy values: resting heart rate, HRV, SpO2, breathing rate, VO2 max, skin temperature', async () => {
       const read = async (type: string) => {
         const { points } = await listAll(sim, token, type, {
           filter: dateFilter(type.replaceAll('-', '_')),
@@ -221,19 +221,21 @@ describe(
         const key = type.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
         return new Map(points.map((p: Json) => [dateOf(p[key].date), p[key]]));
       };
-      const [rhr, hrv, spo2, br, vo2] = await Promise.all(
+      const [rhr, hrv, spo2, br, vo2, temp] = await Promise.all(
         [
           'daily-resting-heart-rate',
           'daily-heart-rate-variability',
           'daily-oxygen-saturation',
           'daily-respiratory-rate',
           'daily-vo2-max',
+          'daily-sleep-temperature-derivations',
         ].map(read),
       );
+      const skin = temp!;
       for (const date of DAYS) {
         const d = fitbitDay(legacy, date);
         if (!d.worn) {
-          for (const m of [rhr, hrv, spo2, br, vo2]) expect(m!.has(date), date).toBe(false);
+          for (const m of [rhr, hrv, spo2, br, vo2, skin]) expect(m!.has(date), date).toBe(false);
           continue;
         }
         expect(rhr!.get(date).beatsPerMinute, date).toBe(String(d.restingHeartRate));
@@ -245,6 +247,13 @@ describe(
         expect(br!.get(date).breathsPerMinute, date).toBe(d.breathingRate);
         const low = Number(d.vo2Max!.split('-')[0]);
         expect(vo2!.get(date), date).toMatchObject({ vo2Max: low + 2, estimated: true });
+        const t = skin.get(date);
+        const legacySkin = fitbitSkinTemperature(legacy, date)!;
+        expect(t.baselineTemperatureCelsius, date).toBe(legacySkin.baselineCelsius);
+        expect(
+          Math.round((t.nightlyTemperatureCelsius - t.baselineTemperatureCelsius) * 100) / 100,
+          date,
+        ).toBe(legacySkin.nightlyRelative);
       }
     });
 
