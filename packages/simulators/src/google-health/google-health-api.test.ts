@@ -98,6 +98,26 @@ describe('Google Health simulator: REST surface', { timeout: 30_000 }, () => {
     expect(first.body.nextPageToken).toBeTruthy();
   });
 
+  it('a sleep is restated: processed:false without stages right after waking, then the stages (configurable)', async () => {
+    await control(sim, 'config', { sleepProcessingMinutes: 120 });
+    const read = async () => {
+      const r = await api(sim, token, list('sleep', { pageSize: '1' }));
+      return r.body.dataPoints[0].sleep;
+    };
+    const latest = await read();
+    const end = Date.parse(latest.interval.endTime);
+    sim.clock.set(new Date(end + 30 * 60_000));
+    const early = await read();
+    expect(early.metadata).toEqual({ mainSleep: true });
+    expect(early.stages).toBeUndefined();
+    expect(early.summary.stagesSummary).toBeUndefined();
+    expect(early.summary.minutesAsleep).toBe(latest.summary.minutesAsleep);
+    sim.clock.set(new Date(end + 121 * 60_000));
+    const later = await read();
+    expect(later.metadata).toEqual({ stagesStatus: 'SUCCEEDED', processed: true, mainSleep: true });
+    expect(later.stages.length).toBeGreaterThan(4);
+  });
+
   it('sleep pages hold at most 25 sessions', async () => {
     const r = await api(sim, token, list('sleep', { pageSize: '100' }));
     expect(r.body.dataPoints).toHaveLength(25);
