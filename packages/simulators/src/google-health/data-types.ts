@@ -997,6 +997,9 @@ export const snakeOf = (id: string) => id.replaceAll('-', '_');
 export const payloadKeyOf = (id: string) => id.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
 const pointMemo = new Map<string, Pt[]>();
+/** Points held by the memo: a day of heart rate is ~10,000, so the memo is bounded by points, not days. */
+let memoPoints = 0;
+const MEMO_MAX_POINTS = 1_000_000;
 /** A type's points of one local date for a person, newest first. */
 export function pointsOfDate(
   spec: DataTypeSpec,
@@ -1012,8 +1015,12 @@ export function pointsOfDate(
   const pts = spec
     .points({ person, date, tz, config })
     .sort((a, b) => b.t - a.t || (a.source === 'tracker' ? -1 : 1));
-  if (pointMemo.size > 2000) pointMemo.clear();
+  if (memoPoints + pts.length > MEMO_MAX_POINTS || pointMemo.size > 5000) {
+    pointMemo.clear();
+    memoPoints = 0;
+  }
   pointMemo.set(key, pts);
+  memoPoints += pts.length;
   return pts;
 }
 
