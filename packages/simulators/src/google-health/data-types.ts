@@ -323,6 +323,59 @@ function heartSamples(c: DayCtx): Array<{ t: number; bpm: number }> {
   return out;
 }
 
+/** The user's age (the profile's) and so the Karvonen heart-rate zones of a day (§3.9 daily-heart-rate-zones). */
+export function ageOf(dataUserId: string): number {
+  return 25 + (createHash('sha256').update(`${dataUserId}:profile`).digest().readUInt8(2) % 45);
+}
+
+export const HR_ZONES = ['LIGHT', 'MODERATE', 'VIGOROUS', 'PEAK'] as const;
+type HrZone = (typeof HR_ZONES)[number];
+/**
+ * [I] Zones by heart-rate reserve (max 220 − age, rest the day's resting
+ * heart rate): LIGHT 30–39 %, MODERATE 40–59 % (the legacy fat burn),
+ * VIGOROUS 60–84 % (cardio), PEAK 85 % and above.
+ */
+export function hrZones(
+  dataUserId: string,
+  date: string,
+): Array<{ zone: HrZone; min: number; max: number }> | null {
+  const rhr = fitbitDay(dataUserId, date).restingHeartRate;
+  if (rhr === null) return null;
+  const max = 220 - ageOf(dataUserId);
+  const at = (pct: number) => Math.round(rhr + ((max - rhr) * pct) / 100);
+  return [
+    { zone: 'LIGHT', min: at(30), max: at(40) - 1 },
+    { zone: 'MODERATE', min: at(40), max: at(60) - 1 },
+    { zone: 'VIGOROUS', min: at(60), max: at(85) - 1 },
+    { zone: 'PEAK', min: at(85), max },
+  ];
+}
+
+/** Each existing minute's zone (from the legacy 1min heart rate), consecutive minutes of a zone as one interval. */
+function zoneIntervals(c: DayCtx): Array<{ zone: HrZone; start: number; end: number }> {
+  const zones = hrZones(c.person.dataUserId, c.date);
+  if (!zones) return [];
+  const hr = fitbitIntradayHeart(c.person.dataUserId, c.date);
+  const at = minuteInstants(c.tz, c.date);
+  const out: Array<{ zone: HrZone; start: number; end: number }> = [];
+  for (let m = 0; m < 1440; m++) {
+    const v = hr[m];
+    if (Number.isNaN(at[m]!) || v === null || v === undefined) continue;
+    const z = [...zones].reverse().find((x) => v >= x.min)?.zone;
+    if (!z) continue;
+    const last = out[out.length - 1];
+    if (last && last.zone === z && last.end === at[m]) last.end += 60_000;
+    else out.push({ zone: z, start: at[m]!, end: at[m]! + 60_000 });
+  }
+  return out;
+}
+
+const AZM: Partial<Record<HrZone, { zone: string; credit: number; field: string }>> = {
+  MODERATE: { zone: 'FAT_BURN', credit: 1, field: 'sumInFatBurnHeartZone' },
+  VIGOROUS: { zone: 'CARDIO', credit: 2, field: 'sumInCardioHeartZone' },
+  PEAK: { zone: 'PEAK', credit: 2, field: 'sumInPeakHeartZone' },
+};
+
 export interface SleepSession {
   id: string;
   start: number;
@@ -661,6 +714,85 @@ const TYPES: DataTypeSpec[] = [
         beatsPerMinuteMin: Math.min(...vs),
         beatsPerMinuteMax: Math.max(...vs),
       };
+    },
+  },
+  {
+    id: 'daily-heart-rate-zones',
+    record: 'daily',
+    scope: 'health_metrics_and_measurements',
+    list: always,
+    rollUp: never,
+    dailyRollUp: never,
+    maxRollUpDays: 90,
+    points: (c) => {
+      const zones = hrZones(c.person.dataUserId, c.date);
+      return zones
+        ? daily(c, {
+            heartRateZones: zones.map((z) => ({
+              heartRateZoneType: z.zone,
+              minBeatsPerMinute: String(z.min),
+              maxBeatsPerMinute: String(z.max),
+            })),
+          })
+        : [];
+    },
+  },
+  {
+    id: 'time-in-heart-rate-zone',
+    record: 'interval',
+    scope: 'activity_and_fitness',
+    list: always,
+    rollUp: always,
+    dailyRollUp: always,
+    maxRollUpDays: 90,
+    durationValued: true,
+    points: (c) =>
+      zoneIntervals(c).map((x) => ({
+        t: x.start,
+        end: x.end,
+        tz: c.tz,
+        date: c.date,
+        source: 'tracker' as const,
+        fields: { heartRateZoneType: x.zone },
+        level: x.zone,
+      })),
+    aggregate: (items) => {
+      if (items.length === 0) return undefined;
+      const by = secondsByLevel(items);
+      return {
+        timeInHeartRateZones: HR_ZONES.filter((z) => by.has(z)).map((z) => ({
+          heartRateZone: z,
+          duration: duration(by.get(z)!),
+        })),
+      };
+    },
+  },
+  {
+    id: 'active-zone-minutes',
+    record: 'interval',
+    scope: 'activity_and_fitness',
+    list: always,
+    rollUp: always,
+    dailyRollUp: always,
+    maxRollUpDays: 90,
+    points: (c) =>
+      zoneIntervals(c).flatMap((x) => {
+        const a = AZM[x.zone];
+        if (!a) return [];
+        const out: Pt[] = [];
+        // One point a minute, credit-weighted (1 in fat burn, 2 in cardio and peak).
+        for (let t = x.start; t < x.end; t += 60_000)
+          out.push({
+            ...minutePoint(c, t, { heartRateZone: a.zone, activeZoneMinutes: String(a.credit) }, a.credit),
+            level: a.field,
+          });
+        return out;
+      }),
+    aggregate: (items) => {
+      if (items.length === 0) return undefined;
+      const sums: Record<string, number> = {};
+      for (const { pt } of items) sums[pt.level!] = (sums[pt.level!] ?? 0) + (pt.n ?? 0);
+      return Object.fromEntries(Object.entries(sums).map(([k, v]) => [k, String(v)]));
     },
   },
   {

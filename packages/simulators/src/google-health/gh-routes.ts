@@ -15,6 +15,7 @@ import { fitbitDevices, lastSync } from '../fitbit/fitbit-data.js';
 import { localDateAt } from '../zone.js';
 import {
   addDays,
+  ageOf,
   DATA_TYPES,
   type DataTypeSpec,
   dataSource,
@@ -251,7 +252,7 @@ export function registerGoogleHealthRoutes(
       const stride = 640 + (seed.readUInt16BE(0) % 140);
       return omitDefaults({
         name: 'users/me/profile',
-        age: 25 + (seed.readUInt8(2) % 45),
+        age: ageOf(person.dataUserId),
         membershipStartDate: gDate(MEMBER_SINCE),
         autoWalkingStrideLengthMm: stride,
         autoRunningStrideLengthMm: Math.round(stride * 1.38),
