@@ -301,6 +301,36 @@ describe('Google Health simulator: OAuth', () => {
     await control(sim, 'reset');
   });
 
+  it('openid: an id_token whose sub is not the healthUserId, and userinfo; access_token as a query parameter', async () => {
+    const t = await link(sim, 'p-openid.n.mac', ['openid', 'email', scopeOf('settings')]);
+    const body = t as unknown as { id_token: string };
+    const claims = JSON.parse(Buffer.from(body.id_token.split('.')[1]!, 'base64url').toString());
+    expect(claims.aud).toBe(CLIENT.clientId);
+    expect(claims.sub).toMatch(/^\d{21}$/);
+    expect(claims.sub).not.toBe(t.account);
+    const info = await fetch(`${sim.base}/oauth2/v3/userinfo`, {
+      headers: { authorization: `Bearer ${t.access_token}` },
+    });
+    expect(await info.json()).toEqual({
+      sub: claims.sub,
+      email: `participant.${t.account}@example.com`,
+      email_verified: true,
+    });
+    const q = await fetch(
+      `${sim.base}/v4/users/me/settings?access_token=${encodeURIComponent(t.access_token)}`,
+    );
+    expect(q.status).toBe(200);
+    // Without openid/email, userinfo refuses.
+    const plain = await link(sim, 'p-openid.n.mac', [scopeOf('settings')]);
+    expect(
+      (
+        await fetch(`${sim.base}/oauth2/v3/userinfo`, {
+          headers: { authorization: `Bearer ${plain.access_token}` },
+        })
+      ).status,
+    ).toBe(401);
+  });
+
   it('one person on both APIs: identity reports the legacy Fitbit user id of the same consent state', async () => {
     const t = await link(sim, '42.nonce.mac');
     const legacy = fitbitUserId(`${LEGACY_CLIENT}:42`);
