@@ -425,6 +425,16 @@ describe('Google Health simulator: REST surface', { timeout: 30_000 }, () => {
     expect(calls.calls).toBe(4);
   });
 
+  it('a Google account not linked to a Fitbit account: 400 ACCOUNT_NOT_LINKED on every data call', async () => {
+    await control(sim, 'user', { userId: account, notLinked: true });
+    const r = await api(sim, token, list('steps', {}));
+    expect(expectError(r, 400, 'INVALID_ARGUMENT', 'ACCOUNT_NOT_LINKED')).toBe(
+      'The Google account is not linked to a Fitbit account.',
+    );
+    await control(sim, 'reset');
+    expect((await api(sim, token, '/v4/users/me/identity')).status).toBe(200);
+  });
+
   it('profile and settings: the shapes of §3.7; settings need the settings scope', async () => {
     const profile = await api(sim, token, '/v4/users/me/profile');
     expect(profile.body).toMatchObject({

@@ -45,6 +45,7 @@ describe('Google Health simulator: OAuth', () => {
     expect(c.hidden.access_type).toBe('offline');
     expect(c.hidden.prompt).toBe('consent');
     expect(c.location.searchParams.get('state')).toBe('p-page.n.mac');
+    expect(c.location.searchParams.get('scope')).toBe(ALL_SCOPES.join(' '));
     expect(c.location.hash).toBe('');
   });
 

@@ -143,6 +143,7 @@ export function googleOAuthProvider(deps: {
         return { shown: names.map((s) => describe(s, deps.config()) ?? s), granted: names.join(' ') };
       },
       selectableScopes: true,
+      scopeInRedirect: true,
       passThrough: ['access_type', 'prompt', 'include_granted_scopes', 'login_hint'],
       issueRefreshToken: (p, alreadyHasOne) =>
         p.access_type === 'offline' && (!alreadyHasOne || split(p.prompt ?? '').includes('consent')),

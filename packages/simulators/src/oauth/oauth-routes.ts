@@ -58,6 +58,8 @@ export interface OAuthProvider {
      * ticked, and the grant keeps only those left ticked.
      */
     selectableScopes?: boolean;
+    /** The granted scope on the redirect back with the code (Google). */
+    scopeInRedirect?: boolean;
     /** Request parameters carried through the Allow/Deny form (Google: access_type, prompt). */
     passThrough?: string[];
     /**
@@ -210,6 +212,7 @@ export function registerOAuthRoutes(
         }),
       });
       target.searchParams.set('code', code);
+      if (a.scopeInRedirect) target.searchParams.set('scope', scope);
     } else {
       target.searchParams.set('error', 'access_denied');
       if (a.denyDescription) target.searchParams.set('error_description', a.denyDescription);
