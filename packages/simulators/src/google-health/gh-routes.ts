@@ -443,8 +443,14 @@ export function registerGoogleHealthRoutes(
       const spec = specOf(request, 'rollUp');
       const b = (request.body ?? {}) as Record<string, unknown>;
       const range = (b.range ?? {}) as Record<string, unknown>;
-      const start = typeof range.startTime === 'string' ? Date.parse(range.startTime) : Number.NaN;
-      const end = typeof range.endTime === 'string' ? Date.parse(range.endTime) : Number.NaN;
+      // google.protobuf.Timestamp in JSON: RFC 3339 with Z or an offset.
+      const instant = (v: unknown) =>
+        typeof v === 'string' &&
+        /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/.test(v)
+          ? Date.parse(v)
+          : Number.NaN;
+      const start = instant(range.startTime);
+      const end = instant(range.endTime);
       if (Number.isNaN(start) || Number.isNaN(end))
         throw bad('range.startTime and range.endTime are required RFC 3339 timestamps.');
       if (end <= start) throw bad('range.endTime must be after range.startTime.');

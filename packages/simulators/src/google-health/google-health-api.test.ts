@@ -267,6 +267,8 @@ describe('Google Health simulator: REST surface', { timeout: 30_000 }, () => {
       400,
       'INVALID_ARGUMENT',
     );
+    expectError(await body('steps', '2026-11-10', '2026-11-11'), 400, 'INVALID_ARGUMENT');
+    expect((await body('steps', '2026-11-10T00:00:00-05:00', '2026-11-11T00:00:00-05:00')).status).toBe(200);
     // Paging over windows.
     const p1 = await body('steps', '2026-11-10T00:00:00Z', '2026-11-11T00:00:00Z', { pageSize: 10 });
     expect(p1.body.rollupDataPoints).toHaveLength(10);
