@@ -406,7 +406,8 @@ export async function googleHealthSimulator(app: FastifyInstance, opts: GoogleHe
           operation?: string;
           events?: Array<{ userId: string; dataType: string; dates: string[]; operation?: string }>;
         };
-        const events = b.events ?? [
+        // Users by healthUserId or legacy Fitbit id.
+        const events = b.events?.map((e) => ({ ...e, userId: personOf(e).healthUserId })) ?? [
           {
             userId: personOf(b).healthUserId,
             dataType: b.dataType ?? '',
