@@ -208,6 +208,21 @@ describe('Google Health simulator: OAuth', () => {
     expect((await api(sim, token, '/v4/users/me/settings')).status).toBe(200);
   });
 
+  it('incremental authorization: include_granted_scopes=true adds the scopes granted before', async () => {
+    const first = await consent(sim, { state: 'p-incr.n.mac', scope: [scopeOf('sleep')] });
+    await exchange(first.code!, first.verifier);
+    const more = await consent(sim, { state: 'p-incr.n.mac', scope: [scopeOf('settings')] });
+    expect((await exchange(more.code!, more.verifier)).body.scope).toBe(
+      `${scopeOf('settings')} ${scopeOf('sleep')}`,
+    );
+    const only = await consent(sim, {
+      state: 'p-incr.n.mac',
+      scope: [scopeOf('settings')],
+      includeGranted: false,
+    });
+    expect((await exchange(only.code!, only.verifier)).body.scope).toBe(scopeOf('settings'));
+  });
+
   it('legacy suffix-less scope names are accepted (configurable)', async () => {
     const legacy = 'https://www.googleapis.com/auth/googlehealth.settings';
     const t = await link(sim, 'p-legacy-scope.n.mac', [legacy]);
@@ -322,7 +337,7 @@ describe('Google Health simulator: OAuth', () => {
     );
     expect(q.status).toBe(200);
     // Without openid/email, userinfo refuses.
-    const plain = await link(sim, 'p-openid.n.mac', [scopeOf('settings')]);
+    const plain = await link(sim, 'p-no-openid.n.mac', [scopeOf('settings')]);
     expect(
       (
         await fetch(`${sim.base}/oauth2/v3/userinfo`, {
