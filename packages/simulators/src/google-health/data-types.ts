@@ -40,7 +40,7 @@ import {
 import { fitbitDevices } from '../fitbit/fitbit-data.js';
 import { fitbitActivityLog } from '../fitbit/fitbit-data-routes.js';
 import { fitbitIntradayDataset } from '../fitbit/fitbit-intraday.js';
-import { instantOfLocal, localIso } from '../zone.js';
+import { instantOfLocal, localIso, offsetMinutesAt } from '../zone.js';
 import type { GoogleHealthConfig } from './gh-config.js';
 import { duration, localAt } from './gh-json.js';
 import { type Person, zoneOfDate } from './person.js';
@@ -142,10 +142,17 @@ export function minuteInstants(tz: string, date: string): Float64Array {
   const hit = minuteMemo.get(key);
   if (hit) return hit;
   const out = new Float64Array(1440);
-  for (let m = 0; m < 1440; m++) {
-    const local = `${date}T${hhmm(m)}`;
-    const t = instantOfLocal(tz, local);
-    out[m] = localIso(tz, t).slice(0, 16) === local ? t : Number.NaN;
+  const midnight = instantOfLocal(tz, `${date}T00:00`);
+  const next = instantOfLocal(tz, `${addDays(date, 1)}T00:00`);
+  if (next - midnight === DAY && offsetMinutesAt(tz, midnight) === offsetMinutesAt(tz, next - 1)) {
+    // No change of offset that day (nearly every day): minutes follow midnight.
+    for (let m = 0; m < 1440; m++) out[m] = midnight + m * 60_000;
+  } else {
+    for (let m = 0; m < 1440; m++) {
+      const local = `${date}T${hhmm(m)}`;
+      const t = instantOfLocal(tz, local);
+      out[m] = localIso(tz, t).slice(0, 16) === local ? t : Number.NaN;
+    }
   }
   if (minuteMemo.size > 5000) minuteMemo.clear();
   minuteMemo.set(key, out);
@@ -168,9 +175,24 @@ const minutePoint = (
   n,
 });
 
+const intradayMemo = new Map<string, unknown>();
+/** The legacy per-minute generators, kept per user and day (several types read the same day). */
+function memo<T>(kind: string, userId: string, date: string, make: () => T): T {
+  const key = `${kind}:${userId}:${date}`;
+  if (intradayMemo.has(key)) return intradayMemo.get(key) as T;
+  if (intradayMemo.size > 3000) intradayMemo.clear();
+  const v = make();
+  intradayMemo.set(key, v);
+  return v;
+}
+const stepsOf = (userId: string, date: string) =>
+  memo('steps', userId, date, () => fitbitIntradaySteps(userId, date));
+const heartOf = (userId: string, date: string) =>
+  memo('heart', userId, date, () => fitbitIntradayHeart(userId, date));
+
 /** Minutes (wall-clock, existing in the day's zone) with steps, and their steps. */
 function stepMinutes(c: DayCtx): Array<{ m: number; t: number; s: number }> {
-  const steps = fitbitIntradaySteps(c.person.dataUserId, c.date);
+  const steps = stepsOf(c.person.dataUserId, c.date);
   const at = minuteInstants(c.tz, c.date);
   const out: Array<{ m: number; t: number; s: number }> = [];
   for (let m = 0; m < 1440; m++)
@@ -269,7 +291,7 @@ export function activityChunks(
  */
 export function calorieCents(c: DayCtx): Array<{ t: number; total: number; active: number }> {
   const d = fitbitDay(c.person.dataUserId, c.date);
-  const steps = fitbitIntradaySteps(c.person.dataUserId, c.date);
+  const steps = stepsOf(c.person.dataUserId, c.date);
   const at = minuteInstants(c.tz, c.date);
   const very = new Set(
     activityChunks(c.person.dataUserId, c.date, c.tz)
@@ -302,7 +324,7 @@ export function calorieCents(c: DayCtx): Array<{ t: number; total: number; activ
 /** Heart-rate samples: the legacy 1sec instants, each minute's values nudged so their mean is the legacy 1min value. */
 function heartSamples(c: DayCtx): Array<{ t: number; bpm: number }> {
   const id = c.person.dataUserId;
-  const perMinute = fitbitIntradayHeart(id, c.date);
+  const perMinute = heartOf(id, c.date);
   const at = minuteInstants(c.tz, c.date);
   const byMinute = new Map<number, Array<{ s: number; v: number }>>();
   for (const e of fitbitIntradayDataset(id, c.date, 'heart', '1sec').dataset) {
@@ -355,7 +377,7 @@ export function hrZones(
 function zoneIntervals(c: DayCtx): Array<{ zone: HrZone; start: number; end: number }> {
   const zones = hrZones(c.person.dataUserId, c.date);
   if (!zones) return [];
-  const hr = fitbitIntradayHeart(c.person.dataUserId, c.date);
+  const hr = heartOf(c.person.dataUserId, c.date);
   const at = minuteInstants(c.tz, c.date);
   const out: Array<{ zone: HrZone; start: number; end: number }> = [];
   for (let m = 0; m < 1440; m++) {
