@@ -31,12 +31,7 @@
  * forward has no point, a repeated minute is its first occurrence.
  */
 import { createHash } from 'node:crypto';
-import {
-  fitbitDay,
-  fitbitIntradayHeart,
-  fitbitIntradaySteps,
-  fitbitSkinTemperature,
-} from '../fitbit/fitbit-daily.js';
+import { fitbitDay, fitbitIntradayHeart, fitbitIntradaySteps } from '../fitbit/fitbit-daily.js';
 import { fitbitDevices } from '../fitbit/fitbit-data.js';
 import { fitbitActivityLog } from '../fitbit/fitbit-data-routes.js';
 import { fitbitIntradayDataset } from '../fitbit/fitbit-intraday.js';
@@ -343,6 +338,14 @@ function heartSamples(c: DayCtx): Array<{ t: number; bpm: number }> {
     });
   }
   return out;
+}
+
+/** The user's skin-temperature baseline (30-day median), °C: 33.20–34.80, the legacy relative values are from it. */
+export function skinBaseline(dataUserId: string): number {
+  return round(
+    33.2 + (createHash('sha256').update(`${dataUserId}:skin`).digest().readUInt16BE(0) / 0xffff) * 1.6,
+    2,
+  );
 }
 
 /** The user's age (the profile's) and so the Karvonen heart-rate zones of a day (§3.9 daily-heart-rate-zones). */
@@ -943,15 +946,15 @@ const TYPES: DataTypeSpec[] = [
     dailyRollUp: never,
     maxRollUpDays: 90,
     points: (c) => {
-      // Absolute values; the legacy nightlyRelative is nightly − baseline (rounded to 0.01 °C).
-      const v = fitbitSkinTemperature(c.person.dataUserId, c.date);
-      return v === null
-        ? []
-        : daily(c, {
-            nightlyTemperatureCelsius: round(v.baselineCelsius + v.nightlyRelative, 2),
-            baselineTemperatureCelsius: v.baselineCelsius,
-            relativeNightlyStddev30dCelsius: 0.35,
-          });
+      // Absolute values; the legacy nightlyRelative is nightly − baseline (rounded to 0.1 °C).
+      const relative = fitbitDay(c.person.dataUserId, c.date).skinTempRelative;
+      if (relative === null) return [];
+      const baseline = skinBaseline(c.person.dataUserId);
+      return daily(c, {
+        nightlyTemperatureCelsius: round(baseline + relative, 2),
+        baselineTemperatureCelsius: baseline,
+        relativeNightlyStddev30dCelsius: 0.35,
+      });
     },
   },
   {
