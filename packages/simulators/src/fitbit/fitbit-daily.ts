@@ -71,7 +71,11 @@ function makeDay(userId: string, date: string): FitbitDay {
   const lightly = worn ? Math.round(140 + r('la') * 160) : 0;
   const asleep = worn ? Math.round(330 + r('sleep') * 150) : 0;
   const sleepStartMin = 22 * 60 + Math.round(r('bed') * 120); // 22:00–24:00 the evening before
-  const prev = new Date(Date.parse(`${date}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+  // 24:00 is 00:00 of the wake-up date itself, not of the evening before.
+  const prev =
+    sleepStartMin >= 24 * 60
+      ? date
+      : new Date(Date.parse(`${date}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
   const hh = String(Math.floor(sleepStartMin / 60) % 24).padStart(2, '0');
   const mm = String(sleepStartMin % 60).padStart(2, '0');
   const wake = Math.round(asleep * (0.05 + r('wake') * 0.1));
