@@ -63,7 +63,9 @@ describe('batch data export calls', () => {
   it('lists trials, devices, participants (linked to the brand; hidden email null) and metrics', async () => {
     const trials = (await a.as.User.get('/api/dataExport/trials')).json();
     expect(trials).toEqual([{ trialId, trialName: 'Export API', trialNumber: '1' }]);
-    const devices = (await a.as.Admin.get('/api/dataExport/devices')).json() as Array<Record<string, unknown>>;
+    const devices = (await a.as.Admin.get('/api/dataExport/devices')).json() as Array<
+      Record<string, unknown>
+    >;
     expect(devices.map((d) => d.friendlyName)).toContain('Fitbit Sense');
     expect(devices[0]).toEqual({
       id: expect.any(Number),
@@ -77,9 +79,9 @@ describe('batch data export calls', () => {
     expect(parts.map((p) => p.participantId).sort()).toEqual([ids[0], ids[1]].sort());
     expect(parts.map((p) => p.email)).toEqual([null, null]); // the team hides emails
     // No Omron links: nobody to export for the Omron monitor.
-    expect((await a.as.User.get(`/api/dataExport/trials/${trialId}/participants/${omronDevice}`)).json()).toEqual(
-      [],
-    );
+    expect(
+      (await a.as.User.get(`/api/dataExport/trials/${trialId}/participants/${omronDevice}`)).json(),
+    ).toEqual([]);
     const metrics = (await a.as.User.get(`/api/dataExport/metrics/${fitbitDevice}`)).json() as Array<{
       metric_key: string;
     }>;
@@ -97,9 +99,9 @@ describe('batch data export calls', () => {
   });
 
   it('another team: its trials and devices are 404 here', async () => {
-    expect((await b.as.Admin.get(`/api/dataExport/trials/${trialId}/participants/${fitbitDevice}`)).statusCode).toBe(
-      404,
-    );
+    expect(
+      (await b.as.Admin.get(`/api/dataExport/trials/${trialId}/participants/${fitbitDevice}`)).statusCode,
+    ).toBe(404);
     expect((await b.as.Admin.get(`/api/dataExport/metrics/${fitbitDevice}`)).statusCode).toBe(404);
     expect((await b.as.Admin.get('/api/dataExport/trials')).json()).toEqual([]);
   });
@@ -146,7 +148,8 @@ describe('batch data export calls', () => {
   });
 
   it('the server refuses what the lists would not offer', async () => {
-    const post = (change: object) => a.as.User.post('/api/dataExport/batchDataExport', { ...body, ...change });
+    const post = (change: object) =>
+      a.as.User.post('/api/dataExport/batchDataExport', { ...body, ...change });
     let res = await post({ participantIds: [ids[2]] }); // in the trial, no Fitbit link
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe(M.participantsNotEligible);
@@ -187,7 +190,11 @@ describe('batch data export calls', () => {
     expect((await a.as.User.delete(`/api/dataExport/jobs/${id}`)).statusCode).toBe(409);
 
     // Another team: invisible, and every action on it is 404.
-    expect((await b.as.Admin.get('/api/dataExport/jobs')).json()).toEqual({ success: true, data: [], total: 0 });
+    expect((await b.as.Admin.get('/api/dataExport/jobs')).json()).toEqual({
+      success: true,
+      data: [],
+      total: 0,
+    });
     for (const r of [
       await b.as.Admin.get(`/api/dataExport/jobs/${id}/download`),
       await b.as.Admin.delete(`/api/dataExport/jobs/${id}`),
@@ -224,8 +231,13 @@ describe('batch data export calls', () => {
     expect(JSON.stringify(audit[0]!.after)).toContain('api export');
 
     // 7 days later the daily job deletes the file and marks the job expired: 410, and the panel says so.
-    const key = (await t.ctx.db.selectFrom('export_jobs').select('storage_key').where('id', '=', id).executeTakeFirstOrThrow())
-      .storage_key!;
+    const key = (
+      await t.ctx.db
+        .selectFrom('export_jobs')
+        .select('storage_key')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow()
+    ).storage_key!;
     const { exportStorage } = await import('../../src/features/data-export/service.js');
     expect(await exportStorage(t.ctx.config).open(key)).not.toBeNull();
     clock.advance(7 * DAY + 60_000);
@@ -252,8 +264,13 @@ describe('batch data export calls', () => {
   it('delete of a completed job removes its file; cancel of a pending job: it never runs; only finished jobs are deleted', async () => {
     const id = (await a.as.User.post('/api/dataExport/batchDataExport', body)).json().jobId as string;
     expect(await runExport(t.ctx, id)).toMatchObject({ status: 'completed' });
-    const key = (await t.ctx.db.selectFrom('export_jobs').select('storage_key').where('id', '=', id).executeTakeFirstOrThrow())
-      .storage_key!;
+    const key = (
+      await t.ctx.db
+        .selectFrom('export_jobs')
+        .select('storage_key')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow()
+    ).storage_key!;
     const { exportStorage } = await import('../../src/features/data-export/service.js');
     expect((await a.as.User.post(`/api/dataExport/jobs/${id}/cancel`)).json().message).toBe(M.cannotCancel);
     expect((await a.as.User.delete(`/api/dataExport/jobs/${id}`)).statusCode).toBe(200);

@@ -60,7 +60,7 @@ export function unzip(zip: Buffer): Map<string, Buffer> {
     const raw = zip.subarray(start, start + csize);
     const data = method === 0 ? Buffer.from(raw) : zlib.inflateRawSync(raw);
     if (data.length !== size) throw new Error(`${name}: size ${data.length}, expected ${size}`);
-    if ((zlib.crc32(data) >>> 0) !== crc >>> 0) throw new Error(`${name}: CRC mismatch`);
+    if (zlib.crc32(data) >>> 0 !== crc >>> 0) throw new Error(`${name}: CRC mismatch`);
     out.set(name, data);
     p += 46 + nameLen + extraLen + commentLen;
   }

@@ -63,7 +63,7 @@ export async function fetchMissing(
       return params.endDate >= addDays(today, -1) && now.getTime() - c.fetched_at.getTime() > FRESH_MS;
     });
     if (missing.length === 0) continue;
-    const r = await syncDevice(ctx, link.id, { from: params.startDate, metrics: missing });
+    const r = await syncDevice(ctx, link.id, { from: params.startDate, metrics: missing, signal });
     summary.fetched++;
     summary.rowsUpserted += r.rowsUpserted;
     if ((r.status === 'rate_limited' || r.status === 'budget' || r.status === 'deferred') && r.nextAllowedAt)

@@ -18,11 +18,7 @@
  * the job completes or fails; never the data, only a link to /DataExport.
  */
 import { randomUUID } from 'node:crypto';
-import {
-  EXPORT_LIMITS,
-  type ExportJobParams,
-  exportJobParamsSchema,
-} from '@trialwear/contract';
+import { EXPORT_LIMITS, type ExportJobParams, exportJobParamsSchema } from '@trialwear/contract';
 import type { AppContext } from '../../app-context.js';
 import { inTransaction } from '../../db/transaction.js';
 import { writeExportArchive } from '../../features/data-export/archive/write-archive.js';
@@ -118,7 +114,9 @@ export async function runExport(ctx: AppContext, jobId: string): Promise<RunOutc
   const key = storageKeyOf(row.team_id, jobId);
   let writer: Awaited<ReturnType<typeof storage.createWriter>> | null = null;
   try {
-    await fetchMissing(ctx, row.team_id, params, controller.signal);
+    // Raced against the signal: a cancel returns at once, whatever provider call is in flight
+    // (that call's readings are stored as any sync's would be; the next call is never made).
+    await untilAborted(fetchMissing(ctx, row.team_id, params, controller.signal), controller.signal);
     if (controller.signal.aborted) return await stopped(ctx, jobId);
     progress.phase = 'writing';
     writer = await storage.createWriter(key);
@@ -200,6 +198,17 @@ export async function runExport(ctx: AppContext, jobId: string): Promise<RunOutc
 async function stopped(ctx: AppContext, jobId: string): Promise<RunOutcome> {
   const row = await repo.jobById(ctx.db, jobId);
   return { status: row?.status === 'cancelled' ? 'cancelled' : 'lost' };
+}
+
+/** The work's result, or an AbortError as soon as the signal aborts (the work's own end is then ignored). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  work.catch(() => {});
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason ?? new Error('aborted'));
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 function endStream(stream: NodeJS.WritableStream): Promise<void> {

@@ -59,6 +59,8 @@ const brandProvider = (p: string): Provider => (p === 'google_health' ? 'fitbit'
 export interface SyncRange {
   from?: string;
   metrics?: readonly string[];
+  /** Stops the sync before its next provider call (the export was cancelled). */
+  signal?: AbortSignal;
 }
 
 export async function syncDevice(
@@ -95,7 +97,7 @@ export async function syncDevice(
   const failures: GroupFailure[] = [];
   let zone: string | null = null;
 
-  const read = readerFor(ctx, client, deviceId, result);
+  const read = readerFor(ctx, client, deviceId, result, range.signal);
   const io: SyncIO = {
     now,
     backfillDays: ctx.config.SYNC_BACKFILL_DAYS,
@@ -119,6 +121,8 @@ export async function syncDevice(
   try {
     await sync.run(io, metrics);
   } catch (err) {
+    // Stopped by its caller: not a sync failure, nothing to record.
+    if (range.signal?.aborted) throw err;
     if (!(err instanceof SyncStop)) {
       await repo.recordAttempt(ctx.db, deviceId, now, { ok: false, error: describe(err) });
       throw err;
@@ -170,9 +174,11 @@ function readerFor(
   client: ProviderClient,
   deviceId: number,
   result: DeviceSyncResult,
+  signal?: AbortSignal,
 ): SyncIO['read'] {
   const data = client.data!;
   return async (query) => {
+    signal?.throwIfAborted();
     const now = ctx.now();
     if (!(await repo.takeCall(ctx.db, deviceId, now, ctx.config.SYNC_CALLS_PER_HOUR)))
       throw new SyncStop('budget', 'Hourly call budget spent; resuming next hour', nextHour(now));

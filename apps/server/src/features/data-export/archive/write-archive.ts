@@ -217,7 +217,7 @@ export async function writeExportArchive(
         const text = page
           .map((r) =>
             [
-              r.participant_code,
+              r.participant_code ?? `#${r.participant_id}`,
               r.metric_key,
               r.local_date,
               r.local_time,
@@ -255,12 +255,18 @@ export async function writeExportArchive(
       return [k, m?.metric_name, m?.units, m?.description, m?.device_type].map(csvCell).join(',');
     }),
   ].join('\n');
+  const dictBuf = Buffer.from(`${dict}\n`);
   await zip.file(
     'data_dictionary.csv',
     (async function* () {
-      yield Buffer.from(`${dict}\n`);
+      yield dictBuf;
     })(),
   );
+  files.push({
+    name: 'data_dictionary.csv',
+    rows: req.metricKeys.length,
+    sha256: createHash('sha256').update(dictBuf).digest('hex'),
+  });
   const manifest = {
     jobParams: req.jobParams,
     generated_at: new Date().toISOString(),
