@@ -1,284 +1,321 @@
 /*
- * TEMPORARY minimal archive writer, to the interface agreed with the
- * wt-export-archive branch, which owns this file (its streaming version with
- * COPY, ZIP64 and the benches replaces this one on merge). Enough for the job
- * and its tests: data CSVs (single-tab or one per metric), data_dictionary.csv
- * and manifest.json in a deflated ZIP with data descriptors.
+ * The export archive (issue #12 item 3): data CSVs, data_dictionary.csv and
+ * manifest.json in one ZIP, streamed end to end:
+ *
+ *   COPY … TO STDOUT (CSV, formatted by PostgreSQL) → SHA-256 and row count
+ *   → yazl (deflate, CRC-32; ZIP64 as soon as an entry or offset needs it)
+ *   → `out` (the export storage's writer)
+ *
+ * Nothing holds more than a stream buffer: each stage is a Node stream and
+ * pipe/pipeline backpressure reaches back to the socket of the COPY, so a slow
+ * writer slows PostgreSQL down instead of filling memory. The manifest is the
+ * last entry, written once every data file's hash is known.
+ *
+ * CSV conventions (documented for the statisticians in the manifest too):
+ * - one row per stored reading; the header's first columns are exactly the
+ *   issue's; `value` is the stored number in the provider's unit (shortest
+ *   text that reads back the same double); `value_json` is the provider's
+ *   structured detail as compact JSON text (sleep stages, the Dexcom trend
+ *   arrow, the sleep period's times), empty when none;
+ * - local_date/local_time are the participant's wall clock, utc_offset the
+ *   offset in force then (±HH:MM), measured_at_utc the instant in ISO 8601
+ *   with Z (fractional seconds only when stored);
+ * - participants appear by participant code only (`#<id>` when a participant
+ *   has no code, as the portal shows it); no email, no notes.
+ *
+ * Abort: the signal stops the COPY (its connection is destroyed), the ZIP
+ * and `out` at once; the caller then aborts its storage writer.
  */
 import { createHash } from 'node:crypto';
-import zlib from 'node:zlib';
-import { sql } from 'kysely';
+import { Readable, Transform, type Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import yazl from 'yazl';
 import type { Db } from '../../../db/database.js';
 import { APP_VERSION } from '../../../version.js';
+import {
+  DATA_COLUMNS,
+  type ExportMetric,
+  type ExportParticipant,
+  type ExportSnapshot,
+  openExportSnapshot,
+} from './readings-stream-repo.js';
 
 export interface ArchiveRequest {
   teamId: number;
+  /** Already authorized, of teamId. */
   participantIds: number[];
   metricKeys: string[];
+  /** Participant-local dates, inclusive, YYYY-MM-DD. */
   startDate: string;
   endDate: string;
   mode: 'single-tab' | 'separate-tabs';
+  /** Echoed into manifest.json. */
   jobParams: unknown;
 }
+
+export interface ArchiveFile {
+  name: string;
+  rows: number;
+  /** SHA-256 (hex) of the file as extracted. */
+  sha256: string;
+  /** Uncompressed size in bytes. */
+  bytes?: number;
+  kind?: 'data' | 'dictionary';
+}
+
 export interface ArchiveResult {
+  /** Bytes of the ZIP written to `out`. */
   bytes: number;
-  files: { name: string; rows: number; sha256: string }[];
+  /** The data files, then data_dictionary.csv (the manifest lists the same). */
+  files: ArchiveFile[];
 }
 
-const HEADER = [
-  'participant_code',
+export interface ArchiveOptions {
+  signal: AbortSignal;
+  /** Throttled (at most every PROGRESS_INTERVAL_MS), and once at the end with rowsTotal = rowsWritten. */
+  onProgress?: (p: { rowsWritten: number; rowsTotal: number }) => void;
+  /** 'auto' (default): ZIP64 records only where sizes or offsets need them; 'always': on every entry and the end record. */
+  zip64?: 'auto' | 'always';
+  /** The clock of generated_at and the entries' times (tests). */
+  now?: () => Date;
+}
+
+/** Deflate level: gzip's default, the level the bench compares with. */
+export const ZIP_COMPRESSION_LEVEL = 6;
+export const PROGRESS_INTERVAL_MS = 500;
+export const SINGLE_TAB_FILE = 'data.csv';
+export const DICTIONARY_FILE = 'data_dictionary.csv';
+export const MANIFEST_FILE = 'manifest.json';
+export const DICTIONARY_COLUMNS = [
   'metric_key',
-  'local_date',
-  'local_time',
-  'utc_offset',
-  'measured_at_utc',
-  'value',
+  'metric_name',
   'unit',
-];
+  'description',
+  'source',
+  'device_type',
+] as const;
 
-const csvCell = (v: unknown) => {
-  if (v === null || v === undefined) return '';
-  const s = String(v);
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-};
-const offsetText = (m: number | null) => {
-  if (m === null) return '';
-  const sign = m < 0 ? '-' : '+';
-  const a = Math.abs(m);
-  return `${sign}${String(Math.floor(a / 60)).padStart(2, '0')}:${String(a % 60).padStart(2, '0')}`;
-};
+const DATA_HEADER = Buffer.from(`${DATA_COLUMNS.join(',')}\n`);
 
-class ZipOut {
-  private offset = 0;
-  private entries: { name: Buffer; crc: number; csize: number; size: number; at: number }[] = [];
-  constructor(
-    private readonly out: NodeJS.WritableStream,
-    private readonly signal: AbortSignal,
-  ) {}
-  private async write(b: Buffer) {
-    if (this.signal.aborted) throw new Error('aborted');
-    this.offset += b.length;
-    if (!this.out.write(b)) await new Promise<void>((r) => this.out.once('drain', r));
-  }
-  async file(name: string, chunks: AsyncIterable<Buffer>) {
-    const nameBuf = Buffer.from(name, 'utf8');
-    const at = this.offset;
-    const h = Buffer.alloc(30);
-    h.writeUInt32LE(0x04034b50, 0);
-    h.writeUInt16LE(20, 4);
-    h.writeUInt16LE(0x0808, 6); // data descriptor, UTF-8 names
-    h.writeUInt16LE(8, 8);
-    h.writeUInt16LE(nameBuf.length, 26);
-    await this.write(Buffer.concat([h, nameBuf]));
-    let crc = 0;
-    let size = 0;
-    let csize = 0;
-    const deflate = zlib.createDeflateRaw({ level: 6 });
-    const pending: Buffer[] = [];
-    deflate.on('data', (c: Buffer) => pending.push(c));
-    const flush = async () => {
-      while (pending.length) {
-        const c = pending.shift()!;
-        csize += c.length;
-        await this.write(c);
-      }
-    };
-    for await (const chunk of chunks) {
-      crc = zlib.crc32(chunk, crc);
-      size += chunk.length;
-      await new Promise<void>((r) => deflate.write(chunk, () => r()));
-      await new Promise<void>((r) => deflate.flush(zlib.constants.Z_SYNC_FLUSH, () => r()));
-      await flush();
-    }
-    await new Promise<void>((r) => deflate.end(() => r()));
-    await new Promise<void>((r) => (deflate.readableEnded ? r() : deflate.once('end', () => r())));
-    await flush();
-    const d = Buffer.alloc(16);
-    d.writeUInt32LE(0x08074b50, 0);
-    d.writeUInt32LE(crc >>> 0, 4);
-    d.writeUInt32LE(csize, 8);
-    d.writeUInt32LE(size, 12);
-    await this.write(d);
-    this.entries.push({ name: nameBuf, crc, csize, size, at });
-  }
-  async finish() {
-    const start = this.offset;
-    for (const e of this.entries) {
-      const c = Buffer.alloc(46);
-      c.writeUInt32LE(0x02014b50, 0);
-      c.writeUInt16LE(20, 4);
-      c.writeUInt16LE(20, 6);
-      c.writeUInt16LE(0x0808, 8);
-      c.writeUInt16LE(8, 10);
-      c.writeUInt32LE(e.crc >>> 0, 16);
-      c.writeUInt32LE(e.csize, 20);
-      c.writeUInt32LE(e.size, 24);
-      c.writeUInt16LE(e.name.length, 28);
-      c.writeUInt32LE(e.at, 42);
-      await this.write(Buffer.concat([c, e.name]));
-    }
-    const end = Buffer.alloc(22);
-    end.writeUInt32LE(0x06054b50, 0);
-    end.writeUInt16LE(this.entries.length, 8);
-    end.writeUInt16LE(this.entries.length, 10);
-    end.writeUInt32LE(this.offset - start, 12);
-    end.writeUInt32LE(start, 16);
-    await this.write(end);
-    return this.offset;
-  }
+/** A CSV field as PostgreSQL's CSV writes it: quoted only when it has to be. */
+export function csvField(v: string | null): string {
+  if (v === null) return '';
+  if (v === '' || /[",\r\n]/.test(v)) return `"${v.replaceAll('"', '""')}"`;
+  return v;
 }
 
-interface Row {
-  participant_code: string | null;
-  participant_id: number;
-  metric_key: string;
-  local_date: string;
-  local_time: string | null;
-  utc_offset_minutes: number | null;
-  measured_at: Date;
-  value: number | null;
+function countNewlines(chunk: Buffer): number {
+  let n = 0;
+  let i = chunk.indexOf(10);
+  while (i !== -1) {
+    n += 1;
+    i = chunk.indexOf(10, i + 1);
+  }
+  return n;
 }
 
-async function countRows(db: Db, req: ArchiveRequest): Promise<number> {
-  const r = await db
-    .selectFrom('device_readings')
-    .select((eb) => eb.fn.countAll<string>().as('n'))
-    .where('team_id', '=', req.teamId)
-    .where('participant_id', 'in', req.participantIds)
-    .where('metric_key', 'in', req.metricKeys)
-    .where('local_date', '>=', req.startDate)
-    .where('local_date', '<=', req.endDate)
-    .executeTakeFirstOrThrow();
-  return Number(r.n);
+interface DataFile {
+  name: string;
+  parts: { participant: ExportParticipant; metric: ExportMetric }[];
+}
+
+function dataFiles(snapshot: ExportSnapshot, mode: ArchiveRequest['mode']): DataFile[] {
+  const { participants, metrics } = snapshot;
+  if (mode === 'single-tab') {
+    return [
+      {
+        name: SINGLE_TAB_FILE,
+        parts: participants.flatMap((participant) => metrics.map((metric) => ({ participant, metric }))),
+      },
+    ];
+  }
+  return metrics.map((metric) => ({
+    name: `${metric.key}.csv`,
+    parts: participants.map((participant) => ({ participant, metric })),
+  }));
 }
 
 export async function writeExportArchive(
   db: Db,
   req: ArchiveRequest,
   out: NodeJS.WritableStream,
-  opts: { signal: AbortSignal; onProgress?: (p: { rowsWritten: number; rowsTotal: number }) => void },
+  opts: ArchiveOptions,
 ): Promise<ArchiveResult> {
-  const rowsTotal = await countRows(db, req);
-  let rowsWritten = 0;
-  opts.onProgress?.({ rowsWritten, rowsTotal });
-  const units = new Map(
-    (
-      await db
-        .selectFrom('metric_catalog')
-        .select(['metric_key', 'metric_name', 'units', 'description', 'device_type'])
-        .where('metric_key', 'in', req.metricKeys)
-        .execute()
-    ).map((m) => [m.metric_key, m]),
-  );
-  const zip = new ZipOut(out, opts.signal);
-  const files: ArchiveResult['files'] = [];
-  const groups = req.mode === 'single-tab' ? [req.metricKeys] : req.metricKeys.map((m) => [m]);
-  for (const metrics of groups) {
-    const name = req.mode === 'single-tab' ? 'data.csv' : `${metrics[0]}.csv`;
-    const hash = createHash('sha256');
-    let rows = 0;
-    async function* chunks(): AsyncIterable<Buffer> {
-      const head = Buffer.from(`${HEADER.join(',')}\n`, 'utf8');
-      hash.update(head);
-      yield head;
-      let after: { pid: number; code: string; metric: string; at: Date } | null = null;
-      for (;;) {
-        const cursor = after;
-        const page: Row[] = await db
-          .selectFrom('device_readings as r')
-          .innerJoin('participants as p', 'p.id', 'r.participant_id')
-          .select([
-            'p.participant_code',
-            'r.participant_id',
-            'r.metric_key',
-            'r.local_date',
-            'r.local_time',
-            'r.utc_offset_minutes',
-            'r.measured_at',
-            'r.value',
-          ])
-          .where('r.team_id', '=', req.teamId)
-          .where('r.participant_id', 'in', req.participantIds)
-          .where('r.metric_key', 'in', metrics)
-          .where('r.local_date', '>=', req.startDate)
-          .where('r.local_date', '<=', req.endDate)
-          .$if(cursor !== null, (q) =>
-            q.where(
-              sql<boolean>`(coalesce(p.participant_code, ''), r.participant_id, r.metric_key, r.measured_at) > (${cursor!.code}, ${cursor!.pid}, ${cursor!.metric}, ${cursor!.at})`,
-            ),
-          )
-          .orderBy(sql`coalesce(p.participant_code, '')`)
-          .orderBy('r.participant_id')
-          .orderBy('r.metric_key')
-          .orderBy('r.measured_at')
-          .limit(5000)
-          .execute();
-        if (page.length === 0) return;
-        const text = page
-          .map((r) =>
-            [
-              r.participant_code ?? `#${r.participant_id}`,
-              r.metric_key,
-              r.local_date,
-              r.local_time,
-              offsetText(r.utc_offset_minutes),
-              r.measured_at.toISOString(),
-              r.value,
-              units.get(r.metric_key)?.units ?? '',
-            ]
-              .map(csvCell)
-              .join(','),
-          )
-          .join('\n');
-        const buf = Buffer.from(`${text}\n`, 'utf8');
-        hash.update(buf);
-        rows += page.length;
-        rowsWritten += page.length;
-        opts.onProgress?.({ rowsWritten, rowsTotal });
-        yield buf;
-        const last = page[page.length - 1]!;
-        after = {
-          pid: last.participant_id,
-          code: last.participant_code ?? '',
-          metric: last.metric_key,
-          at: last.measured_at,
-        };
-      }
-    }
-    await zip.file(name, chunks());
-    files.push({ name, rows, sha256: hash.digest('hex') });
-  }
-  const dict = [
-    'metric_key,metric_name,unit,description,source',
-    ...req.metricKeys.map((k) => {
-      const m = units.get(k);
-      return [k, m?.metric_name, m?.units, m?.description, m?.device_type].map(csvCell).join(',');
-    }),
-  ].join('\n');
-  const dictBuf = Buffer.from(`${dict}\n`);
-  await zip.file(
-    'data_dictionary.csv',
-    (async function* () {
-      yield dictBuf;
-    })(),
-  );
-  files.push({
-    name: 'data_dictionary.csv',
-    rows: req.metricKeys.length,
-    sha256: createHash('sha256').update(dictBuf).digest('hex'),
+  const { signal } = opts;
+  signal.throwIfAborted();
+  if (req.metricKeys.some((k) => !/^[A-Za-z0-9_.-]+$/.test(k)))
+    throw new Error('metric keys must be plain names');
+  const snapshot = await openExportSnapshot(db, req);
+
+  // The first failure (abort, SQL error, storage error) stops everything.
+  let failure: unknown;
+  let rejectFailed!: (err: unknown) => void;
+  const failed = new Promise<never>((_, reject) => {
+    rejectFailed = reject;
   });
-  const manifest = {
-    jobParams: req.jobParams,
-    generated_at: new Date().toISOString(),
-    product_version: APP_VERSION,
-    files,
+  failed.catch(() => {});
+  let current: Readable | null = null;
+  const zip = new yazl.ZipFile();
+  const fail = (err: unknown) => {
+    if (failure !== undefined) return;
+    failure = err ?? new Error('export failed');
+    rejectFailed(failure);
+    current?.destroy();
+    void snapshot.close(failure);
+    (zip.outputStream as Readable).destroy();
+    // The caller aborts its storage writer; the stream stops taking bytes now.
+    (out as Partial<Writable>).destroy?.();
   };
-  await zip.file(
-    'manifest.json',
-    (async function* () {
-      yield Buffer.from(JSON.stringify(manifest, null, 2));
-    })(),
-  );
-  const bytes = await zip.finish();
-  return { bytes, files };
+  const onAbort = () => fail(signal.reason);
+  signal.addEventListener('abort', onAbort, { once: true });
+  if (signal.aborted) onAbort();
+
+  let zipBytes = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      zipBytes += chunk.length;
+      cb(null, chunk);
+    },
+  });
+  const written = pipeline(zip.outputStream, counter, out as NodeJS.WritableStream);
+  written.catch(fail);
+
+  try {
+    const now = opts.now?.() ?? new Date();
+    const zip64 = opts.zip64 === 'always';
+    const entryOptions = { mtime: now, compressionLevel: ZIP_COMPRESSION_LEVEL, forceZip64Format: zip64 };
+
+    let rowsWritten = 0;
+    let rowsTotal = await Promise.race([snapshot.countUpperBound(), failed]);
+    let lastReport = 0;
+    const report = (force = false) => {
+      if (!opts.onProgress) return;
+      const t = Date.now();
+      if (!force && t - lastReport < PROGRESS_INTERVAL_MS) return;
+      lastReport = t;
+      if (rowsWritten > rowsTotal) rowsTotal = rowsWritten;
+      opts.onProgress({ rowsWritten, rowsTotal });
+    };
+    report(true);
+
+    const files: ArchiveFile[] = [];
+    for (const file of dataFiles(snapshot, req.mode)) {
+      const entry = csvEntry(snapshot, file.parts, (n) => {
+        rowsWritten += n;
+        report();
+      });
+      current = entry.stream;
+      entry.stream.once('error', fail);
+      zip.addReadStream(entry.stream, file.name, entryOptions);
+      const r = await Promise.race([entry.result, failed]);
+      files.push({ name: file.name, kind: 'data', ...r });
+    }
+    current = null;
+    await Promise.race([snapshot.close(), failed]);
+
+    const dictionaryLines = [
+      DICTIONARY_COLUMNS.join(','),
+      ...snapshot.metrics.map((m) =>
+        [m.key, m.name, m.unit, m.description, m.source, m.deviceType].map(csvField).join(','),
+      ),
+    ];
+    const dictionary = Buffer.from(`${dictionaryLines.join('\n')}\n`);
+    files.push({
+      name: DICTIONARY_FILE,
+      kind: 'dictionary',
+      rows: snapshot.metrics.length,
+      sha256: createHash('sha256').update(dictionary).digest('hex'),
+      bytes: dictionary.length,
+    });
+    zip.addBuffer(dictionary, DICTIONARY_FILE, entryOptions);
+
+    const manifest = {
+      product: 'TrialWear',
+      product_version: APP_VERSION,
+      generated_at: now.toISOString(),
+      job_params: req.jobParams ?? null,
+      export: {
+        mode: req.mode,
+        start_date: req.startDate,
+        end_date: req.endDate,
+        metrics: snapshot.metrics.map((m) => m.key),
+        participants: snapshot.participants.map((p) => p.code),
+      },
+      columns: DATA_COLUMNS,
+      conventions: {
+        order: 'participant_code, metric_key, measured_at_utc',
+        dates:
+          'local_date and local_time are the participant-local wall clock; the date range is of local dates, inclusive',
+        utc_offset: 'offset from UTC in force at the reading, ±HH:MM; empty when the provider gave none',
+        measured_at_utc: 'ISO 8601 instant in UTC (Z); fractional seconds only when stored',
+        value: "the stored number in the provider's unit (see unit and data_dictionary.csv)",
+        value_json: "the provider's structured detail of the reading as JSON text; empty when none",
+        rows: 'row counts exclude the header row; sha256 is of the file as extracted',
+      },
+      files: files.map((f) => ({ name: f.name, rows: f.rows, bytes: f.bytes, sha256: f.sha256 })),
+    };
+    zip.addBuffer(Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`), MANIFEST_FILE, entryOptions);
+    zip.end({ forceZip64Format: zip64, comment: '' });
+    await Promise.race([written, failed]);
+    if (failure !== undefined) throw failure;
+    rowsTotal = rowsWritten;
+    report(true);
+    return { bytes: zipBytes, files };
+  } catch (err) {
+    fail(err);
+    throw failure;
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
+/**
+ * One data file: the header, then each (participant, metric) COPY in turn,
+ * hashed and counted on the way. `result` resolves when the last row has been
+ * handed on; a row count different from what PostgreSQL reports fails it.
+ */
+function csvEntry(
+  snapshot: ExportSnapshot,
+  parts: DataFile['parts'],
+  onRows: (n: number) => void,
+): { stream: Readable; result: Promise<{ rows: number; sha256: string; bytes: number }> } {
+  let resolve!: (r: { rows: number; sha256: string; bytes: number }) => void;
+  let reject!: (err: unknown) => void;
+  const result = new Promise<{ rows: number; sha256: string; bytes: number }>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  result.catch(() => {});
+  async function* produce() {
+    try {
+      const hash = createHash('sha256');
+      let rows = 0;
+      let bytes = DATA_HEADER.length;
+      hash.update(DATA_HEADER);
+      yield DATA_HEADER;
+      for (const { participant, metric } of parts) {
+        const copy = snapshot.copyRows(participant, metric);
+        let lines = 0;
+        for await (const chunk of copy.stream as AsyncIterable<Buffer>) {
+          hash.update(chunk);
+          const n = countNewlines(chunk);
+          lines += n;
+          bytes += chunk.length;
+          onRows(n);
+          yield chunk;
+        }
+        const reported = await copy.done;
+        if (reported !== lines)
+          throw new Error(
+            `export: ${lines} CSV lines for ${reported} rows (${participant.code}, ${metric.key})`,
+          );
+        rows += lines;
+      }
+      resolve({ rows, sha256: hash.digest('hex'), bytes });
+    } catch (err) {
+      reject(err);
+      throw err;
+    }
+  }
+  return { stream: Readable.from(produce(), { objectMode: false, highWaterMark: 64 * 1024 }), result };
 }
