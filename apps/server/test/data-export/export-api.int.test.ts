@@ -13,7 +13,7 @@ import { linkParticipant, trialWithParticipants } from '../support/linked-partic
 import { storeMetrics } from '../support/stored-metrics.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { testClock } from '../support/test-clock.js';
-import { unzip } from './export-zip.js';
+import { zipEntries } from './export-zip.js';
 
 const DAY = 86_400_000;
 const clock = testClock(new Date().toISOString());
@@ -216,7 +216,7 @@ describe('batch data export calls', () => {
     expect(dl.headers['content-disposition']).toMatch(/^attachment; filename="api export\.zip"/);
     expect(Number(dl.headers['content-length'])).toBe(dl.rawPayload.length);
     expect(dl.rawPayload.length).toBe(done.file_size);
-    expect([...unzip(dl.rawPayload).keys()]).toEqual(
+    expect([...(await zipEntries(dl.rawPayload)).keys()]).toEqual(
       expect.arrayContaining(['manifest.json', 'data_dictionary.csv']),
     );
     // The download and the request are audited with the job's parameters.

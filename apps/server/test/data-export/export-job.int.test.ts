@@ -20,7 +20,7 @@ import { linkParticipant, trialWithParticipants } from '../support/linked-partic
 import { allMail, mailText } from '../support/mail.js';
 import { storeMetrics } from '../support/stored-metrics.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
-import { parseCsv, unzip } from './export-zip.js';
+import { parseCsv, zipEntries } from './export-zip.js';
 
 const DAY = 86_400_000;
 const dateAgo = (days: number) => new Date(Date.now() - days * DAY).toISOString().slice(0, 10);
@@ -79,7 +79,7 @@ describe('export jobs against the simulators', () => {
   const zipOf = async (id: string) => {
     const res = await a.as.User.get(`/api/dataExport/jobs/${id}/download`);
     expect(res.statusCode, res.body).toBe(200);
-    return unzip(res.rawPayload);
+    return zipEntries(res.rawPayload);
   };
   const jobRow = (id: string) =>
     t.ctx.db.selectFrom('export_jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
@@ -366,9 +366,8 @@ describe('export jobs against the simulators', () => {
   }, 180_000);
 });
 
-const byKey = (
-  x: { code?: string; m: string; local_date: string },
-  y: { code?: string; m: string; local_date: string },
-) => `${x.code}|${x.m}|${x.local_date}`.localeCompare(`${y.code}|${y.m}|${y.local_date}`);
-const byAt = (x: { code?: string; at: string }, y: { code?: string; at: string }) =>
+type Keyed = { code?: string | undefined; m?: string | undefined; local_date?: string | undefined };
+const byKey = (x: Keyed, y: Keyed) =>
+  `${x.code}|${x.m}|${x.local_date}`.localeCompare(`${y.code}|${y.m}|${y.local_date}`);
+const byAt = (x: { code?: string | undefined; at: string }, y: { code?: string | undefined; at: string }) =>
   `${x.code}|${x.at}`.localeCompare(`${y.code}|${y.at}`);
