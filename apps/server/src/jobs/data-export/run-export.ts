@@ -145,7 +145,10 @@ export async function runExport(ctx: AppContext, jobId: string): Promise<RunOutc
     const { size } = await writer.commit();
     writer = null;
     const now = ctx.now();
-    const rows = result.files.reduce((n, f) => n + f.rows, 0);
+    // Readings written: the data files' rows (the dictionary's are metrics).
+    const rows = result.files
+      .filter((f) => f.name !== 'data_dictionary.csv' && (f as { kind?: string }).kind !== 'dictionary')
+      .reduce((n, f) => n + f.rows, 0);
     const done = await repo.complete(ctx.db, jobId, owner, {
       now,
       expiresAt: new Date(now.getTime() + EXPORT_LIMITS.filesKeptDays * 86_400_000),
