@@ -133,7 +133,7 @@ export function createDirectoryExportStorage(root: string): ExportStorage {
       try {
         const handle = await fsp.open(file(key), 'r');
         const { size } = await handle.stat();
-        return { stream: handle.createReadStream({ highWaterMark: 256 * 1024 }), size };
+        return { stream: handle.createReadStream({ highWaterMark: 1024 * 1024 }), size };
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
         throw err;

@@ -256,7 +256,10 @@ storageSuite('S3 (s3rver)', async () => {
 
 describe('export storage: S3 configuration', () => {
   afterAll(async () => {
-    s3rver?.httpServer?.closeAllConnections();
+    // The SDK keeps connections alive: close them, or close() waits for their timeout.
+    (
+      s3rver as unknown as { httpServer?: import('node:http').Server } | undefined
+    )?.httpServer?.closeAllConnections();
     await s3rver?.close();
     fs.rmSync(s3dir, { recursive: true, force: true });
   });
