@@ -69,7 +69,8 @@ export async function fetchMissing(
     if ((r.status === 'rate_limited' || r.status === 'budget' || r.status === 'deferred') && r.nextAllowedAt)
       throw new ExportDeferred(new Date(r.nextAllowedAt));
     // A 5xx or no answer: the device now backs off (sync-device), and the export retries later.
-    if (r.status === 'unavailable') throw new ProviderUnavailable(r.errors.join('; ') || 'The provider did not answer');
+    if (r.status === 'unavailable')
+      throw new ProviderUnavailable(r.errors.join('; ') || 'The provider did not answer');
     if (r.status === 'synced')
       await repo.recordCoverage(ctx.db, link.id, r.metrics, params.startDate, today, ctx.now());
     else
