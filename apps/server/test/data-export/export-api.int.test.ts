@@ -305,11 +305,16 @@ describe('batch data export calls', () => {
     await simControl(t, 'fitbit').failNext(500, 50);
     try {
       expect(await runExport(t.ctx, id)).toEqual({ status: 'retry' });
-      // Waiting: not before its retry time.
-      expect(await runExport(t.ctx, id)).toEqual({ status: 'skipped' });
+      // Waiting: not before its retry time, which is the device's own back-off (60–90 s after a
+      // first failure), not the export's 10 s: nothing calls the failing provider sooner.
       clock.advance(11_000);
+      expect(await runExport(t.ctx, id)).toEqual({ status: 'skipped' });
+      clock.advance(80_000);
       expect(await runExport(t.ctx, id)).toEqual({ status: 'retry' });
-      clock.advance(21_000);
+      // The second failure in a row backs off 120–180 s.
+      clock.advance(119_000);
+      expect(await runExport(t.ctx, id)).toEqual({ status: 'skipped' });
+      clock.advance(62_000);
       const last = await runExport(t.ctx, id);
       expect(last).toMatchObject({ status: 'failed' });
     } finally {

@@ -23,6 +23,20 @@ export class ExportDeferred extends Error {
   }
 }
 
+/**
+ * The provider did not answer (5xx or network) while the export fetched: the
+ * device now backs off (sync-device's exponential back-off), so the export's
+ * next attempt waits at least until `until`, and nothing calls again sooner.
+ */
+export class ExportFetchUnavailable extends ProviderUnavailable {
+  constructor(
+    message: string,
+    readonly until: Date | null,
+  ) {
+    super(message);
+  }
+}
+
 /** Data of today (or later) is re-read when the last fetch is older than this. */
 const FRESH_MS = 15 * 60_000;
 
@@ -68,9 +82,12 @@ export async function fetchMissing(
     summary.rowsUpserted += r.rowsUpserted;
     if ((r.status === 'rate_limited' || r.status === 'budget' || r.status === 'deferred') && r.nextAllowedAt)
       throw new ExportDeferred(new Date(r.nextAllowedAt));
-    // A 5xx or no answer: the device now backs off (sync-device), and the export retries later.
+    // A 5xx or no answer: the device now backs off (sync-device); the export retries after it.
     if (r.status === 'unavailable')
-      throw new ProviderUnavailable(r.errors.join('; ') || 'The provider did not answer');
+      throw new ExportFetchUnavailable(
+        r.errors.join('; ') || 'The provider did not answer',
+        r.nextAllowedAt ? new Date(r.nextAllowedAt) : null,
+      );
     if (r.status === 'synced')
       await repo.recordCoverage(ctx.db, link.id, r.metrics, params.startDate, today, ctx.now());
     else

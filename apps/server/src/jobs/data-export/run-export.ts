@@ -25,7 +25,7 @@ import { writeExportArchive } from '../../features/data-export/archive/write-arc
 import * as repo from '../../features/data-export/repo.js';
 import { exportStorage, storageKeyOf } from '../../features/data-export/service.js';
 import { ProviderUnavailable } from '../device-sync/sync-device.js';
-import { ExportDeferred, fetchMissing } from './fetch-missing.js';
+import { ExportDeferred, ExportFetchUnavailable, fetchMissing } from './fetch-missing.js';
 import { mailOutcome } from './mail.js';
 
 /** A lease outlives a few missed heartbeats; a killed worker's job is taken over after it. */
@@ -182,7 +182,13 @@ export async function runExport(ctx: AppContext, jobId: string): Promise<RunOutc
         jobId,
         owner,
         now,
-        new Date(now.getTime() + RETRY_DELAY_MS * row.attempts),
+        // Never sooner than the device's own back-off after that failure.
+        new Date(
+          Math.max(
+            now.getTime() + RETRY_DELAY_MS * row.attempts,
+            err instanceof ExportFetchUnavailable && err.until ? err.until.getTime() : 0,
+          ),
+        ),
         'retrying',
       );
       return { status: 'retry' };
