@@ -62,6 +62,17 @@ const EMPTY: ExportFormValues = {
   fileName: '',
 };
 
+/** The form's order: the first field in error takes the focus after a refused submit. */
+const FIELD_ORDER: ReadonlyArray<keyof ExportFormValues> = [
+  'trialId',
+  'deviceId',
+  'participantIds',
+  'startDate',
+  'endDate',
+  'metrics',
+  'fileName',
+];
+
 const MODE_LABELS: Record<ExportMode, { label: string; description: string }> = {
   'separate-tabs': { label: 'Separate tabs', description: 'One CSV file per metric' },
   'single-tab': { label: 'Single tab', description: 'All metrics in one CSV file' },
@@ -107,11 +118,11 @@ export function ExportForm({
   onSubmit: (body: BatchExportBody) => Promise<void>;
 }) {
   const resolver = useMemo(() => exportResolver(today), [today]);
-  const { control, register, handleSubmit, setValue, watch, formState } = useForm<
+  const { control, register, handleSubmit, setValue, setFocus, watch, formState } = useForm<
     ExportFormValues,
     unknown,
     BatchExportBody
-  >({ resolver, defaultValues: EMPTY });
+  >({ resolver, defaultValues: EMPTY, shouldFocusError: false });
   const trialId = watch('trialId');
   const deviceId = watch('deviceId');
 
@@ -146,7 +157,14 @@ export function ExportForm({
           {msg}
         </Alert>
       ))}
-      <form onSubmit={handleSubmit(onSubmit)} noValidate aria-label="Export request">
+      <form
+        onSubmit={handleSubmit(onSubmit, (errors) => {
+          const first = FIELD_ORDER.find((name) => errors[name]);
+          if (first) setFocus(first);
+        })}
+        noValidate
+        aria-label="Export request"
+      >
         <Stack gap="md">
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <Controller
@@ -157,7 +175,6 @@ export function ExportForm({
                   ref={field.ref}
                   label="Trial"
                   withAsterisk
-                  searchable
                   placeholder={trials.isLoading ? 'Loading trials…' : 'Select a trial'}
                   nothingFoundMessage="No trial found"
                   data={(trials.data ?? []).map((t) => ({
@@ -247,13 +264,19 @@ export function ExportForm({
                       <Button
                         variant="subtle"
                         size="compact-sm"
+                        aria-label="Select all participants"
                         onClick={() => field.onChange(participantOptions.map((o) => Number(o.value)))}
                       >
-                        Select all participants
+                        Select all
                       </Button>
                       {field.value.length > 0 && (
-                        <Button variant="subtle" size="compact-sm" onClick={() => field.onChange([])}>
-                          Clear participants
+                        <Button
+                          variant="subtle"
+                          size="compact-sm"
+                          aria-label="Clear participants"
+                          onClick={() => field.onChange([])}
+                        >
+                          Clear
                         </Button>
                       )}
                     </Group>
@@ -312,20 +335,26 @@ export function ExportForm({
                         <Button
                           variant="subtle"
                           size="compact-sm"
+                          aria-label="Select all metrics"
                           onClick={() => field.onChange(metricList.map((m) => m.metric_key))}
                         >
-                          Select all metrics
+                          Select all
                         </Button>
                         {field.value.length > 0 && (
-                          <Button variant="subtle" size="compact-sm" onClick={() => field.onChange([])}>
-                            Clear metrics
+                          <Button
+                            variant="subtle"
+                            size="compact-sm"
+                            aria-label="Clear metrics"
+                            onClick={() => field.onChange([])}
+                          >
+                            Clear
                           </Button>
                         )}
                       </Group>
                     )}
                     {byCategory(metricList).map(([category, list]) => (
                       <div key={category}>
-                        <Text size="sm" fw={500} c="dimmed" mb={4}>
+                        <Text size="sm" fw={500} c="dimmed" mb={4} tt="capitalize">
                           {category}
                         </Text>
                         <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }} spacing="xs" verticalSpacing={6}>

@@ -7,7 +7,8 @@
  * Cancel; completed/failed/cancelled/expired → Delete after a confirmation
  * that the file is permanently removed. An expired job says so.
  */
-import { Alert, Badge, Button, Group, Progress, Stack, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, Paper, Progress, Stack, Text, Title } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
@@ -23,7 +24,7 @@ import {
   type ExportTrial,
   exportZipName,
 } from '@trialwear/contract';
-import { useId, useState } from 'react';
+import { type ReactNode, useId, useState } from 'react';
 import { ConfirmModal } from '../../../components/confirm-modal';
 import { DataTable } from '../../../components/data-table/data-table';
 import {
@@ -128,6 +129,102 @@ function ParamsCell({
   );
 }
 
+function JobId({ id }: { id: string }) {
+  return (
+    <Text size="xs" ff="monospace" title={id}>
+      {id.slice(0, 8)}
+    </Text>
+  );
+}
+
+function JobError({ job }: { job: ExportJob }) {
+  if (!job.error_message) return null;
+  return (
+    <Text
+      size="sm"
+      c={job.status === 'failed' ? 'red.9' : 'dimmed'}
+      maw={260}
+      style={{ overflowWrap: 'anywhere' }}
+    >
+      {job.error_message}
+    </Text>
+  );
+}
+
+function JobActions({
+  job,
+  busy,
+  onCancel,
+  onDelete,
+}: {
+  job: ExportJob;
+  busy: boolean;
+  onCancel: () => void;
+  onDelete: () => void;
+}) {
+  const zip = exportZipName(job.job_params.fileName);
+  return (
+    <Group gap={6} wrap="nowrap">
+      {canDownloadExport(job.status) && (
+        <Button
+          component="a"
+          href={exportDownloadUrl(job.id)}
+          target="_blank"
+          rel="noopener noreferrer"
+          size="compact-sm"
+          aria-label={`Download ${zip}`}
+        >
+          Download
+        </Button>
+      )}
+      {canCancelExport(job.status) && (
+        <Button
+          size="compact-sm"
+          variant="light"
+          color="orange"
+          loading={busy}
+          aria-label={`Cancel ${zip}`}
+          onClick={onCancel}
+        >
+          Cancel
+        </Button>
+      )}
+      {canDeleteExport(job.status) && (
+        <Button
+          size="compact-sm"
+          variant="light"
+          color="red"
+          loading={busy}
+          aria-label={`Delete ${zip}`}
+          onClick={onDelete}
+        >
+          Delete
+        </Button>
+      )}
+    </Group>
+  );
+}
+
+/** A narrow screen: one card per job instead of a seven-column table. */
+function JobCard({ job, params, actions }: { job: ExportJob; params: ReactNode; actions: ReactNode }) {
+  return (
+    <Paper withBorder p="sm" component="li" aria-label={`Export ${exportZipName(job.job_params.fileName)}`}>
+      <Stack gap={6}>
+        <StatusCell job={job} />
+        {params}
+        <Text size="xs" c="dimmed">
+          Created {localDateTime(job.created_at)} · {jobSizeText(job.file_size)} · ID{' '}
+          <Text span ff="monospace" size="xs" title={job.id}>
+            {job.id.slice(0, 8)}
+          </Text>
+        </Text>
+        <JobError job={job} />
+        {actions}
+      </Stack>
+    </Paper>
+  );
+}
+
 export function JobsPanel({ trials, devices }: { trials: ExportTrial[]; devices: ExportDevice[] }) {
   const qc = useQueryClient();
   const jobs = useExportJobs();
@@ -137,6 +234,7 @@ export function JobsPanel({ trials, devices }: { trials: ExportTrial[]; devices:
     .flatMap(([, list]) => list ?? []);
   const [deleting, setDeleting] = useState<ExportJob | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
+  const narrow = useMediaQuery('(max-width: 48em)');
 
   // Ten rows at most: the lookups and columns are simply rebuilt on each render (each poll).
   const codes = new Map(participants.map((p) => [p.participantId, p.participantCode ?? undefined]));
@@ -159,16 +257,21 @@ export function JobsPanel({ trials, devices }: { trials: ExportTrial[]; devices:
     }
   };
 
+  const actions = (job: ExportJob) => (
+    <JobActions
+      job={job}
+      busy={busy === job.id}
+      onCancel={() => act(job, cancelExportJob)}
+      onDelete={() => setDeleting(job)}
+    />
+  );
+
   const columns: ColumnDef<ExportJob, unknown>[] = [
     {
       id: 'id',
       header: 'ID',
       accessorKey: 'id',
-      cell: ({ row }) => (
-        <Text size="xs" ff="monospace" title={row.original.id}>
-          {row.original.id.slice(0, 8)}
-        </Text>
-      ),
+      cell: ({ row }) => <JobId id={row.original.id} />,
     },
     {
       id: 'status',
@@ -206,61 +309,13 @@ export function JobsPanel({ trials, devices }: { trials: ExportTrial[]; devices:
       id: 'error_message',
       header: 'Error',
       enableSorting: false,
-      cell: ({ row }) =>
-        row.original.error_message ? (
-          <Text size="sm" c="red.9" maw={260} style={{ overflowWrap: 'anywhere' }}>
-            {row.original.error_message}
-          </Text>
-        ) : null,
+      cell: ({ row }) => <JobError job={row.original} />,
     },
     {
       id: 'actions',
       header: 'Actions',
       enableSorting: false,
-      cell: ({ row }) => {
-        const job = row.original;
-        const zip = exportZipName(job.job_params.fileName);
-        return (
-          <Group gap={6} wrap="nowrap">
-            {canDownloadExport(job.status) && (
-              <Button
-                component="a"
-                href={exportDownloadUrl(job.id)}
-                target="_blank"
-                rel="noopener noreferrer"
-                size="compact-sm"
-                aria-label={`Download ${zip}`}
-              >
-                Download
-              </Button>
-            )}
-            {canCancelExport(job.status) && (
-              <Button
-                size="compact-sm"
-                variant="light"
-                color="orange"
-                loading={busy === job.id}
-                aria-label={`Cancel ${zip}`}
-                onClick={() => act(job, cancelExportJob)}
-              >
-                Cancel
-              </Button>
-            )}
-            {canDeleteExport(job.status) && (
-              <Button
-                size="compact-sm"
-                variant="light"
-                color="red"
-                loading={busy === job.id}
-                aria-label={`Delete ${zip}`}
-                onClick={() => setDeleting(job)}
-              >
-                Delete
-              </Button>
-            )}
-          </Group>
-        );
-      },
+      cell: ({ row }) => actions(row.original),
     },
   ];
 
@@ -291,16 +346,35 @@ export function JobsPanel({ trials, devices }: { trials: ExportTrial[]; devices:
           {exportFailureText(jobs.error)}
         </Alert>
       )}
-      <DataTable
-        label="Export jobs"
-        data={list}
-        columns={columns}
-        getRowId={(j) => j.id}
-        stateKey="dataExport.jobs"
-        emptyText={jobs.isLoading ? 'Loading…' : 'No export jobs yet'}
-        globalFilter={false}
-        pageSize={EXPORT_LIMITS.jobsListLimit}
-      />
+      {narrow ? (
+        list.length === 0 ? (
+          <Text c="dimmed" ta="center" py="md">
+            {jobs.isLoading ? 'Loading…' : 'No export jobs yet'}
+          </Text>
+        ) : (
+          <Stack component="ul" gap="sm" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Export jobs">
+            {list.map((job) => (
+              <JobCard
+                key={job.id}
+                job={job}
+                params={<ParamsCell job={job} {...lookups} />}
+                actions={actions(job)}
+              />
+            ))}
+          </Stack>
+        )
+      ) : (
+        <DataTable
+          label="Export jobs"
+          data={list}
+          columns={columns}
+          getRowId={(j) => j.id}
+          stateKey="dataExport.jobs"
+          emptyText={jobs.isLoading ? 'Loading…' : 'No export jobs yet'}
+          globalFilter={false}
+          pageSize={EXPORT_LIMITS.jobsListLimit}
+        />
+      )}
       <ConfirmModal
         opened={deleting !== null}
         title={EXPORT_MESSAGES.deleteTitle}
