@@ -62,6 +62,19 @@ export const configSchema = z.object({
   DEXCOM_CLIENT_ID: optionalString,
   DEXCOM_CLIENT_SECRET: optionalString,
   DEXCOM_API_URL: z.url().default('https://api.dexcom.com'),
+  /** Export files (issue #12): a directory (default DATA_DIR/exports), or S3-compatible storage when EXPORT_S3_BUCKET is set. */
+  EXPORT_DIR: z.preprocess(emptyToUndefined, z.string().optional()),
+  EXPORT_S3_BUCKET: optionalString,
+  /** An S3-compatible endpoint (MinIO, Ceph, R2 …); unset: AWS S3 of EXPORT_S3_REGION. */
+  EXPORT_S3_ENDPOINT: z.preprocess(emptyToUndefined, z.url().optional()),
+  EXPORT_S3_REGION: optionalString,
+  /** Unset: the AWS SDK's default credential chain (environment, instance role …). */
+  EXPORT_S3_ACCESS_KEY_ID: optionalString,
+  EXPORT_S3_SECRET_ACCESS_KEY: optionalString,
+  /** Prepended to every export's object key, e.g. `trialwear/`. */
+  EXPORT_S3_PREFIX: optionalString,
+  /** Path-style URLs (bucket in the path); default: on when EXPORT_S3_ENDPOINT is set. */
+  EXPORT_S3_FORCE_PATH_STYLE: z.preprocess(emptyToUndefined, boolFromEnv.optional()),
 });
 
 export type Config = z.infer<typeof configSchema> & {
@@ -84,6 +97,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration:\n${lines}`);
   }
   const c = parsed.data;
+  if (Boolean(c.EXPORT_S3_ACCESS_KEY_ID) !== Boolean(c.EXPORT_S3_SECRET_ACCESS_KEY))
+    throw new Error(
+      'Invalid configuration:\n  EXPORT_S3_ACCESS_KEY_ID and EXPORT_S3_SECRET_ACCESS_KEY are set together or not at all',
+    );
   const publicHost = c.HOST === '0.0.0.0' || c.HOST === '::' ? 'localhost' : c.HOST;
   return {
     ...c,

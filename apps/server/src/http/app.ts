@@ -16,6 +16,7 @@ import { registerAuditTrailRoutes } from '../features/audit-trail/routes.js';
 import { registerAuthRoutes } from '../features/auth/routes.js';
 import { resolveAuth } from '../features/auth/session.js';
 import { registerContactRoutes } from '../features/contact/routes.js';
+import { registerDataExportRoutes } from '../features/data-export/routes.js';
 import { registerDataRetentionRoutes } from '../features/data-retention/routes.js';
 import { registerDbInfoRoutes } from '../features/db-info/routes.js';
 import { registerDeviceDataRoutes } from '../features/device-data/routes.js';
@@ -34,6 +35,7 @@ import { registerTeamRoutes } from '../features/teams/routes.js';
 import { registerTrialUserRoutes } from '../features/trial-users/routes.js';
 import { registerTrialRoutes } from '../features/trials/routes.js';
 import { registerUserRoutes } from '../features/users/routes.js';
+import { wakeExports } from '../jobs/data-export/job.js';
 import { APP_VERSION } from '../version.js';
 import { registerAccessDenialAudit } from './access-denials.js';
 import { registerApiCompression } from './api-compression.js';
@@ -182,6 +184,9 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   registerDeviceLinkRoutes(app, ctx);
   registerDeviceMetricRoutes(app, ctx);
   registerDataRetentionRoutes(app, ctx);
+  registerDataExportRoutes(app, ctx, async (c, teamId) => {
+    await wakeExports(c, teamId);
+  });
   registerDbInfoRoutes(app, ctx);
   await mountSimulators(app, ctx);
 

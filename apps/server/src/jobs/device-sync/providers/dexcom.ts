@@ -52,7 +52,7 @@ export const dexcomSync: ProviderSync = {
     const end = Math.floor(io.now.getTime() / 1000) * 1000;
     const first = end - io.backfillDays * DAY;
     const starts = [...wanted].map((k) => io.cursor(k).at?.getTime() ?? first);
-    const start = Math.max(Math.min(...starts), end - MAX_CATCH_UP_DAYS * DAY);
+    const start = Math.max(Math.min(...starts), end - (io.catchUpDays ?? MAX_CATCH_UP_DAYS) * DAY);
     for (let from = start; from < end; from += DEXCOM_MAX_WINDOW_DAYS * DAY) {
       const to = Math.min(end, from + DEXCOM_MAX_WINDOW_DAYS * DAY);
       let records: Egv[];
