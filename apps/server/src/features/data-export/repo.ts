@@ -255,14 +255,14 @@ export async function lockTeamSlots(db: Db, teamId: number) {
 }
 
 /** Processing jobs of the team whose lease is still alive (a dead worker's job frees its slot). */
-export async function runningCount(db: Db, teamId: number, now: Date, exceptId: string) {
+export async function runningCount(db: Db, teamId: number, now: Date, exceptId?: string) {
   const r = await db
     .selectFrom('export_jobs')
     .select((eb) => eb.fn.countAll<string>().as('n'))
     .where('team_id', '=', teamId)
     .where('status', '=', 'processing')
     .where('lease_expires_at', '>', now)
-    .where('id', '!=', exceptId)
+    .$if(exceptId !== undefined, (q) => q.where('id', '!=', exceptId!))
     .executeTakeFirstOrThrow();
   return Number(r.n);
 }

@@ -44,7 +44,7 @@ export async function wakeExports(ctx: AppContext, teamId: number | null): Promi
   for (const j of waiting) byTeam.set(j.team_id, [...(byTeam.get(j.team_id) ?? []), j.id]);
   let woken = 0;
   for (const [team, ids] of byTeam) {
-    const free = EXPORT_LIMITS.runningPerTeam - (await repo.runningCount(ctx.db, team, now, ''));
+    const free = EXPORT_LIMITS.runningPerTeam - (await repo.runningCount(ctx.db, team, now));
     for (const id of ids.slice(0, Math.max(0, free))) {
       await enqueue(ctx.boss, dataExport, { jobId: id });
       woken++;

@@ -35,7 +35,7 @@ const HEARTBEAT_MS = 2_000;
 const POLL_MS = 200;
 /** Runs of one job (first run, retries after transient failures, takeovers after a crash). */
 export const MAX_ATTEMPTS = 3;
-const RETRY_DELAY_MS = 30_000;
+const RETRY_DELAY_MS = 10_000;
 
 export type RunOutcome =
   | { status: 'completed'; bytes: number; rows: number }
@@ -145,7 +145,10 @@ export async function runExport(ctx: AppContext, jobId: string): Promise<RunOutc
     const { size } = await writer.commit();
     writer = null;
     const now = ctx.now();
-    const rows = result.files.reduce((n, f) => n + f.rows, 0);
+    // Readings written: the data files' rows (the dictionary's are metrics).
+    const rows = result.files
+      .filter((f) => f.name !== 'data_dictionary.csv' && (f as { kind?: string }).kind !== 'dictionary')
+      .reduce((n, f) => n + f.rows, 0);
     const done = await repo.complete(ctx.db, jobId, owner, {
       now,
       expiresAt: new Date(now.getTime() + EXPORT_LIMITS.filesKeptDays * 86_400_000),
@@ -173,6 +176,7 @@ export async function runExport(ctx: AppContext, jobId: string): Promise<RunOutc
     }
     const transient = err instanceof ProviderUnavailable || isConnectionError(err);
     if (transient && row.attempts < MAX_ATTEMPTS) {
+      console.error(`[trialwear] export ${jobId}: attempt ${row.attempts} failed, retrying:`, err);
       await repo.requeue(
         ctx.db,
         jobId,
