@@ -99,6 +99,12 @@ function exportResolver(today: string): Resolver<ExportFormValues, unknown, Batc
   };
 }
 
+/** 'Calories burned (kcal)'; the unit is left out where it only repeats the name ('Steps'). */
+const metricLabel = (m: ExportMetric) =>
+  m.units && m.units.toLowerCase() !== m.metric_name.toLowerCase()
+    ? `${m.metric_name} (${m.units})`
+    : m.metric_name;
+
 /** Metrics grouped by category, in the order the server lists them. */
 function byCategory(metrics: ExportMetric[]): Array<[string, ExportMetric[]]> {
   const groups = new Map<string, ExportMetric[]>();
@@ -363,7 +369,7 @@ export function ExportForm({
                               key={m.metric_key}
                               ref={m.metric_key === metricList[0]?.metric_key ? field.ref : undefined}
                               value={m.metric_key}
-                              label={m.units ? `${m.metric_name} (${m.units})` : m.metric_name}
+                              label={metricLabel(m)}
                             />
                           ))}
                         </SimpleGrid>
