@@ -23,6 +23,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
 import { EXPORT_MESSAGES } from '@trialwear/contract';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -45,6 +46,18 @@ async function shot(page: Page, name: string) {
   await screenshot(page, `data-export-${name}`);
   fs.mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SHOTS, `journey-${name}.png`), fullPage: true });
+}
+
+/** axe (WCAG 2.1 A/AA) over the page in this state: no serious or critical violation. */
+async function accessible(page: Page, where: string) {
+  const result = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(
+    bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join('; ')})`),
+    `axe on ${where}`,
+  ).toEqual([]);
 }
 
 /** A JSON write from inside the page (its cookies and CSRF token), as the SPA makes it. */
@@ -233,6 +246,7 @@ describe('batch data export', () => {
     expect(await trial.getAttribute('aria-invalid')).toBe('true');
     expect(await trial.evaluate((el) => el === document.activeElement)).toBe(true);
     await shot(page, 'validation');
+    await accessible(page, 'the form with every message');
 
     // 2. Trial and device: the participants of the trial with a Fitbit, the metrics the team stores.
     await trial.click();
@@ -289,6 +303,7 @@ describe('batch data export', () => {
     const success = page.getByRole('dialog', { name: EXPORT_MESSAGES.successTitle });
     await shows(success.getByText(EXPORT_MESSAGES.success, { exact: true }));
     await shot(page, 'success-modal');
+    await accessible(page, 'the success modal');
     await success.getByRole('button', { name: 'OK' }).click();
     await gone(success);
 
@@ -306,6 +321,10 @@ describe('batch data export', () => {
     await shows(row.getByRole('button', { name: `Cancel ${FILE}.zip` }));
     expect(await row.getByRole('link', { name: `Download ${FILE}.zip` }).count()).toBe(0);
     await shot(page, 'processing');
+    await page
+      .getByRole('region', { name: 'Export jobs' })
+      .screenshot({ path: path.join(SHOTS, 'journey-processing-panel.png') });
+    await accessible(page, 'the panel with a processing job');
 
     // 7. A second export (one CSV), cancelled while it runs: it stops and says so.
     await page.getByRole('radio', { name: /Single tab/ }).check();
@@ -339,6 +358,10 @@ describe('batch data export', () => {
     });
     expect(cancelled).toEqual([{ status: 'cancelled', file_size: null }]);
     await shot(page, 'completed');
+    await page
+      .getByRole('region', { name: 'Export jobs' })
+      .screenshot({ path: path.join(SHOTS, 'journey-completed-panel.png') });
+    await accessible(page, 'the panel with a completed and a cancelled job');
 
     // 9. Download: a link opening a new tab; fetched here with the page's cookies and unzipped.
     const link = row.getByRole('link', { name: `Download ${FILE}.zip` });
@@ -411,7 +434,10 @@ describe('batch data export', () => {
       await r.getByRole('button', { name: `Delete ${name}.zip` }).click();
       const confirm = page.getByRole('dialog', { name: EXPORT_MESSAGES.deleteTitle });
       await shows(confirm.getByText(EXPORT_MESSAGES.deleteConfirm, { exact: false }));
-      if (name === FILE) await shot(page, 'delete-confirm');
+      if (name === FILE) {
+        await shot(page, 'delete-confirm');
+        await accessible(page, 'the delete confirmation');
+      }
       await confirm.getByRole('button', { name: 'Delete', exact: true }).click();
       await gone(confirm);
       await gone(r);
@@ -420,5 +446,5 @@ describe('batch data export', () => {
     expect((await page.request.get(href)).status()).toBe(404);
     await shot(page, 'deleted');
     await context.close();
-  }, 240_000);
+  }, 420_000);
 });
