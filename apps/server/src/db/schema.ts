@@ -351,8 +351,8 @@ export interface ExportJobsTable {
   completed_at: Timestamp | null;
   expires_at: Timestamp | null;
   /** Migration 012: progress, cancel, lease (worker ownership), storage, manifest, expiry. */
-  rows_written: ColumnType<string, string | number | undefined, string | number>;
-  rows_total: ColumnType<string | null, string | number | null | undefined, string | number | null>;
+  rows_written: Generated<string>;
+  rows_total: string | null;
   phase: string | null;
   cancel_requested_at: Timestamp | null;
   attempts: Generated<number>;

@@ -7,6 +7,8 @@
  * source); the manifest's counts and SHA-256 against the extracted files;
  * the data dictionary; no email or notes anywhere; progress; ZIP64 records.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -14,6 +16,7 @@ import {
   writeExportArchive,
 } from '../../src/features/data-export/archive/write-archive.js';
 import { type ReadingRow, upsertReadings } from '../../src/features/readings/repo.js';
+import { createExportStorage } from '../../src/storage/export-storage.js';
 import { APP_VERSION } from '../../src/version.js';
 import { createTestTeam } from '../support/fixtures.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
@@ -392,6 +395,37 @@ describe('writeExportArchive', () => {
       'data_dictionary.csv',
       'manifest.json',
     ]);
+  });
+
+  it('through the export storage: committed, it opens as the same archive; aborted, nothing is left', async () => {
+    // Without B, whose many readings the abort test added.
+    const small = (mode: ArchiveRequest['mode']) => ({ ...request(mode), participantIds: [ids.a, ids.c] });
+    const storage = createExportStorage(t.ctx.config);
+    const writer = await storage.createWriter('exports/archive-1.zip');
+    const result = await writeExportArchive(t.ctx.db, small('separate-tabs'), writer.stream, {
+      signal: signal(),
+      now: () => now,
+    });
+    expect(await writer.commit()).toEqual({ size: result.bytes });
+    const opened = await storage.open('exports/archive-1.zip');
+    expect(opened?.size).toBe(result.bytes);
+    const chunks: Buffer[] = [];
+    for await (const c of opened!.stream as AsyncIterable<Buffer>) chunks.push(c);
+    const direct = await collect((out) =>
+      writeExportArchive(t.ctx.db, small('separate-tabs'), out, { signal: signal(), now: () => now }),
+    );
+    expect(Buffer.concat(chunks).equals(direct)).toBe(true);
+
+    const controller = new AbortController();
+    const aborted = await storage.createWriter('exports/archive-2.zip');
+    const running = writeExportArchive(t.ctx.db, small('single-tab'), aborted.stream, {
+      signal: controller.signal,
+    });
+    controller.abort(new Error('cancelled'));
+    await expect(running).rejects.toThrow('cancelled');
+    await aborted.abort();
+    expect(await storage.open('exports/archive-2.zip')).toBeNull();
+    expect(fs.readdirSync(path.join(t.dataDir, 'exports', 'exports'))).toEqual(['archive-1.zip']);
   });
 
   it('an already aborted signal writes nothing', async () => {

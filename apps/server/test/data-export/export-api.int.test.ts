@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expireExports } from '../../src/jobs/data-export/job.js';
 import { runExport } from '../../src/jobs/data-export/run-export.js';
 import { type TeamFixture, teamWithRoles } from '../support/fixtures.js';
-import { linkParticipant, trialWithParticipants } from '../support/linked-participant.js';
+import { linkParticipant, simControl, trialWithParticipants } from '../support/linked-participant.js';
+import { allMail, mailText } from '../support/mail.js';
 import { storeMetrics } from '../support/stored-metrics.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { testClock } from '../support/test-clock.js';
@@ -289,5 +290,45 @@ describe('batch data export calls', () => {
       .execute();
     expect(actions.map((x) => x.action)).toEqual(['data_export.requested', 'data_export.cancelled']);
     expect((await a.as.User.delete(`/api/dataExport/jobs/${pending}`)).statusCode).toBe(200);
+  }, 60_000);
+
+  it('a provider down on every attempt: the job retries, then fails with a clear message, and the requester is emailed', async () => {
+    // A range not fetched yet, so the job must call Fitbit, which answers 500 to everything for a while.
+    const id = (
+      await a.as.User.post('/api/dataExport/batchDataExport', {
+        ...body,
+        startDate: dateAgo(40),
+        endDate: dateAgo(30),
+        fileName: 'failing',
+      })
+    ).json().jobId as string;
+    await simControl(t, 'fitbit').failNext(500, 50);
+    try {
+      expect(await runExport(t.ctx, id)).toEqual({ status: 'retry' });
+      // Waiting: not before its retry time.
+      expect(await runExport(t.ctx, id)).toEqual({ status: 'skipped' });
+      clock.advance(11_000);
+      expect(await runExport(t.ctx, id)).toEqual({ status: 'retry' });
+      clock.advance(21_000);
+      const last = await runExport(t.ctx, id);
+      expect(last).toMatchObject({ status: 'failed' });
+    } finally {
+      await simControl(t, 'fitbit').failNext(500, 0);
+    }
+    const job = (await a.as.User.get('/api/dataExport/jobs'))
+      .json()
+      .data.find((j: { id: string }) => j.id === id);
+    expect(job.status).toBe('failed');
+    expect(job.error_message).toMatch(
+      /^The export failed: Provider unavailable \(500\).*Please try again\.$/,
+    );
+    // Failed jobs can be deleted, not downloaded.
+    expect((await a.as.User.get(`/api/dataExport/jobs/${id}/download`)).statusCode).toBe(409);
+    const mails = await allMail(t.dataDir, (raw) => raw.includes('data export failed') && raw.includes(id));
+    expect(mails).toHaveLength(1);
+    const text = mailText(mails[0]!);
+    expect(text).toContain('"failing"');
+    expect(text).toContain(`${t.ctx.config.publicUrl}/DataExport`);
+    expect((await a.as.User.delete(`/api/dataExport/jobs/${id}`)).statusCode).toBe(200);
   }, 60_000);
 });

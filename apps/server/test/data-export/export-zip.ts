@@ -15,23 +15,31 @@ export function parseCsv(text: string): { header: string[]; rows: Record<string,
   let field = '';
   let record: string[] = [];
   let quoted = false;
+  const endField = () => {
+    record.push(field);
+    field = '';
+  };
+  const endRecord = () => {
+    endField();
+    records.push(record);
+    record = [];
+  };
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
-      else if (c === '"') quoted = false;
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
       else field += c;
     } else if (c === '"') quoted = true;
-    else if (c === ',') record.push(field), (field = '');
+    else if (c === ',') endField();
     else if (c === '\n' || c === '\r') {
       if (c === '\r' && text[i + 1] === '\n') i++;
-      record.push(field);
-      records.push(record);
-      record = [];
-      field = '';
+      endRecord();
     } else field += c;
   }
-  if (field !== '' || record.length) record.push(field), records.push(record);
+  if (field !== '' || record.length) endRecord();
   const [header = [], ...body] = records;
   return { header, rows: body.map((r) => Object.fromEntries(header.map((h, i) => [h, r[i] ?? '']))) };
 }

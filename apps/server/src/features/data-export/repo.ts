@@ -302,7 +302,7 @@ export function claim(db: Db, id: string, owner: string, now: Date, leaseUntil: 
       lease_expires_at: leaseUntil,
       attempts: eb('attempts', '+', 1),
       started_at: now,
-      rows_written: 0,
+      rows_written: '0',
       rows_total: null,
       phase: 'fetching',
       error_message: null,
@@ -327,8 +327,8 @@ export async function heartbeat(
     .updateTable('export_jobs')
     .set({
       lease_expires_at: leaseUntil,
-      rows_written: progress.rowsWritten,
-      rows_total: progress.rowsTotal,
+      rows_written: String(progress.rowsWritten),
+      rows_total: progress.rowsTotal === null ? null : String(progress.rowsTotal),
       phase: progress.phase,
       updated_at: now,
     })
@@ -372,8 +372,8 @@ export function complete(
       file_size: String(done.size),
       storage_key: done.storageKey,
       file_path: done.storageKey,
-      rows_written: done.rows,
-      rows_total: done.rows,
+      rows_written: String(done.rows),
+      rows_total: String(done.rows),
       phase: null,
       manifest: JSON.stringify(done.manifest),
       lease_owner: null,

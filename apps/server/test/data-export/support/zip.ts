@@ -1,9 +1,10 @@
 /*
  * Reading an export ZIP in a test: every entry, in archive order, inflated
- * by yauzl (an independent implementation of the format, which also checks
- * each entry's CRC-32 and sizes).
+ * by yauzl (an independent implementation of the format, which checks the
+ * sizes), each entry's CRC-32 checked here.
  */
 import { createHash } from 'node:crypto';
+import zlib from 'node:zlib';
 import yauzl from 'yauzl';
 
 export interface ZipEntry {
@@ -28,7 +29,11 @@ export function unzip(zip: Buffer): Promise<ZipEntry[]> {
             stream.on('data', (c: Buffer) => chunks.push(c));
             stream.on('error', reject);
             stream.on('end', () => {
-              entries.push({ name: entry.fileName, data: Buffer.concat(chunks) });
+              const data = Buffer.concat(chunks);
+              // yauzl checks sizes, not the CRC-32: check it here.
+              if (zlib.crc32(data) !== entry.crc32)
+                return reject(new Error(`CRC-32 mismatch in ${entry.fileName}`));
+              entries.push({ name: entry.fileName, data });
               file.readEntry();
             });
           });
