@@ -84,7 +84,7 @@ function StatusCell({ job }: { job: ExportJob }) {
           Kept until {localDateTime(job.expires_at)}
         </Text>
       )}
-      {job.status === 'expired' && (
+      {job.status === 'expired' && !job.error_message && (
         <Text size="xs" c="dimmed">
           {EXPORT_MESSAGES.expiredNote}
         </Text>
