@@ -37,7 +37,15 @@ const seedOf = (label: string) => [...label].reduce((h, c) => (Math.imul(h, 31) 
 
 /** Tables a refused request may still write, and columns it may change. */
 // Wrong passwords or codes count towards the lockout (login_lockouts) and may lock the account (by design).
-const MAY_CHANGE_ON_REFUSAL = new Set(['sessions', 'audit_log', 'audit_chain_head', 'login_lockouts']);
+// Every attempt on a limited route counts towards its per-address and per-account limits, refused
+// or not (rate_limit_hits, shared by every server): that is what a limit is for.
+const MAY_CHANGE_ON_REFUSAL = new Set([
+  'sessions',
+  'audit_log',
+  'audit_chain_head',
+  'login_lockouts',
+  'rate_limit_hits',
+]);
 const IGNORED_COLUMNS: Record<string, string[]> = {
   users: ['updated_at', 'token_version'],
 };
