@@ -100,6 +100,9 @@ export default async function setup(project: TestProject) {
       SUPPORT_EMAIL: 'support@trialwear.test',
       // The journeys drive the simulators' control API (a test configuration).
       SIMULATOR_CONTROL: 'true',
+      // The shared server's journeys test the legacy Fitbit flow; google-health.e2e runs its own
+      // server with the default (Google Health API).
+      FITBIT_API: 'legacy',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
