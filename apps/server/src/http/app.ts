@@ -21,6 +21,7 @@ import { registerDbInfoRoutes } from '../features/db-info/routes.js';
 import { registerDeviceDataRoutes } from '../features/device-data/routes.js';
 import { registerDeviceLinkRoutes } from '../features/device-links/routes.js';
 import { registerDeviceMetricRoutes } from '../features/device-metrics/routes.js';
+import { registerGoogleHealthWebhookRoutes } from '../features/google-health-webhooks/routes.js';
 import { registerHealthRoutes } from '../features/health/routes.js';
 import { registerMetaRoutes } from '../features/meta/routes.js';
 import { registerParticipantPortalRoutes } from '../features/participant-portal/routes.js';
@@ -183,6 +184,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   registerDeviceMetricRoutes(app, ctx);
   registerDataRetentionRoutes(app, ctx);
   registerDbInfoRoutes(app, ctx);
+  await registerGoogleHealthWebhookRoutes(app, ctx);
   await mountSimulators(app, ctx);
 
   const servesWeb = opts.serveWeb && (await registerStaticWeb(app, ctx.config.WEB_DIST ?? defaultWebDist()));
