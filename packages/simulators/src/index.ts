@@ -1,5 +1,5 @@
 /*
- * Provider simulators (Fitbit, Omron, Dexcom): OAuth and data
+ * Provider simulators (Fitbit, Omron, Dexcom, Google Health): OAuth and data
  * APIs that behave like the real services, as Fastify plugins that can be
  * mounted in the portal or served standalone (npm run sim).
  */
@@ -10,9 +10,27 @@ export { fitbitDay, fitbitIntradayHeart, fitbitIntradaySteps } from './fitbit/fi
 export { fitbitDevices, fitbitProfile, fitbitUserId, fitbitUserTimezone } from './fitbit/fitbit-data.js';
 export { fitbitIntradayDataset, fitbitLocalMinutes } from './fitbit/fitbit-intraday.js';
 export { FITBIT_SCOPES, type FitbitSimulatorOptions, fitbitSimulator } from './fitbit/fitbit-simulator.js';
+export {
+  activityChunks,
+  DATA_TYPES as GOOGLE_HEALTH_DATA_TYPES,
+  pointsOfDate as googleHealthPointsOfDate,
+  sleepSession as googleHealthSleepSession,
+} from './google-health/data-types.js';
+export {
+  DEFAULT_CONFIG as GOOGLE_HEALTH_DEFAULT_CONFIG,
+  type GoogleHealthConfig,
+} from './google-health/gh-config.js';
+export {
+  GOOGLE_HEALTH_SIM_CLIENT_ID,
+  GOOGLE_HEALTH_SIM_PREFIX,
+  type GoogleHealthSimulatorOptions,
+  googleHealthSimulator,
+} from './google-health/google-health-simulator.js';
+export { GOOGLE_HEALTH_SCOPES } from './google-health/google-oauth.js';
+export { googleHealthUserId } from './google-health/person.js';
 export { accountFromSeed } from './oauth/common.js';
 export type { OAuthClient } from './oauth/oauth-store.js';
 export { omronDay, omronUserZone } from './omron/omron-data.js';
 export { type OmronSimulatorOptions, omronSimulator } from './omron/omron-simulator.js';
 
-export const SIMULATED_PROVIDERS = ['fitbit', 'omron', 'dexcom'] as const;
+export const SIMULATED_PROVIDERS = ['fitbit', 'omron', 'dexcom', 'google-health'] as const;

@@ -1,6 +1,6 @@
 /*
  * Standalone simulators: `npm run sim -w @trialwear/simulators`. Serves the
- * Fitbit, Omron and Dexcom simulators under /sim/<provider> on SIM_PORT
+ * Fitbit, Google Health, Omron and Dexcom simulators under /sim/<provider> on SIM_PORT
  * (default 4010), each with one client whose id, secret and redirect URIs
  * come from the environment. The control API (/_control/...) is on unless
  * SIMULATOR_CONTROL=false: this standalone server is a development tool.
@@ -8,6 +8,10 @@
 import Fastify from 'fastify';
 import { dexcomSimulator } from './dexcom/dexcom-simulator.js';
 import { fitbitSimulator } from './fitbit/fitbit-simulator.js';
+import {
+  GOOGLE_HEALTH_SIM_CLIENT_ID,
+  googleHealthSimulator,
+} from './google-health/google-health-simulator.js';
 import { omronSimulator } from './omron/omron-simulator.js';
 
 const port = Number(process.env.SIM_PORT ?? 4010);
@@ -21,6 +25,21 @@ await app.register(fitbitSimulator, {
       clientId: process.env.FITBIT_CLIENT_ID ?? 'SIMFITBIT',
       clientSecret: process.env.FITBIT_CLIENT_SECRET ?? 'sim-fitbit-secret',
       redirectUris: (process.env.FITBIT_REDIRECT_URIS ?? 'http://127.0.0.1:3000/fitbit-callback').split(','),
+    },
+  ],
+});
+await app.register(googleHealthSimulator, {
+  prefix: '/sim/google-health',
+  control,
+  // The same people as the Fitbit simulator above.
+  legacyFitbitClientId: process.env.FITBIT_CLIENT_ID ?? 'SIMFITBIT',
+  clients: [
+    {
+      clientId: process.env.GOOGLE_HEALTH_CLIENT_ID ?? GOOGLE_HEALTH_SIM_CLIENT_ID,
+      clientSecret: process.env.GOOGLE_HEALTH_CLIENT_SECRET ?? 'sim-google-health-secret',
+      redirectUris: (
+        process.env.GOOGLE_HEALTH_REDIRECT_URIS ?? 'http://127.0.0.1:3000/fitbit-callback'
+      ).split(','),
     },
   ],
 });

@@ -1,13 +1,23 @@
 /*
  * Providers without credentials are served by their simulators on this
- * server (/sim/fitbit, /sim/omron, /sim/dexcom), reached over real HTTP like
- * the real services, so the whole product works offline.
+ * server (/sim/fitbit, /sim/omron, /sim/dexcom, and /sim/google-health
+ * beside the simulated Fitbit: the same people through the Google Health
+ * API), reached over real HTTP like the real services, so the whole product
+ * works offline.
  */
-import { dexcomSimulator, fitbitSimulator, omronSimulator } from '@trialwear/simulators';
+import {
+  dexcomSimulator,
+  fitbitSimulator,
+  GOOGLE_HEALTH_SIM_CLIENT_ID,
+  GOOGLE_HEALTH_SIM_PREFIX,
+  googleHealthSimulator,
+  omronSimulator,
+} from '@trialwear/simulators';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { DEXCOM_SIM_PREFIX } from '../providers/dexcom/dexcom-client.js';
 import { FITBIT_SIM_PREFIX } from '../providers/fitbit/fitbit-client.js';
+import { simulatorClientSecret } from '../providers/http-json.js';
 import { OMRON_SIM_PREFIX } from '../providers/omron/omron-client.js';
 import type { ProviderSettings } from '../providers/types.js';
 
@@ -22,6 +32,20 @@ export async function mountSimulators(app: FastifyInstance, ctx: AppContext) {
     await app.register(fitbitSimulator, {
       prefix: FITBIT_SIM_PREFIX,
       clients: client(fitbit.settings),
+      control,
+    });
+  if (fitbit.settings.simulated)
+    await app.register(googleHealthSimulator, {
+      prefix: GOOGLE_HEALTH_SIM_PREFIX,
+      clients: [
+        {
+          clientId: GOOGLE_HEALTH_SIM_CLIENT_ID,
+          clientSecret: simulatorClientSecret(ctx.secrets.sessionSecret, 'google-health'),
+          redirectUris: [fitbit.settings.redirectUri],
+        },
+      ],
+      // A participant's Google user is the same person as their simulated legacy Fitbit user.
+      legacyFitbitClientId: fitbit.settings.clientId,
       control,
     });
   if (omron.settings.simulated)

@@ -13,6 +13,8 @@ const CONTROL_CALLS = [
   '/sim/fitbit/_control/expire-token',
   '/sim/omron/_control/revoke',
   '/sim/omron/_control/clock',
+  '/sim/google-health/_control/exhaust-rate-limit',
+  '/sim/google-health/_control/time-zone',
 ];
 
 describe('simulator control API', () => {
@@ -25,6 +27,10 @@ describe('simulator control API', () => {
       }
       const authorize = await t.app.inject({ method: 'GET', url: '/sim/fitbit/oauth2/authorize' });
       expect(authorize.statusCode).not.toBe(404);
+      // The Google Health simulator is mounted beside the simulated Fitbit (issue #13).
+      const google = await t.app.inject({ method: 'GET', url: '/sim/google-health/o/oauth2/v2/auth' });
+      expect(google.statusCode).toBe(200);
+      expect(google.body).toContain('Missing required parameter: client_id');
     } finally {
       await t.close();
     }
@@ -35,6 +41,13 @@ describe('simulator control API', () => {
     try {
       const res = await t.app.inject({ method: 'POST', url: CONTROL_CALLS[0]!, payload: {} });
       expect(res.statusCode).toBe(200);
+      const google = await t.app.inject({
+        method: 'POST',
+        url: '/sim/google-health/_control/exhaust-rate-limit',
+        payload: {},
+      });
+      expect(google.statusCode).toBe(200);
+      await t.app.inject({ method: 'POST', url: '/sim/google-health/_control/reset-rate-limit', payload: {} });
     } finally {
       await t.close();
     }

@@ -35,8 +35,11 @@ export function fitbitUserTimezone(userId: string): { tz: (typeof TIMEZONES)[num
   return { tz: TIMEZONES[seeded(userId, 'tz') % TIMEZONES.length]! };
 }
 
-/** The last sync before `now` on a per-user schedule, so repeated reads agree (15 min to 3 h apart). */
-function lastSync(userId: string, salt: string, now: Date): Date {
+/**
+ * The last sync before `now` on a per-user schedule, so repeated reads agree (15 min to 3 h apart).
+ * Exported for the Google Health simulator, which reports the same sync as a UTC instant.
+ */
+export function lastSync(userId: string, salt: string, now: Date): Date {
   const period = (15 + (seeded(userId, `${salt}:p`) % 165)) * 60_000;
   const phase = seeded(userId, `${salt}:o`) % period;
   return new Date(now.getTime() - ((((now.getTime() - phase) % period) + period) % period));

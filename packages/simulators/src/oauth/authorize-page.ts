@@ -14,6 +14,8 @@ export function authorizePage(p: {
   scopes: string[];
   account: string;
   brand?: Brand;
+  /** Granular consent: one ticked checkbox per scope (name scope_item) instead of a plain list. */
+  selectable?: Array<{ value: string; label: string }>;
 }) {
   const brand = p.brand ?? FITBIT_BRAND;
   const inputs = Object.entries(p.hidden)
@@ -28,8 +30,17 @@ li{margin:4px 0}button{font-size:16px;padding:10px 22px;border-radius:20px;borde
 <body><header>${esc(brand.name.toLowerCase())} <span style="font-weight:400;font-size:13px">simulator</span></header><main>
 <h1 style="font-size:20px">TrialWear would like to access your ${esc(brand.name)} data</h1>
 <p>Signed in as simulated account <b>${esc(p.account)}</b>.</p><p>It asks for:</p>
-<ul>${p.scopes.map((s) => `<li>${esc(s)}</li>`).join('')}</ul>
 <form method="post" action="${esc(p.action)}">${inputs}
+${
+  p.selectable
+    ? `<ul style="list-style:none;padding-left:0">${p.selectable
+        .map(
+          (s, i) =>
+            `<li><label><input type="checkbox" name="scope_item" value="${esc(s.value)}" checked id="scope-${i}"> ${esc(s.label)}</label></li>`,
+        )
+        .join('')}</ul>`
+    : `<ul>${p.scopes.map((s) => `<li>${esc(s)}</li>`).join('')}</ul>`
+}
 <button class="allow" type="submit" name="decision" value="allow">Allow</button>
 <button class="deny" type="submit" name="decision" value="deny">Deny</button></form>
 <p class="note">This is a protocol-faithful simulator of the ${esc(brand.name)} API for testing and training. No real account is involved.</p>

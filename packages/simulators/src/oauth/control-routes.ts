@@ -40,7 +40,8 @@ export function registerControlRoutes(
     enabled: boolean;
     store: OAuthStore;
     clock: SimClock;
-    failNext: (next: { count: number; status: number }) => void;
+    /** `retryAfterSeconds`: a 429 carries Retry-After with it (providers that send one). */
+    failNext: (next: { count: number; status: number; retryAfterSeconds?: number }) => void;
     /** The data-call counter this simulator registered (GET /_control/calls?userId=). */
     calls: CallCounter;
     /** Provider-specific control routes. */
@@ -58,8 +59,12 @@ export function registerControlRoutes(
     return { ok: true };
   });
   app.post('/_control/fail-next', async (request) => {
-    const { count, status } = request.body as { count: number; status: number };
-    deps.failNext({ count, status });
+    const { count, status, retryAfterSeconds } = request.body as {
+      count: number;
+      status: number;
+      retryAfterSeconds?: number;
+    };
+    deps.failNext({ count, status, ...(retryAfterSeconds !== undefined && { retryAfterSeconds }) });
     return { ok: true };
   });
   app.get('/_control/calls', async (request) => {

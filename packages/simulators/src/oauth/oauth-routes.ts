@@ -51,6 +51,21 @@ export interface OAuthProvider {
     defaultScope: string;
     /** The scopes the page lists and the scope value the grant keeps. */
     scopes(scope: string): { shown: string[]; granted: string };
+    /** An error shown on the page for scopes the provider does not know (Google: invalid_scope). */
+    invalidScope?(scope: string): string | null;
+    /**
+     * Granular consent (Google): the page shows one checkbox per scope, all
+     * ticked, and the grant keeps only those left ticked.
+     */
+    selectableScopes?: boolean;
+    /** Request parameters carried through the Allow/Deny form (Google: access_type, prompt). */
+    passThrough?: string[];
+    /**
+     * Whether the code's exchange issues a refresh token, from the request
+     * parameters and whether the user already holds one for this client.
+     * Absent: always.
+     */
+    issueRefreshToken?(params: Params, alreadyHasOne: boolean): boolean;
     /** Shown when the Allow/Deny form names an unknown client or redirect URI. */
     invalidDecision: string;
     /** error_description sent with access_denied, where the provider sends one. */
@@ -78,7 +93,12 @@ export interface OAuthProvider {
    */
   revoke?:
     | { path: string; silent: true }
-    | { path: string; silent: false; invalidClient: string; missingToken: string };
+    | { path: string; silent: false; invalidClient: string; missingToken: string }
+    /**
+     * Google: no client authentication, the token in the query or the form,
+     * 200 with an empty body; a missing or unknown token is an error.
+     */
+    | { path: string; silent: false; tokenOnly: true; missingToken: string; unknownToken: string };
   /** Status and body of a token or revocation error, in the provider's format. */
   errorReply(failure: OAuthFailure): { status: number; body: unknown };
 }
@@ -115,6 +135,8 @@ export function registerOAuthRoutes(
         return page(a.pkce.badChallengeLength);
       if (method !== 'S256' && method !== 'plain') return page(a.pkce.unsupportedMethod);
     }
+    const scopeError = a.invalidScope?.(q.scope ?? a.defaultScope);
+    if (scopeError) return page(scopeError);
     const { shown, granted } = a.scopes(q.scope ?? a.defaultScope);
     const account = a.account(q, client);
     const hidden: Record<string, string> = {
@@ -128,9 +150,24 @@ export function registerOAuthRoutes(
       hidden.code_challenge = q.code_challenge;
       hidden.code_challenge_method = method;
     }
-    return reply
-      .type('text/html')
-      .send(authorizePage({ action: request.url.split('?')[0]!, hidden, scopes: shown, account, brand }));
+    for (const name of a.passThrough ?? []) if (q[name] !== undefined) hidden[name] = q[name]!;
+    const selectable = a.selectableScopes
+      ? granted
+          .split(' ')
+          .filter(Boolean)
+          .map((value, i) => ({ value, label: shown[i] ?? value }))
+      : undefined;
+    if (selectable) hidden.scope_select = '1';
+    return reply.type('text/html').send(
+      authorizePage({
+        action: request.url.split('?')[0]!,
+        hidden,
+        scopes: shown,
+        account,
+        brand,
+        ...(selectable && { selectable }),
+      }),
+    );
   });
 
   app.post(a.path, async (request, reply) => {
@@ -139,12 +176,28 @@ export function registerOAuthRoutes(
     if (!client || !client.redirectUris.includes(b.redirect_uri ?? ''))
       return reply.type('text/html').send(authorizeErrorPage(a.invalidDecision, brand));
     const target = new URL(b.redirect_uri!);
-    if (b.decision === 'allow') {
+    let scope = b.scope ?? a.defaultScope;
+    if (a.selectableScopes && b.scope_select === '1') {
+      // Granular consent: only the scopes left ticked (scope_item repeats, one per box).
+      const raw = (request.body as Record<string, string | string[] | undefined>).scope_item;
+      const ticked = new Set(Array.isArray(raw) ? raw : raw ? [raw] : []);
+      scope = scope
+        .split(' ')
+        .filter((s) => ticked.has(s))
+        .join(' ');
+    }
+    if (b.decision === 'allow' && scope === '' && a.selectableScopes) {
+      // Nothing ticked: the grant is refused, as a user unticking everything would be.
+      target.searchParams.set('error', 'access_denied');
+    } else if (b.decision === 'allow') {
       const code = store.issueCode({
         clientId: client.clientId,
         userId: b.account!,
-        scope: b.scope ?? a.defaultScope,
+        scope,
         redirectUri: b.redirect_uri!,
+        ...(a.issueRefreshToken && {
+          refresh: a.issueRefreshToken(b, store.hasRefreshToken(client.clientId, b.account!)),
+        }),
         // Without PKCE a posted challenge must not bind the code.
         ...(a.pkce && {
           codeChallenge: b.code_challenge,
@@ -163,7 +216,11 @@ export function registerOAuthRoutes(
   function grant(b: Record<string, string>, client: OAuthClient): IssuedTokens | OAuthFailure {
     const missing = (name: string) =>
       t.missingParameter && !b[name]
-        ? { kind: 'invalid_request' as const, message: t.missingParameter(name) }
+        ? {
+            kind: 'invalid_request' as const,
+            reason: 'missing_parameter' as const,
+            message: t.missingParameter(name),
+          }
         : null;
     if (b.grant_type === 'authorization_code') {
       return (
@@ -182,7 +239,7 @@ export function registerOAuthRoutes(
         store.refreshTokens({ refreshToken: b.refresh_token ?? '', clientId: client.clientId })
       );
     }
-    return { kind: 'invalid_request', message: t.unsupportedGrantType };
+    return { kind: 'invalid_request', reason: 'unsupported_grant_type', message: t.unsupportedGrantType };
   }
 
   app.post(t.path, async (request, reply) => {
@@ -199,6 +256,12 @@ export function registerOAuthRoutes(
   if (!revoke) return;
   app.post(revoke.path, async (request, reply) => {
     const b = (request.body ?? {}) as Record<string, string>;
+    if ('tokenOnly' in revoke) {
+      const token = b.token ?? (request.query as Params).token;
+      if (!token) return fail(reply, { kind: 'invalid_request', message: revoke.missingToken });
+      if (!store.revoke(token)) return fail(reply, { kind: 'invalid_grant', message: revoke.unknownToken });
+      return reply.status(200).send();
+    }
     const client = authenticateClient(request, clients, t.clientAuth);
     if (revoke.silent) {
       if (client && b.token) store.revoke(b.token);
