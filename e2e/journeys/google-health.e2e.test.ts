@@ -33,7 +33,10 @@ describe('Fitbit through the Google Health API (default configuration)', () => {
   let staff: { context: BrowserContext; page: Page };
 
   const open = async () => {
-    const context = await browser.newContext({ baseURL: server.baseUrl, viewport: { width: 1280, height: 860 } });
+    const context = await browser.newContext({
+      baseURL: server.baseUrl,
+      viewport: { width: 1280, height: 860 },
+    });
     return { context, page: await context.newPage() };
   };
 
@@ -102,9 +105,12 @@ describe('Fitbit through the Google Health API (default configuration)', () => {
     await shows(table, 20_000);
     const rows = await table
       .locator('tbody tr')
-      .evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td')).map((td) => td.textContent ?? '')));
+      .evaluateAll((trs) =>
+        trs.map((tr) => Array.from(tr.querySelectorAll('td')).map((td) => td.textContent ?? '')),
+      );
     expect(rows).toHaveLength(7);
-    for (const [date, text] of rows) expect(text, date).toBe(fitbitDay(user, date!).steps.toLocaleString('en-US'));
+    for (const [date, text] of rows)
+      expect(text, date).toBe(fitbitDay(user, date!).steps.toLocaleString('en-US'));
     await shows(page.getByRole('img', { name: /^Steps \(steps\), / }));
     await shot(page, 'google-health-steps');
   });

@@ -12,8 +12,8 @@ import { GOOGLE_HEALTH_SCOPES } from '../../src/providers/fitbit/google-health/s
 import { decryptSecret } from '../../src/security/encryption.js';
 import { throughAuthorizePage } from '../support/consent.js';
 import { type TeamFixture, teamWithRoles } from '../support/fixtures.js';
-import { lastMail, mailText } from '../support/mail.js';
 import { simControl, trialWithParticipants } from '../support/linked-participant.js';
+import { lastMail, mailText } from '../support/mail.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 describe('Fitbit through the Google Health API: link, device card, tokens, refresh, revoke', () => {
@@ -55,7 +55,9 @@ describe('Fitbit through the Google Health API: link, device card, tokens, refre
     expect(mail).toContain('sign in with the Google account your Fitbit uses');
     const { authorizeUrl, callback } = await throughAuthorizePage(base, 'fitbit', req.json().link);
     // Google's authorize page, with what Google needs to issue a refresh token (§2.2).
-    expect(`${authorizeUrl.origin}${authorizeUrl.pathname}`).toBe(`${base}/sim/google-health/o/oauth2/v2/auth`);
+    expect(`${authorizeUrl.origin}${authorizeUrl.pathname}`).toBe(
+      `${base}/sim/google-health/o/oauth2/v2/auth`,
+    );
     const q = authorizeUrl.searchParams;
     expect(q.get('access_type')).toBe('offline');
     expect(q.get('prompt')).toBe('consent');
@@ -78,7 +80,9 @@ describe('Fitbit through the Google Health API: link, device card, tokens, refre
       .where('participant_id', '=', pid)
       .executeTakeFirstOrThrow();
     const person = (await (
-      await fetch(`${base}/sim/google-health/_control/person?state=${encodeURIComponent(callback.searchParams.get('state')!)}`)
+      await fetch(
+        `${base}/sim/google-health/_control/person?state=${encodeURIComponent(callback.searchParams.get('state')!)}`,
+      )
     ).json()) as { healthUserId: string; legacyUserId: string };
     expect(link).toMatchObject({
       provider: 'google_health',
@@ -96,7 +100,11 @@ describe('Fitbit through the Google Health API: link, device card, tokens, refre
 
     // The trial page lists the link as a Fitbit link on the Google Health back end.
     const trialId = (
-      await t.ctx.db.selectFrom('participants').select('trial_id').where('id', '=', pid).executeTakeFirstOrThrow()
+      await t.ctx.db
+        .selectFrom('participants')
+        .select('trial_id')
+        .where('id', '=', pid)
+        .executeTakeFirstOrThrow()
     ).trial_id;
     const list = (await a.as.Admin.get(`/api/trialParticipants/${trialId}`)).json();
     expect(list.participants[0].authorized_devices).toEqual(['google_health']);
@@ -158,7 +166,9 @@ describe('Fitbit through the Google Health API: link, device card, tokens, refre
     expect(devices[0].hasError).toBe(false);
     const after = await tokenRow();
     expect(after.version).toBe(before.version + 1);
-    expect(decryptSecret(key(), after.access_token_enc)).not.toBe(decryptSecret(key(), before.access_token_enc));
+    expect(decryptSecret(key(), after.access_token_enc)).not.toBe(
+      decryptSecret(key(), before.access_token_enc),
+    );
     expect(decryptSecret(key(), after.refresh_token_enc!)).toBe(refreshBefore);
 
     // Staff refresh: the same, and the kept refresh token works again.

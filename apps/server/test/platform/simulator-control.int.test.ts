@@ -47,7 +47,11 @@ describe('simulator control API', () => {
         payload: {},
       });
       expect(google.statusCode).toBe(200);
-      await t.app.inject({ method: 'POST', url: '/sim/google-health/_control/reset-rate-limit', payload: {} });
+      await t.app.inject({
+        method: 'POST',
+        url: '/sim/google-health/_control/reset-rate-limit',
+        payload: {},
+      });
     } finally {
       await t.close();
     }

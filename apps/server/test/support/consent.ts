@@ -36,18 +36,19 @@ export async function throughAuthorizePage(
     url = ((await authz.json()) as { url: string }).url;
   }
   const page = await (await fetch(url)).text();
-  const form = Object.fromEntries(
-    [...page.matchAll(/name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1]!, m[2]!.replaceAll('&#34;', '"')]),
+  // Every field as the browser sends it: a granular consent page (Google) ticks one checkbox per scope.
+  const fields = [...page.matchAll(/name="([^"]+)" value="([^"]*)"/g)].map(
+    (m) => [m[1]!, m[2]!.replaceAll('&#34;', '"')] as [string, string],
   );
+  const form = Object.fromEntries(fields);
   const authorize = new URL(url);
+  const body = new URLSearchParams(fields.filter(([k]) => k !== 'account' || !opts.account));
+  if (opts.account) body.set('account', opts.account);
+  body.set('decision', opts.decision ?? 'allow');
   const back = await fetch(`${authorize.origin}${authorize.pathname}`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      ...form,
-      ...(opts.account ? { account: opts.account } : {}),
-      decision: opts.decision ?? 'allow',
-    }).toString(),
+    body: body.toString(),
     redirect: 'manual',
   });
   const location = back.headers.get('location');

@@ -46,7 +46,9 @@ export async function linkLegacyFitbit(t: TestApp, team: TeamFixture, pid: numbe
   const req = await team.as.Admin.post(`/api/participantDevices/${pid}/fitbit/consentRequest`);
   const link = new URL(req.json().link);
   const { url } = await authorizeUrl(t.ctx, legacy, pid, link.searchParams.get('t')!);
-  const { callback } = await throughAuthorizePage(t.ctx.config.publicUrl, 'fitbit', link, { authorizeUrl: url });
+  const { callback } = await throughAuthorizePage(t.ctx.config.publicUrl, 'fitbit', link, {
+    authorizeUrl: url,
+  });
   await completeConsent(
     t.ctx,
     legacy,

@@ -114,36 +114,61 @@ async function dailyValues(
 /** kebab-case data type → its lowerCamelCase payload key ('total-calories' → 'totalCalories'). */
 export const camel = (t: string) => t.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 
-/** Minutes per activity level per day: dailyRollUp, else (⚠ §7.6) the list's intervals summed per civil start date. */
-async function activityLevelMinutes(calls: GoogleHealthCalls, start: string, end: string, level: string) {
+/**
+ * Minutes per activity level per civil day: the activity-level dailyRollUp,
+ * else (⚠ §7.6: not every source lists its roll-ups) the list's intervals
+ * summed per civil start date. A date is absent when it has no data at all.
+ */
+async function activityLevels(
+  calls: GoogleHealthCalls,
+  start: string,
+  end: string,
+): Promise<Map<string, Map<string, number>>> {
+  const out = new Map<string, Map<string, number>>();
+  const add = (date: string, level: string, minutes: number) => {
+    const day = out.get(date) ?? new Map<string, number>();
+    day.set(level, (day.get(level) ?? 0) + minutes);
+    out.set(date, day);
+  };
   try {
-    return await dailyValues(calls, 'activity-level', start, end, (p) => {
-      const rows = Array.isArray(p.activityLevelRollupsByActivityLevelType)
-        ? (p.activityLevelRollupsByActivityLevelType as Json[])
-        : [];
-      const row = rows.find((r) => r.activityLevelType === level);
-      const s = durationSeconds(row?.totalDuration);
-      return row ? Math.round((s ?? 0) / 60) : 0;
-    });
+    for (const p of await calls.dailyRollUp('activity-level', start, end)) {
+      const date = rollupDate(p);
+      if (!date || p.activityLevel === undefined) continue;
+      const rows = obj(p.activityLevel).activityLevelRollupsByActivityLevelType;
+      for (const r of Array.isArray(rows) ? (rows as Json[]) : [])
+        add(date, String(r.activityLevelType), (durationSeconds(r.totalDuration) ?? 0) / 60);
+      if (!out.has(date)) out.set(date, new Map());
+    }
   } catch (err) {
     if (!(err instanceof GoogleCallFailed) || err.failure.status !== 400) throw err;
+    out.clear();
+    const points = await calls.list(
+      'activity-level',
+      `activity_level.interval.civil_start_time >= "${start}" AND activity_level.interval.civil_start_time < "${addDays(end, 1)}"`,
+      10_000,
+    );
+    for (const p of points) {
+      const a = obj(p.activityLevel);
+      const i = obj(a.interval);
+      const date = dateText(obj(i.civilStartTime).date as GoogleDate | undefined);
+      const seconds = (Date.parse(String(i.endTime)) - Date.parse(String(i.startTime))) / 1000;
+      if (date && Number.isFinite(seconds)) add(date, String(a.activityLevelType), seconds / 60);
+    }
   }
-  const out = new Map<string, number>();
-  const points = await calls.list(
-    'activity-level',
-    `activity_level.interval.civil_start_time >= "${start}" AND activity_level.interval.civil_start_time < "${addDays(end, 1)}"`,
-    10_000,
-  );
-  for (const p of points) {
-    const a = obj(p.activityLevel);
-    if (a.activityLevelType !== level) continue;
-    const i = obj(a.interval);
-    const date = dateText(obj(i.civilStartTime).date as GoogleDate | undefined);
-    const seconds = (Date.parse(String(i.endTime)) - Date.parse(String(i.startTime))) / 1000;
-    if (date && Number.isFinite(seconds)) out.set(date, (out.get(date) ?? 0) + seconds / 60);
-  }
-  for (const [d, m] of out) out.set(d, Math.round(m));
   return out;
+}
+
+/** The legacy minutes of one level per day (a day without data: sedentary all day, as legacy Fitbit counted it). */
+async function activityLevelMinutes(calls: GoogleHealthCalls, start: string, end: string, resource: string) {
+  const levels = await activityLevels(calls, start, end);
+  const level = LEVEL_OF[resource]!;
+  return new Map(
+    datesFrom(start, end).map((d) => {
+      const day = levels.get(d);
+      if (!day) return [d, level === 'SEDENTARY' ? 1440 : 0] as const;
+      return [d, Math.round(day.get(level) ?? 0)] as const;
+    }),
+  );
 }
 
 async function activityDaily(
@@ -163,7 +188,8 @@ async function activityDaily(
       return dailyValues(calls, 'floors', start, end, (p) => num(p.countSum));
     case 'elevation': {
       const mm = await dailyValues(calls, 'altitude', start, end, (p) => num(p.gainMillimetersSum));
-      return new Map([...mm].map(([d, v]) => [d, round(v / 1000, 3)]));
+      // Metres with two decimals, as the legacy API gave them.
+      return new Map([...mm].map(([d, v]) => [d, round(v / 1000, 2)]));
     }
     case 'calories':
       return rounded(await dailyValues(calls, 'total-calories', start, end, (p) => num(p.kcalSum)));
@@ -176,7 +202,7 @@ async function activityDaily(
       return new Map([...total].map(([d, v]) => [d, v - (active.get(d) ?? 0)]));
     }
     default:
-      return activityLevelMinutes(calls, start, end, LEVEL_OF[resource]!);
+      return activityLevelMinutes(calls, start, end, resource);
   }
 }
 const rounded = (m: Map<string, number>) => new Map([...m].map(([d, v]) => [d, Math.round(v)]));
