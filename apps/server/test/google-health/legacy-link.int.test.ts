@@ -21,6 +21,8 @@ describe('a legacy Fitbit link under FITBIT_API=google_health', () => {
   let base: string;
   let pid: number;
   let syncedPid: number;
+  let other: number;
+  let someoneElse: number;
   let legacyUser: string;
   const status = async (id = pid) =>
     (await a.as.Viewer.get(`/api/participantDevices/${id}/fitbit/status`)).json();
@@ -30,8 +32,14 @@ describe('a legacy Fitbit link under FITBIT_API=google_health', () => {
     base = t.ctx.config.publicUrl;
     a = await teamWithRoles(t, 'Legacy', { hiddenFields: [], allowedBrands: ['Fitbit'] });
     await storeMetrics(a, 'Fitbit Sense', ['steps']);
-    [pid, syncedPid] = (await trialWithParticipants(a, 'Legacy', ['old@x.example', 'sync@x.example']))
-      .ids as [number, number];
+    [pid, syncedPid, other, someoneElse] = (
+      await trialWithParticipants(a, 'Legacy', [
+        'old@x.example',
+        'sync@x.example',
+        'q@x.example',
+        'r@x.example',
+      ])
+    ).ids as [number, number, number, number];
     legacyUser = (await linkLegacyFitbit(t, a, pid)).provider_user_id!;
   });
   afterAll(() => t?.close());
@@ -112,8 +120,6 @@ describe('a legacy Fitbit link under FITBIT_API=google_health', () => {
   });
 
   it('a Google account of another Fitbit user cannot take over an authorized legacy link', async () => {
-    const [other, someoneElse] = (await trialWithParticipants(a, 'Legacy 2', ['q@x.example', 'r@x.example']))
-      .ids as [number, number];
     await linkLegacyFitbit(t, a, other);
     // Another person with a Google account (and a legacy Fitbit id of their own).
     const reqR = await a.as.Admin.post(`/api/participantDevices/${someoneElse}/fitbit/consentRequest`);

@@ -8,6 +8,7 @@
  * cursors moved back to the interval's first day, one device-sync job.
  */
 import { createSign, generateKeyPairSync } from 'node:crypto';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deviceSync } from '../../src/jobs/device-sync/job.js';
 import { syncDevice } from '../../src/jobs/device-sync/sync-device.js';
@@ -33,18 +34,14 @@ describe('Google Health webhooks', () => {
       headers: { 'content-type': 'application/json', ...headers },
       body,
     });
-  const queued = async () => {
-    const owner = await t.connectAs('owner');
-    try {
-      const r = await owner.query(
-        `SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'device-sync' AND data->>'deviceId' = $1 AND state = 'created'`,
-        [String(deviceId)],
-      );
-      return r.rows[0].n as number;
-    } finally {
-      await owner.end();
-    }
-  };
+  // pg-boss's tables belong to the application role that installed them.
+  const queued = async () =>
+    (
+      await sql<{ n: number }>`SELECT count(*)::int AS n FROM pgboss.job
+        WHERE name = 'device-sync' AND data->>'deviceId' = ${String(deviceId)} AND state = 'created'`.execute(
+        t.ctx.db,
+      )
+    ).rows[0]!.n;
   const cursor = async (metric: string) =>
     (
       await t.ctx.db
