@@ -68,7 +68,11 @@ function makeDay(userId: string, date: string): FitbitDay {
   const lightly = worn ? Math.round(140 + r('la') * 160) : 0;
   const asleep = worn ? Math.round(330 + r('sleep') * 150) : 0;
   const sleepStartMin = 22 * 60 + Math.round(r('bed') * 120); // 22:00–24:00 the evening before
-  const prev = new Date(Date.parse(`${date}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+  // 24:00 is 00:00 of the wake-up date itself, not of the evening before.
+  const prev =
+    sleepStartMin >= 24 * 60
+      ? date
+      : new Date(Date.parse(`${date}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
   const hh = String(Math.floor(sleepStartMin / 60) % 24).padStart(2, '0');
   const mm = String(sleepStartMin % 60).padStart(2, '0');
   const wake = Math.round(asleep * (0.05 + r('wake') * 0.1));
@@ -123,6 +127,22 @@ function makeDay(userId: string, date: string): FitbitDay {
     breathingRate: worn ? Math.round((12 + u('br') * 6 + (r('br') - 0.5)) * 10) / 10 : null,
     caloriesIn: worn ? 1600 + Math.round(u('food') * 9) * 100 + Math.round(r('food') * 300) : 0,
     waterMl: worn ? 1000 + Math.round(r('water') * 10) * 100 : 0,
+  };
+}
+
+/**
+ * Nightly skin temperature of the main sleep ending on a date (days worn
+ * only): its variation from the user's baseline (°C, what the legacy
+ * /temp/skin answers as `nightlyRelative`) and that baseline.
+ */
+export function fitbitSkinTemperature(
+  userId: string,
+  date: string,
+): { nightlyRelative: number; baselineCelsius: number } | null {
+  if (!fitbitDay(userId, date).worn) return null;
+  return {
+    nightlyRelative: Math.round((rnd(`${userId}:${date}:skin`) - 0.5) * 160) / 100,
+    baselineCelsius: Math.round((33.2 + rnd(`${userId}:skin`) * 1.6) * 100) / 100,
   };
 }
 

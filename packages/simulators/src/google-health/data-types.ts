@@ -31,8 +31,14 @@
  * forward has no point, a repeated minute is its first occurrence.
  */
 import { createHash } from 'node:crypto';
-import { fitbitDay, fitbitIntradayHeart, fitbitIntradaySteps } from '../fitbit/fitbit-daily.js';
+import {
+  fitbitDay,
+  fitbitIntradayHeart,
+  fitbitIntradaySteps,
+  fitbitSkinTemperature,
+} from '../fitbit/fitbit-daily.js';
 import { fitbitDevices } from '../fitbit/fitbit-data.js';
+import { fitbitActivityLog } from '../fitbit/fitbit-data-routes.js';
 import { fitbitIntradayDataset } from '../fitbit/fitbit-intraday.js';
 import { instantOfLocal, localIso } from '../zone.js';
 import type { GoogleHealthConfig } from './gh-config.js';
@@ -42,6 +48,7 @@ import { type Person, zoneOfDate } from './person.js';
 export type RecordKind = 'interval' | 'sample' | 'daily' | 'session';
 export type ScopeArea =
   | 'activity_and_fitness'
+  | 'nutrition'
   | 'health_metrics_and_measurements'
   | 'sleep'
   | 'settings'
@@ -67,6 +74,8 @@ export interface Pt {
   level?: string;
   /** Identifiable types: the resource id (last segment of `name`). */
   id?: string;
+  /** Cache of the civil time filters compare (points are memoized). */
+  civil?: string;
 }
 
 export interface DayCtx {
@@ -248,8 +257,17 @@ export function activityChunks(
   return chunks;
 }
 
-/** Per existing minute, the day's calories in hundredths of a kcal, summing to the legacy `calories`. */
-function calorieCents(c: DayCtx): Array<{ t: number; cents: number }> {
+/**
+ * Per existing minute, the day's calories in hundredths of a kcal: `total`
+ * sums to the legacy `calories`, `active` to `calories − caloriesBMR`
+ * (activityCalories). A minute is the legacy per-minute calories (basal
+ * share + 0.04 kcal a step) plus 8 kcal when very active; what the day's
+ * rounding and its missing or repeated minutes leave over is spread, cent by
+ * cent, over its walking and very active minutes (over all minutes on a day
+ * without any), for the basal and the total part alike, so a minute without
+ * activity is exactly basal and has no active energy.
+ */
+export function calorieCents(c: DayCtx): Array<{ t: number; total: number; active: number }> {
   const d = fitbitDay(c.person.dataUserId, c.date);
   const steps = fitbitIntradaySteps(c.person.dataUserId, c.date);
   const at = minuteInstants(c.tz, c.date);
@@ -258,23 +276,27 @@ function calorieCents(c: DayCtx): Array<{ t: number; cents: number }> {
       .filter((x) => x.level === 'VERY_ACTIVE')
       .flatMap((x) => x.minutes),
   );
-  const out: Array<{ t: number; cents: number }> = [];
+  const basal = Math.round((d.caloriesBMR / 1440) * 100);
+  const minutes: Array<{ t: number; total: number; basal: number; busy: boolean }> = [];
   for (let m = 0; m < 1440; m++) {
     if (Number.isNaN(at[m]!)) continue;
-    out.push({
-      t: at[m]!,
-      cents: Math.round((d.caloriesBMR / 1440 + steps[m]! * 0.04) * 100) + (very.has(m) ? 800 : 0),
-    });
+    const busy = steps[m]! > 0 || very.has(m);
+    const total = Math.round((d.caloriesBMR / 1440 + steps[m]! * 0.04) * 100) + (very.has(m) ? 800 : 0);
+    minutes.push({ t: at[m]!, total, basal, busy });
   }
-  const values = out.map((x) => x.cents);
-  const delta = d.calories * 100 - sum(values);
-  // Spread evenly: every minute gets its share, the remainder one cent each.
-  const base = Math.trunc(delta / values.length);
-  const rest = delta - base * values.length;
-  values.forEach((_, i) => {
-    values[i]! += base + (i < Math.abs(rest) ? Math.sign(rest) : 0);
+  const target = minutes.some((x) => x.busy) ? minutes.filter((x) => x.busy) : minutes;
+  const share = (delta: number, i: number) => {
+    const base = Math.trunc(delta / target.length);
+    const rest = delta - base * target.length;
+    return base + (i < Math.abs(rest) ? Math.sign(rest) : 0);
+  };
+  const dTotal = d.calories * 100 - sum(minutes.map((x) => x.total));
+  const dBasal = d.caloriesBMR * 100 - sum(minutes.map((x) => x.basal));
+  target.forEach((x, i) => {
+    x.total += share(dTotal, i);
+    x.basal += share(dBasal, i);
   });
-  return out.map((x, i) => ({ t: x.t, cents: values[i]! }));
+  return minutes.map((x) => ({ t: x.t, total: x.total, active: x.total - x.basal }));
 }
 
 /** Heart-rate samples: the legacy 1sec instants, each minute's values nudged so their mean is the legacy 1min value. */
@@ -365,10 +387,17 @@ export function sleepSession(person: Person, date: string): SleepSession | null 
   };
 }
 
+const trackers = new Map<string, { model: string; formFactor: string }>();
 /** The tracker's model and form factor (the legacy devices list's tracker). */
 export function trackerOf(dataUserId: string) {
-  const model = fitbitDevices(dataUserId, new Date(0))[0]!.deviceVersion;
-  return { model, formFactor: /Sense|Versa/.test(model) ? 'WATCH' : 'FITNESS_BAND' };
+  let t = trackers.get(dataUserId);
+  if (!t) {
+    const model = fitbitDevices(dataUserId, new Date(0))[0]!.deviceVersion;
+    t = { model, formFactor: /Sense|Versa/.test(model) ? 'WATCH' : 'FITNESS_BAND' };
+    if (trackers.size > 10_000) trackers.clear();
+    trackers.set(dataUserId, t);
+  }
+  return t;
 }
 
 /** The `dataSource` of a point (§3.3). */
@@ -519,7 +548,22 @@ const TYPES: DataTypeSpec[] = [
     rollUp: always,
     dailyRollUp: always,
     maxRollUpDays: 14,
-    points: (c) => calorieCents(c).map(({ t, cents }) => minutePoint(c, t, {}, cents)),
+    points: (c) => calorieCents(c).map(({ t, total }) => minutePoint(c, t, {}, total)),
+    aggregate: (items) =>
+      items.length === 0 ? undefined : { kcalSum: round(sum(items.map((x) => x.pt.n ?? 0)) / 100, 2) },
+  },
+  {
+    id: 'active-energy-burned',
+    record: 'interval',
+    scope: 'activity_and_fitness',
+    list: always,
+    rollUp: always,
+    dailyRollUp: always,
+    maxRollUpDays: 90,
+    points: (c) =>
+      calorieCents(c)
+        .filter((x) => x.active !== 0)
+        .map(({ t, active }) => minutePoint(c, t, { kcal: active / 100 }, active)),
     aggregate: (items) =>
       items.length === 0 ? undefined : { kcalSum: round(sum(items.map((x) => x.pt.n ?? 0)) / 100, 2) },
   },
@@ -737,6 +781,26 @@ const TYPES: DataTypeSpec[] = [
     },
   },
   {
+    id: 'daily-sleep-temperature-derivations',
+    record: 'daily',
+    scope: 'health_metrics_and_measurements',
+    list: always,
+    rollUp: never,
+    dailyRollUp: never,
+    maxRollUpDays: 90,
+    points: (c) => {
+      // Absolute values; the legacy nightlyRelative is nightly − baseline (rounded to 0.01 °C).
+      const v = fitbitSkinTemperature(c.person.dataUserId, c.date);
+      return v === null
+        ? []
+        : daily(c, {
+            nightlyTemperatureCelsius: round(v.baselineCelsius + v.nightlyRelative, 2),
+            baselineTemperatureCelsius: v.baselineCelsius,
+            relativeNightlyStddev30dCelsius: 0.35,
+          });
+    },
+  },
+  {
     id: 'daily-vo2-max',
     record: 'daily',
     scope: 'activity_and_fitness',
@@ -821,6 +885,106 @@ const TYPES: DataTypeSpec[] = [
       return [{ t: s.start, end: s.end, tz: s.tz, date: c.date, source: 'tracker', fields: {}, id: s.id }];
     },
   },
+  {
+    id: 'exercise',
+    record: 'session',
+    scope: 'activity_and_fitness',
+    list: always,
+    rollUp: never,
+    dailyRollUp: never,
+    maxRollUpDays: 90,
+    pageMax: 25,
+    identifiable: true,
+    points: (c) => {
+      // The legacy auto-detected walk (days with 20 or more very active minutes), same id.
+      const log = fitbitActivityLog(c.person.dataUserId, c.date);
+      if (!log) return [];
+      const t = instantOfLocal(c.tz, `${c.date}T${log.startTime.slice(11, 16)}`);
+      return [
+        {
+          t,
+          end: t + log.duration,
+          tz: c.tz,
+          date: c.date,
+          source: 'tracker',
+          id: String(log.logId),
+          fields: {
+            exerciseType: 'WALKING',
+            displayName: log.activityName,
+            activeDuration: duration(log.activeDuration / 1000),
+            metricsSummary: {
+              caloriesKcal: log.calories,
+              distanceMillimeters: String(Math.round(log.distance * 1_000_000)),
+              steps: String(log.steps),
+              averageHeartRateBeatsPerMinute: String(log.averageHeartRate),
+            },
+            exerciseMetadata: { hasGps: false },
+          },
+        },
+      ];
+    },
+  },
+  {
+    id: 'nutrition-log',
+    record: 'session',
+    scope: 'nutrition',
+    list: always,
+    rollUp: always,
+    dailyRollUp: always,
+    maxRollUpDays: 90,
+    identifiable: true,
+    points: (c) => {
+      // The legacy food log of the day: one "Daily meals" entry, same id (logged at 08:00 UTC-as-local).
+      const kcal = fitbitDay(c.person.dataUserId, c.date).caloriesIn;
+      if (!kcal) return [];
+      const t = instantOfLocal(c.tz, `${c.date}T08:00:00`);
+      return [
+        {
+          t,
+          end: t + 30 * 60_000,
+          tz: c.tz,
+          date: c.date,
+          source: 'tracker',
+          id: String(Date.parse(`${c.date}T08:00:00Z`)),
+          fields: { foodDisplayName: 'Daily meals', mealType: 'ANYTIME', energy: { kcal } },
+          n: kcal,
+        },
+      ];
+    },
+    aggregate: (items) =>
+      items.length === 0 ? undefined : { energy: { kcalSum: sum(items.map((x) => x.pt.n ?? 0)) } },
+  },
+  {
+    id: 'hydration-log',
+    record: 'session',
+    scope: 'nutrition',
+    list: always,
+    rollUp: always,
+    dailyRollUp: always,
+    maxRollUpDays: 90,
+    identifiable: true,
+    points: (c) => {
+      const ml = fitbitDay(c.person.dataUserId, c.date).waterMl;
+      if (!ml) return [];
+      const t = instantOfLocal(c.tz, `${c.date}T12:00:00`);
+      return [
+        {
+          t,
+          end: t + 60_000,
+          tz: c.tz,
+          date: c.date,
+          source: 'tracker',
+          id: String(Date.parse(`${c.date}T12:00:00Z`)),
+          fields: { amountConsumed: { milliliters: ml, userProvidedUnit: 'MILLILITERS' } },
+          n: ml,
+        },
+      ];
+    },
+    aggregate: (items) =>
+      items.length === 0
+        ? undefined
+        : { amountConsumed: { millilitersSum: sum(items.map((x) => x.pt.n ?? 0)) } },
+  },
 ];
 
 /** The legacy profile's memberSince: no data before it. */
@@ -856,4 +1020,7 @@ export function pointsOfDate(
 /** The instant a filter's physical member compares (interval start, sleep end, sample time). */
 export const physicalOf = (spec: DataTypeSpec, p: Pt) => (spec.id === 'sleep' ? p.end! : p.t);
 /** The local wall-clock time a civil member compares, `YYYY-MM-DDTHH:mm:ss`. */
-export const civilOf = (spec: DataTypeSpec, p: Pt) => localAt(p.tz, physicalOf(spec, p));
+export const civilOf = (spec: DataTypeSpec, p: Pt) => {
+  p.civil ??= localAt(p.tz, physicalOf(spec, p));
+  return p.civil;
+};

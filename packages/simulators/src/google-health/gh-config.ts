@@ -43,6 +43,20 @@ export interface GoogleHealthConfig {
    * daily total is unchanged. Off by default: the legacy person has no phone source.
    */
   phoneSteps: boolean;
+  /**
+   * §3.10 [V obs.]: sleep stages are computed after waking; for this many
+   * minutes after a sleep ends it is `processed: false` without stages.
+   * Off (0) by default: the legacy simulator has the stages at once.
+   */
+  sleepProcessingMinutes: number;
+  /** §5.2, §7.5: the verification probe with the secret must answer 201 (proto) or any 2xx (accepted in practice). */
+  verificationSuccessStatus: 201 | '2xx';
+  /** §5.3, §7.5: the `operation` of a change: UPSERT (open-wearables) or UPDATE (one observed payload). */
+  notificationOperation: 'UPSERT' | 'UPDATE';
+  /** §5.3, §7.5: whether notifications carry the registered Authorization (reported missing once). */
+  notificationAuthorization: boolean;
+  /** §5.3: the signature header's name, renamed in 2026-07; both by default. */
+  signatureHeader: 'both' | 'GOOGLE-HEALTH-API-SIGNATURE' | 'X-HEALTHAPI-SIGNATURE';
 }
 
 export const DEFAULT_CONFIG: GoogleHealthConfig = {
@@ -61,4 +75,9 @@ export const DEFAULT_CONFIG: GoogleHealthConfig = {
   listScanDays: 31,
   spo2SentinelSamples: true,
   phoneSteps: false,
+  sleepProcessingMinutes: 0,
+  verificationSuccessStatus: '2xx',
+  notificationOperation: 'UPSERT',
+  notificationAuthorization: true,
+  signatureHeader: 'both',
 };

@@ -134,6 +134,8 @@ export class GoogleApiError extends Error {
     readonly code: number,
     message: string,
     readonly reason?: string,
+    /** The canonical status when not the code's usual one (FAILED_PRECONDITION is sent as 400). */
+    readonly status?: string,
   ) {
     super(message);
   }

@@ -85,15 +85,24 @@ function pageSizeOf(raw: unknown, dflt: number, max: number): number {
 
 // ------------------------------------------------------------ rendering
 
-function payloadOf(spec: DataTypeSpec, person: Person, p: Pt) {
+/** What rendering depends on besides the point: the simulated now and the configuration. */
+interface RenderCtx {
+  now: number;
+  config: GoogleHealthConfig;
+}
+
+function payloadOf(spec: DataTypeSpec, person: Person, p: Pt, ctx: RenderCtx) {
   if (spec.id === 'sleep') {
     const s = sleepSession(person, p.date)!;
-    const stamp = timestamp(s.end + 15 * 60_000);
+    // Stages are computed after waking (§3.10): until then processed:false, no stages yet.
+    const processedAt = s.end + ctx.config.sleepProcessingMinutes * 60_000;
+    const processing = ctx.now < processedAt;
+    const stamp = timestamp(processing ? s.end + 60_000 : Math.max(processedAt, s.end + 15 * 60_000));
     const count = (type: string) => String(s.stages.filter((x) => x.type === type).length);
     return omitDefaults({
       interval: interval(s.tz, s.start, s.end),
       type: 'STAGES',
-      stages: s.stages.map((x) => ({
+      stages: (processing ? [] : s.stages).map((x) => ({
         startTime: timestamp(x.start),
         startUtcOffset: utcOffset(s.tz, x.start),
         endTime: timestamp(x.end),
@@ -103,8 +112,8 @@ function payloadOf(spec: DataTypeSpec, person: Person, p: Pt) {
         updateTime: stamp,
       })),
       metadata: {
-        stagesStatus: 'SUCCEEDED',
-        processed: true,
+        stagesStatus: processing ? '' : 'SUCCEEDED',
+        processed: !processing,
         nap: false,
         manuallyEdited: false,
         mainSleep: true,
@@ -115,12 +124,14 @@ function payloadOf(spec: DataTypeSpec, person: Person, p: Pt) {
         minutesToFallAsleep: '0',
         minutesAsleep: String(s.minutes.asleep),
         minutesAwake: String(s.minutes.awake),
-        stagesSummary: [
-          { type: 'DEEP', minutes: String(s.minutes.deep), count: count('DEEP') },
-          { type: 'LIGHT', minutes: String(s.minutes.light), count: count('LIGHT') },
-          { type: 'REM', minutes: String(s.minutes.rem), count: count('REM') },
-          { type: 'AWAKE', minutes: String(s.minutes.awake), count: count('AWAKE') },
-        ],
+        stagesSummary: processing
+          ? []
+          : [
+              { type: 'DEEP', minutes: String(s.minutes.deep), count: count('DEEP') },
+              { type: 'LIGHT', minutes: String(s.minutes.light), count: count('LIGHT') },
+              { type: 'REM', minutes: String(s.minutes.rem), count: count('REM') },
+              { type: 'AWAKE', minutes: String(s.minutes.awake), count: count('AWAKE') },
+            ],
       },
       createTime: stamp,
       updateTime: stamp,
@@ -138,17 +149,17 @@ function payloadOf(spec: DataTypeSpec, person: Person, p: Pt) {
 const nameOf = (spec: DataTypeSpec, person: Person, p: Pt) =>
   `users/${person.healthUserId}/dataTypes/${spec.id}/dataPoints/${p.id}`;
 
-function renderListed(spec: DataTypeSpec, person: Person, p: Pt) {
+function renderListed(spec: DataTypeSpec, person: Person, p: Pt, ctx: RenderCtx) {
   return {
     ...(spec.identifiable && { name: nameOf(spec, person, p) }),
     dataSource: dataSource(person.dataUserId, p.source),
-    [payloadKeyOf(spec.id)]: payloadOf(spec, person, p),
+    [payloadKeyOf(spec.id)]: payloadOf(spec, person, p, ctx),
   };
 }
-function renderReconciled(spec: DataTypeSpec, person: Person, p: Pt) {
+function renderReconciled(spec: DataTypeSpec, person: Person, p: Pt, ctx: RenderCtx) {
   return {
     ...(spec.identifiable && { dataPointName: nameOf(spec, person, p) }),
-    [payloadKeyOf(spec.id)]: payloadOf(spec, person, p),
+    [payloadKeyOf(spec.id)]: payloadOf(spec, person, p, ctx),
   };
 }
 
@@ -162,6 +173,7 @@ export function registerGoogleHealthRoutes(
   deps: { clock: SimClock; config: () => GoogleHealthConfig; guard: GhGuard },
 ) {
   const { clock, guard } = deps;
+  const renderCtx = (): RenderCtx => ({ now: clock.now().getTime(), config: deps.config() });
   const today = (person: Person) => {
     const now = clock.now().getTime();
     return localDateAt(zoneAt(person, now), now);
@@ -304,7 +316,7 @@ export function registerGoogleHealthRoutes(
       const all = pairedDevices(person);
       const page = all.slice(from, from + size);
       return {
-        pairedDevices: page,
+        ...(page.length > 0 && { pairedDevices: page }),
         ...(from + size < all.length && { nextPageToken: encodeToken(binding, { i: from + size }) }),
       };
     }),
@@ -365,8 +377,11 @@ export function registerGoogleHealthRoutes(
     wrap('DataPointsService.ListDataPoints', areaOf, (person, request) => {
       const spec = specOf(request, 'list');
       const page = listPage(spec, person, request.query as Record<string, string | undefined>, false);
+      // proto3 JSON leaves an empty list out: an empty page is `{}` or just a token.
       return {
-        dataPoints: page.points.map((p) => renderListed(spec, person, p)),
+        ...(page.points.length > 0 && {
+          dataPoints: page.points.map((p) => renderListed(spec, person, p, renderCtx())),
+        }),
         ...(page.next && { nextPageToken: page.next }),
       };
     }),
@@ -378,7 +393,9 @@ export function registerGoogleHealthRoutes(
       const spec = specOf(request, 'list');
       const page = listPage(spec, person, request.query as Record<string, string | undefined>, true);
       return {
-        dataPoints: page.points.map((p) => renderReconciled(spec, person, p)),
+        ...(page.points.length > 0 && {
+          dataPoints: page.points.map((p) => renderReconciled(spec, person, p, renderCtx())),
+        }),
         ...(page.next && { nextPageToken: page.next }),
       };
     }),
@@ -389,16 +406,20 @@ export function registerGoogleHealthRoutes(
     wrap('DataPointsService.GetDataPoint', areaOf, (person, request) => {
       const spec = specOf(request, 'get');
       const { id } = request.params as { id: string };
-      // Sleep ids carry their wake-up date (yyyymmdd…).
-      const m = id.match(/^(\d{4})(\d{2})(\d{2})\d+$/);
-      const date = m ? `${m[1]}-${m[2]}-${m[3]}` : '';
+      // Sleep and exercise ids start with their date (yyyymmdd…); log ids are the legacy epoch-ms ids.
+      const m = id.match(/^(\d{4})(\d{2})(\d{2})\d{3,5}$/);
+      const date = m
+        ? `${m[1]}-${m[2]}-${m[3]}`
+        : /^\d{12,14}$/.test(id)
+          ? new Date(Number(id)).toISOString().slice(0, 10)
+          : '';
       const p = date ? pointsOfDate(spec, person, date, deps.config()).find((x) => x.id === id) : undefined;
       if (!p || date > today(person))
         throw new GoogleApiError(
           404,
           `Data point users/${person.healthUserId}/dataTypes/${spec.id}/dataPoints/${id} not found.`,
         );
-      return renderListed(spec, person, p);
+      return renderListed(spec, person, p, renderCtx());
     }),
   );
 

@@ -21,6 +21,7 @@ import { GoogleApiError, googleError } from './gh-json.js';
 import { registerGoogleHealthRoutes } from './gh-routes.js';
 import { googleOAuthProvider, grants, grantsAnyRead } from './google-oauth.js';
 import { changeZone, type DeviceOverride, googleSub, People, type Person } from './person.js';
+import { CLOUD_PLATFORM, projectDenied, Webhooks } from './webhooks.js';
 
 /** Where the portal mounts it. */
 export const GOOGLE_HEALTH_SIM_PREFIX = '/sim/google-health';
@@ -83,7 +84,14 @@ export async function googleHealthSimulator(app: FastifyInstance, opts: GoogleHe
     if (error instanceof GoogleApiError)
       return reply
         .status(error.code)
-        .send(googleError(error.code, error.message, error.reason ? { reason: error.reason } : undefined));
+        .send(
+          googleError(
+            error.code,
+            error.message,
+            error.reason ? { reason: error.reason } : undefined,
+            error.status,
+          ),
+        );
     reply.log.error(error);
     return reply.status(500).send(googleError(500, 'Internal error encountered.'));
   });
@@ -109,6 +117,11 @@ export async function googleHealthSimulator(app: FastifyInstance, opts: GoogleHe
           },
           legacyClientId,
         ).healthUserId,
+      serviceToken: (iss, scope) => {
+        const t = store.issueServiceToken('service-account', `serviceAccount:${iss}`, scope);
+        return { token: t.accessToken, expiresIn: t.expiresIn };
+      },
+      now: () => clock.now().getTime(),
     }),
     { store, clients: opts.clients, clock },
   );
@@ -234,6 +247,34 @@ export async function googleHealthSimulator(app: FastifyInstance, opts: GoogleHe
 
   registerGoogleHealthRoutes(app, { clock, config: () => config, guard });
 
+  // Webhook subscribers (project level, a service account's cloud-platform token).
+  const webhooks = new Webhooks({ clock, store, people, config: () => config });
+  webhooks.register(app, (request, reply) => {
+    const token = (request.headers.authorization ?? '').replace(/^Bearer /, '');
+    if (!token) {
+      reply.status(401).send(
+        googleError(401, `Request is missing required authentication credential. ${AUTH_HELP}`, {
+          reason: 'CREDENTIALS_MISSING',
+        }),
+      );
+      return false;
+    }
+    const check = store.checkAccess(token);
+    if (!check.ok) {
+      reply.status(401).send(
+        googleError(401, `Request had invalid authentication credentials. ${AUTH_HELP}`, {
+          reason: 'INVALID_AUTHENTICATOR',
+        }),
+      );
+      return false;
+    }
+    if (!check.grant.scope.split(' ').includes(CLOUD_PLATFORM)) {
+      reply.status(403).send(projectDenied());
+      return false;
+    }
+    return true;
+  });
+
   // OIDC userinfo (only with openid / email scopes, §2.1).
   app.get('/oauth2/v3/userinfo', async (request, reply) => {
     const token = (request.headers.authorization ?? '').replace(/^Bearer /, '');
@@ -336,6 +377,37 @@ export async function googleHealthSimulator(app: FastifyInstance, opts: GoogleHe
         config = { ...config, ...b };
         applyConfig();
         return config;
+      });
+      /**
+       * Data changed: notify the subscribers (§5.3). One event `{userId, dataType, dates}`
+       * or `events: [...]` batched into one array per subscriber; answers the deliveries.
+       */
+      a.post('/_control/notify', async (request) => {
+        const b = (request.body ?? {}) as {
+          userId?: string;
+          dataType?: string;
+          dates?: string[];
+          date?: string;
+          operation?: string;
+          events?: Array<{ userId: string; dataType: string; dates: string[]; operation?: string }>;
+        };
+        const events = b.events ?? [
+          {
+            userId: personOf(b).healthUserId,
+            dataType: b.dataType ?? '',
+            dates: b.dates ?? (b.date ? [b.date] : []),
+            ...(b.operation && { operation: b.operation }),
+          },
+        ];
+        return { deliveries: await webhooks.notify(events) };
+      });
+      a.get('/_control/deliveries', async () => ({ deliveries: webhooks.deliveries }));
+      a.get('/_control/webhook-public-key', async (_request, reply) =>
+        reply.type('text/plain').send(webhooks.publicKey),
+      );
+      a.post('/_control/webhooks/reset', async () => {
+        webhooks.reset();
+        return { ok: true };
       });
       /** Back to the start: configuration, people (zones, identity, devices), rate limits, failures, counters, clock. Tokens stay. */
       a.post('/_control/reset', async () => {

@@ -74,9 +74,42 @@ export const grantsAnyRead = (scope: string, config: GoogleHealthConfig) =>
 
 const split = (scope: string) => scope.split(/[\s+]+/).filter(Boolean);
 
+/**
+ * The service-account grant (JWT bearer, RFC 7523) that gives the
+ * `cloud-platform` token subscriber management needs (§5.1). The simulator
+ * reads the assertion's claims (iss, scope, exp) without checking the
+ * signature: it cannot know the service account's key.
+ */
+function jwtBearer(
+  b: Record<string, string>,
+  issue: (iss: string, scope: string) => { token: string; expiresIn: number },
+  nowMs: number,
+) {
+  const fail = (d: string) => ({ status: 400, body: { error: 'invalid_grant', error_description: d } });
+  const parts = (b.assertion ?? '').split('.');
+  if (parts.length !== 3)
+    return fail('Invalid JWT: Token must be a short-lived token and in a reasonable timeframe');
+  let claims: Record<string, unknown>;
+  try {
+    claims = JSON.parse(Buffer.from(parts[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
+  } catch {
+    return fail('Invalid JWT Signature.');
+  }
+  if (typeof claims.iss !== 'string' || typeof claims.scope !== 'string')
+    return fail('Invalid JWT: missing iss or scope.');
+  if (typeof claims.exp !== 'number' || claims.exp * 1000 < nowMs)
+    return fail(
+      'Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe. Check your iat and exp values in the JWT claim.',
+    );
+  const t = issue(claims.iss, claims.scope);
+  return { status: 200, body: { access_token: t.token, expires_in: t.expiresIn, token_type: 'Bearer' } };
+}
+
 export function googleOAuthProvider(deps: {
   config: () => GoogleHealthConfig;
   account: (q: Record<string, string | undefined>) => string;
+  serviceToken: (iss: string, scope: string) => { token: string; expiresIn: number };
+  now: () => number;
 }): OAuthProvider {
   return {
     brand: GOOGLE_BRAND,
@@ -121,6 +154,10 @@ export function googleOAuthProvider(deps: {
       invalidClient: 'Unauthorized',
       unsupportedGrantType: 'Invalid grant_type',
       missingParameter: (name) => `Missing required parameter: ${name}`,
+      customGrant: (b) =>
+        b.grant_type === 'urn:ietf:params:oauth:grant-type:jwt-bearer'
+          ? jwtBearer(b, deps.serviceToken, deps.now())
+          : null,
       body: (t, { client, nowMs }) => ({
         access_token: t.accessToken,
         expires_in: t.expiresIn,

@@ -27,6 +27,7 @@ export const ALL_SCOPES = [
   'sleep',
   'settings',
   'profile',
+  'nutrition',
 ].map((s) => `${P}${s}.readonly`);
 export const scopeOf = (s: string) => `${P}${s}.readonly`;
 

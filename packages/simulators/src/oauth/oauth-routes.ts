@@ -80,6 +80,11 @@ export interface OAuthProvider {
     unsupportedGrantType: string;
     /** Fitbit names a missing code or refresh_token (invalid_request); elsewhere it is an invalid grant. */
     missingParameter?: (name: string) => string;
+    /**
+     * Grants answered before client authentication (Google's service-account
+     * JWT bearer grant): the reply, or null for the usual grants.
+     */
+    customGrant?(body: Record<string, string>): { status: number; body: unknown } | null;
     /** The success body, field order included. */
     body(
       tokens: IssuedTokens,
@@ -244,6 +249,8 @@ export function registerOAuthRoutes(
 
   app.post(t.path, async (request, reply) => {
     const b = (request.body ?? {}) as Record<string, string>;
+    const custom = t.customGrant?.(b);
+    if (custom) return reply.status(custom.status).send(custom.body);
     const client = authenticateClient(request, clients, t.clientAuth);
     if (!client) return fail(reply, { kind: 'invalid_client', message: t.invalidClient });
     const result = grant(b, client);

@@ -181,6 +181,23 @@ export class OAuthStore {
     return this.issue(grant.clientId, grant.userId, grant.scope, grant.refresh !== false);
   }
 
+  /** An access token without a refresh token for a non-user principal (a Google service account). */
+  issueServiceToken(clientId: string, principal: string, scope: string): IssuedTokens {
+    return this.issue(clientId, principal, scope, false);
+  }
+
+  /** The scopes a user still holds for a client through a live access or refresh token. */
+  grantedScopes(userId: string): Set<string> {
+    const now = this.clock.now().getTime();
+    const out = new Set<string>();
+    for (const g of this.access.values())
+      if (g.userId === userId && g.expiresAt > now) for (const s of g.scope.split(' ')) out.add(s);
+    for (const g of this.refresh.values())
+      if (g.userId === userId && g.spentAt === undefined && this.alive(g, now))
+        for (const s of g.scope.split(' ')) out.add(s);
+    return out;
+  }
+
   private issue(clientId: string, userId: string, scope: string, withRefresh: boolean): IssuedTokens {
     const now = this.clock.now().getTime();
     const accessToken = this.token('at');
