@@ -130,4 +130,63 @@ describe('Google Health webhooks', () => {
     expect((await post(body)).status).toBe(403);
     expect((await post('not json', { authorization: SECRET })).status).toBe(400);
   });
+
+  it('end to end with the Google Health simulator: its subscriber verifies our endpoint and delivers signed notifications', async () => {
+    const sim = `${t.ctx.config.publicUrl}/sim/google-health`;
+    // A service account's token (cloud-platform): subscribers are project resources, not a user's.
+    const enc = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+    const now = Math.floor(Date.now() / 1000);
+    const token = await fetch(`${sim}/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
+        assertion: `${enc({ alg: 'RS256', typ: 'JWT' })}.${enc({
+          iss: 'trialwear@project.iam.gserviceaccount.com',
+          scope: 'https://www.googleapis.com/auth/cloud-platform',
+          aud: 'https://oauth2.googleapis.com/token',
+          iat: now,
+          exp: now + 3600,
+        })}.c2ln`,
+      }).toString(),
+    });
+    const saToken = ((await token.json()) as { access_token: string }).access_token;
+    // The simulator signs with its own key (Google has published none): this deployment is given it.
+    const config = t.ctx.config as { GOOGLE_HEALTH_WEBHOOK_PUBLIC_KEY?: string };
+    const ownKey = config.GOOGLE_HEALTH_WEBHOOK_PUBLIC_KEY;
+    config.GOOGLE_HEALTH_WEBHOOK_PUBLIC_KEY = await (
+      await fetch(`${sim}/_control/webhook-public-key`)
+    ).text();
+    try {
+      const created = await fetch(
+        `${sim}/v4/projects/123456789012/subscribers?subscriberId=trialwear-portal`,
+        {
+          method: 'POST',
+          headers: { authorization: `Bearer ${saToken}`, 'content-type': 'application/json' },
+          body: JSON.stringify({
+            endpointUri: `${t.ctx.config.publicUrl}/webhooks/google-health`,
+            subscriberConfigs: [{ dataTypes: ['steps', 'weight'], subscriptionCreatePolicy: 'AUTOMATIC' }],
+            endpointAuthorization: { secret: SECRET },
+          }),
+        },
+      );
+      // Both verification probes passed (with the secret: 201; without: 401), or creation fails.
+      expect(created.status, await created.clone().text()).toBe(200);
+      expect(JSON.stringify(await created.json())).toContain('ACTIVE');
+      const weightBefore = (await cursor('weight'))!;
+      const date = new Date(Date.parse(`${weightBefore}T00:00:00Z`) - 9 * 86_400_000)
+        .toISOString()
+        .slice(0, 10);
+      const sent = await fetch(`${sim}/_control/notify`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ events: [{ userId: healthUserId, dataType: 'weight', dates: [date] }] }),
+      });
+      const { deliveries } = (await sent.json()) as { deliveries: Array<{ status: number }> };
+      expect(deliveries.map((d) => d.status)).toEqual([200]);
+      expect(await cursor('weight')).toBe(date);
+    } finally {
+      config.GOOGLE_HEALTH_WEBHOOK_PUBLIC_KEY = ownKey;
+    }
+  });
 });
