@@ -19,11 +19,15 @@ export interface OwnServer {
   dataDir: string;
   /** The newest mail in the outbox that matches, unfolded (quoted-printable soft breaks removed). */
   mail: (match: (text: string) => boolean) => Promise<string>;
-  stop: () => Promise<void>;
+  /** SIGTERM; the data directory is removed unless `keepData` (a later server reuses it). */
+  stop: (opts?: { keepData?: boolean }) => Promise<void>;
 }
 
-export async function startOwnServer(env: Record<string, string | undefined>): Promise<OwnServer> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-e2e-own-'));
+export async function startOwnServer(
+  env: Record<string, string | undefined>,
+  opts: { dataDir?: string } = {},
+): Promise<OwnServer> {
+  const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'tw-e2e-own-'));
   fs.chmodSync(dataDir, 0o755);
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -88,7 +92,7 @@ export async function startOwnServer(env: Record<string, string | undefined>): P
         await new Promise((r) => setTimeout(r, 200));
       }
     },
-    async stop() {
+    async stop({ keepData = false } = {}) {
       if (child.exitCode === null) {
         child.kill('SIGTERM');
         const exited = await new Promise<boolean>((resolve) => {
@@ -100,7 +104,7 @@ export async function startOwnServer(env: Record<string, string | undefined>): P
         });
         if (!exited) child.kill('SIGKILL');
       }
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (!keepData) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

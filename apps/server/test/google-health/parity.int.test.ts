@@ -54,7 +54,7 @@ const list = (v: unknown, key?: string): Json[] => {
 };
 
 /** What must be equal in each answer, per resource (fields the Google API cannot give are left out, see ARCHITECTURE.md). */
-function comparable(path: string, body: unknown): unknown {
+function comparable(path: string, body: unknown, unfinished: ReadonlySet<string>): unknown {
   if (path.startsWith('/activities/heart/date/') && path.includes('/1d/'))
     return (body as Json)['activities-heart-intraday'];
   if (path.startsWith('/activities/heart/'))
@@ -63,23 +63,25 @@ function comparable(path: string, body: unknown): unknown {
       restingHeartRate: (d.value as Json).restingHeartRate ?? null,
     }));
   if (path.startsWith('/sleep/'))
-    return list(body, 'sleep').map((s) => ({
-      dateOfSleep: s.dateOfSleep,
-      startTime: s.startTime,
-      endTime: s.endTime,
-      duration: s.duration,
-      isMainSleep: s.isMainSleep,
-      minutesAsleep: s.minutesAsleep,
-      minutesAwake: s.minutesAwake,
-      timeInBed: s.timeInBed,
-      efficiency: s.efficiency,
-      stages: Object.fromEntries(
-        Object.entries(((s.levels as Json).summary ?? {}) as Record<string, Json>).map(([k, v]) => [
-          k,
-          v.minutes,
-        ]),
-      ),
-    }));
+    return list(body, 'sleep')
+      .filter((s) => !unfinished.has(String(s.dateOfSleep)))
+      .map((s) => ({
+        dateOfSleep: s.dateOfSleep,
+        startTime: s.startTime,
+        endTime: s.endTime,
+        duration: s.duration,
+        isMainSleep: s.isMainSleep,
+        minutesAsleep: s.minutesAsleep,
+        minutesAwake: s.minutesAwake,
+        timeInBed: s.timeInBed,
+        efficiency: s.efficiency,
+        stages: Object.fromEntries(
+          Object.entries(((s.levels as Json).summary ?? {}) as Record<string, Json>).map(([k, v]) => [
+            k,
+            v.minutes,
+          ]),
+        ),
+      }));
   if (path.startsWith('/body/log/weight/'))
     return list(body, 'weight').map((w) => ({
       date: w.date,
@@ -90,6 +92,14 @@ function comparable(path: string, body: unknown): unknown {
     }));
   if (path.startsWith('/body/log/fat/'))
     return list(body, 'fat').map((w) => ({ date: w.date, time: w.time, fat: w.fat }));
+  if (path.startsWith('/cardioscore/'))
+    // Legacy gives a range ("44-48") without GPS runs, Google one number: its middle must be it.
+    return list(body, 'cardioScore').map((d) => {
+      const v = String((d.value as Json).vo2Max)
+        .split('-')
+        .map(Number);
+      return { dateTime: d.dateTime, vo2Max: v.reduce((x, y) => x + y, 0) / v.length };
+    });
   if (path.startsWith('/spo2/'))
     return list(body).map((d) => ({ dateTime: d.dateTime, avg: (d.value as Json).avg }));
   return body;
@@ -103,6 +113,11 @@ describe('parity: the legacy Fitbit Web API and the Google Health API give the s
   let today: string;
   const legacy = new Map<string, unknown>();
   let legacyRows: Json[] = [];
+  /**
+   * Nights not over at NOW: the legacy simulator already reports them whole,
+   * Google (rightly) not yet processed — compared once they have ended.
+   */
+  const unfinished = new Set<string>();
 
   const data = async (path: string) => {
     const res = await a.as.Viewer.get(
@@ -147,6 +162,7 @@ describe('parity: the legacy Fitbit Web API and the Google Health API give the s
       `/spo2/date/${s}/${today}.json`,
       `/hrv/date/${s}/${today}.json`,
       `/br/date/${s}/${today}.json`,
+      `/cardioscore/date/${s}/${today}.json`,
       `/activities/steps/date/${day}/1d/1min.json`,
       `/activities/steps/date/${day}/1d/15min.json`,
       `/activities/heart/date/${day}/1d/1min.json`,
@@ -172,6 +188,9 @@ describe('parity: the legacy Fitbit Web API and the Google Health API give the s
     const first = await data('/activities/steps/date/2027-04-01/2027-04-01.json');
     today = new Intl.DateTimeFormat('en-CA', { timeZone: first.timeZone }).format(new Date(NOW));
     for (const p of paths()) legacy.set(p, (await data(p)).data);
+    const localNow = new Date(NOW).toLocaleString('sv-SE', { timeZone: first.timeZone }).replace(' ', 'T');
+    for (const s of list(legacy.get(`/sleep/date/${addDays(today, -29)}/${today}.json`), 'sleep'))
+      if (String(s.endTime).slice(0, 19) > localNow) unfinished.add(String(s.dateOfSleep));
     const r = await syncDevice(t.ctx, deviceId);
     expect(r.status, r.errors.join('; ')).toBe('synced');
     legacyRows = await rows();
@@ -198,7 +217,7 @@ describe('parity: the legacy Fitbit Web API and the Google Health API give the s
     for (const p of paths()) {
       const g = await data(p);
       expect(g.timeZone).toBeTruthy();
-      expect.soft(comparable(p, g.data), p).toEqual(comparable(p, legacy.get(p)));
+      expect.soft(comparable(p, g.data, unfinished), p).toEqual(comparable(p, legacy.get(p), unfinished));
     }
   });
 
@@ -216,11 +235,13 @@ describe('parity: the legacy Fitbit Web API and the Google Health API give the s
     expect(r.status, r.errors.join('; ')).toBe('synced');
     const google = await rows();
     // value_json: the weight log's logId and source are the API's own, SpO2 has no min/max on Google.
+    const finished = (x: Json) =>
+      !(String(x.metric_key).startsWith('sleep_') && unfinished.has(String(x.local_date)));
     const strip = (x: Json) => ({
       ...x,
       value_json: ['weight', 'bmi', 'body_fat', 'spo2'].includes(String(x.metric_key)) ? null : x.value_json,
     });
-    expect(google.map(strip)).toEqual(legacyRows.map(strip));
+    expect(google.filter(finished).map(strip)).toEqual(legacyRows.filter(finished).map(strip));
     const provenance = await t.ctx.db
       .selectFrom('device_readings')
       .select('provider')

@@ -344,6 +344,28 @@ async function breathingRate(calls: GoogleHealthCalls, r: FitbitResource) {
   return { br: out };
 }
 
+/**
+ * `/temp/skin/date/…`: the night's skin temperature relative to the
+ * personal baseline (legacy `nightlyRelative`), from Google's absolute
+ * nightly and baseline values (§6 row 18).
+ */
+async function skinTemperature(calls: GoogleHealthCalls, r: FitbitResource) {
+  const out: Json[] = [];
+  for (const [d, p] of [
+    ...(await dailyPoints(calls, 'daily-sleep-temperature-derivations', r.start!, r.end!)),
+  ].sort()) {
+    const nightly = num(p.nightlyTemperatureCelsius);
+    const baseline = num(p.baselineTemperatureCelsius);
+    if (nightly !== null && baseline !== null)
+      out.push({
+        dateTime: d,
+        value: { nightlyRelative: round(nightly - baseline, 2) },
+        logType: 'auto_detected',
+      });
+  }
+  return { tempSkin: out };
+}
+
 // ------------------------------------------------------------------- sleep
 
 const STAGE: Record<string, string> = {
@@ -692,6 +714,8 @@ export async function legacyAnswer(
   path: string,
   r: FitbitResource,
 ): Promise<unknown> {
+  // Skin temperature is matched by its path: its allow-list kind comes with the sync of those metrics.
+  if (/^\/temp\/skin\/date\//.test(path)) return skinTemperature(calls, r);
   switch (r.kind) {
     case 'activity-series':
       return activitySeries(calls, path, r);
