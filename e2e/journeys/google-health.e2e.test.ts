@@ -162,29 +162,35 @@ describe('Fitbit through the Google Health API', () => {
     },
   );
 
-  it('the legacy link fails after the switch: the card asks for a new consent, which goes through Google', async () => {
-    const staff = await signedInStaff();
-    const { page } = staff;
-    await manageParticipant(page, LEGACY_CODE);
-    // The device check finds the legacy grant refused: the link is marked failed.
-    await shows(page.getByText('Authentication required').or(page.getByText('Consent needed')));
-    await page.reload();
-    await shows(page.getByText('Consent needed'));
-    await shows(
-      page.getByText(
-        'The legacy Fitbit link stopped working. The participant must consent again: Request Authorization sends the link to the Google Health API consent.',
-      ),
-    );
-    await shows(page.getByText('API: Fitbit Web API (legacy)'));
-    await shot(page, 'google-health-reconsent-needed');
-    const { participant } = await consent(page, LEGACY_CODE, '/sim/google-health/o/oauth2/v2/auth');
-    await allow(participant);
-    await page.reload();
-    await shows(page.getByText(/^Fitbit · Authorized on \d{4}-\d{2}-\d{2}$/));
-    await shows(page.getByText('API: Google Health API'));
-    expect(await page.getByText('Consent needed').count()).toBe(0);
-    await shows(page.getByText(/^Battery \d+% · /));
-    await shot(page, 'google-health-reconsented');
-    await staff.context.close();
-  });
+  it(
+    'the legacy link fails after the switch: the card asks for a new consent, which goes through Google',
+    {
+      timeout: 240_000,
+    },
+    async () => {
+      const staff = await signedInStaff();
+      const { page } = staff;
+      await manageParticipant(page, LEGACY_CODE);
+      // The device check finds the legacy grant refused: the link is marked failed.
+      await shows(page.getByText('Authentication required').or(page.getByText('Consent needed')));
+      await page.reload();
+      await shows(page.getByText('Consent needed'));
+      await shows(
+        page.getByText(
+          'The legacy Fitbit link stopped working. The participant must consent again: Request Authorization sends the link to the Google Health API consent.',
+        ),
+      );
+      await shows(page.getByText('API: Fitbit Web API (legacy)'));
+      await shot(page, 'google-health-reconsent-needed');
+      const { participant } = await consent(page, LEGACY_CODE, '/sim/google-health/o/oauth2/v2/auth');
+      await allow(participant);
+      await page.reload();
+      await shows(page.getByText(/^Fitbit · Authorized on \d{4}-\d{2}-\d{2}$/));
+      await shows(page.getByText('API: Google Health API'));
+      expect(await page.getByText('Consent needed').count()).toBe(0);
+      await shows(page.getByText(/^Battery \d+% · /));
+      await shot(page, 'google-health-reconsented');
+      await staff.context.close();
+    },
+  );
 });

@@ -19,6 +19,8 @@ declare module 'vitest' {
     dataDir: string;
     /** Where the test SMTP server drops every message it accepts (one .eml file each). */
     inboxDir: string;
+    /** The test SMTP server (journeys that start a server of their own send their mail there too). */
+    smtpUrl: string;
   }
 }
 
@@ -116,6 +118,7 @@ export default async function setup(project: TestProject) {
   project.provide('baseUrl', baseUrl);
   project.provide('dataDir', dataDir);
   project.provide('inboxDir', inboxDir);
+  project.provide('smtpUrl', smtp.url);
 
   return async () => {
     try {

@@ -2,22 +2,25 @@
  * A second portal for a journey that needs another configuration than the
  * shared server's (e.g. the default Fitbit back end, the Google Health API):
  * the same built server started as `npm start` does, on its own port, with
- * its own embedded PostgreSQL and DATA_DIR, mail in DATA_DIR/outbox. The
- * journey stops it (SIGTERM) and its data directory is removed.
+ * its own embedded PostgreSQL and DATA_DIR, its mail to the journeys' test
+ * SMTP server. The journey stops it (SIGTERM; no emailed secret may be in
+ * its log, as for the shared server) and its data directory is removed.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
 import { freePort } from '../../scripts/free-port.mjs';
+import { waitForMail } from './inbox.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 export interface OwnServer {
   baseUrl: string;
   dataDir: string;
-  /** The newest mail in the outbox that matches, unfolded (quoted-printable soft breaks removed). */
+  /** The newest mail that matches, unfolded (quoted-printable soft breaks removed). */
   mail: (match: (text: string) => boolean) => Promise<string>;
   /** SIGTERM; the data directory is removed unless `keepData` (a later server reuses it). */
   stop: (opts?: { keepData?: boolean }) => Promise<void>;
@@ -40,9 +43,9 @@ export async function startOwnServer(
     DATA_DIR: dataDir,
     EMBEDDED_PG_PORT: String(await freePort()),
     SEED_DEMO: 'true',
-    LOG_LEVEL: 'warn',
+    LOG_LEVEL: 'info',
     DATABASE_URL: '',
-    SMTP_URL: '',
+    SMTP_URL: inject('smtpUrl'),
     SIMULATOR_CONTROL: 'true',
     ...env,
   }))
@@ -73,24 +76,17 @@ export async function startOwnServer(
     }
     await new Promise((r) => setTimeout(r, 250));
   }
-  const outbox = path.join(dataDir, 'outbox');
+  const unfold = (raw: string) => raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+  /** The single-use secrets of the mails this journey read (link values named t, code, state, token, key). */
+  const secrets = new Set<string>();
   return {
     baseUrl,
     dataDir,
     async mail(match) {
-      const until = Date.now() + 15_000;
-      for (;;) {
-        const files = fs.existsSync(outbox) ? fs.readdirSync(outbox).sort().reverse() : [];
-        for (const f of files) {
-          const text = fs
-            .readFileSync(path.join(outbox, f), 'utf8')
-            .replace(/=\r?\n/g, '')
-            .replace(/=3D/g, '=');
-          if (match(text)) return text;
-        }
-        if (Date.now() > until) throw new Error('no matching mail in the outbox');
-        await new Promise((r) => setTimeout(r, 200));
-      }
+      const text = unfold(await waitForMail((raw) => match(unfold(raw)), 15_000));
+      for (const m of text.matchAll(/[?&](?:token|t|code|state|key|verify)=([\w.~-]{12,})/g))
+        secrets.add(m[1]!);
+      return text;
     },
     async stop({ keepData = false } = {}) {
       if (child.exitCode === null) {
@@ -105,6 +101,8 @@ export async function startOwnServer(
         if (!exited) child.kill('SIGKILL');
       }
       if (!keepData) fs.rmSync(dataDir, { recursive: true, force: true });
+      const leaked = [...secrets].filter((secret) => output.includes(secret));
+      if (leaked.length) throw new Error(`emailed secrets in the server log: ${leaked.length}`);
     },
   };
 }
