@@ -24,6 +24,7 @@ app.get('/bare/trialParticipants/:trialId', async (request, reply) => {
       role: 'Admin',
       trialId,
       hidden: [],
+      now: new Date().toISOString(),
     });
     return `{"hiddenFields":[],"participants":${row.participants}}`;
   }

@@ -3,7 +3,10 @@
  * metrics in (mode A) and enables them, edits the settings of a device
  * without catalog metrics (mode B), an Admin picks what the team stores
  * (Data Storage & Retention Settings), and a Sys_Admin browses the database
- * info tables page by page with the filter.
+ * info tables page by page with the filter. Each test works on teams of its
+ * own (admin CLI and SQL), never on the demo team's settings that other
+ * journeys (device sync, data pages) use, so the order of tests and files
+ * does not matter.
  */
 import {
   DATA_RETENTION_MESSAGES,
@@ -15,10 +18,16 @@ import {
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newPage, screenshot, signIn } from '../support/browser.js';
+import { journeyTeam } from '../support/cli.js';
 import { withDatabase } from '../support/database.js';
 import { gone, shows } from '../support/wait.js';
 
 const E2E_TEAM = 'E2E Paging Team';
+/** Mode A's team: no metric settings until the test makes them. */
+const MANAGER_TEAM = 'E2E Metrics Manager Team';
+/** The retention page's team and its Admin: every tracker metric but Floors enabled by SQL in beforeAll. */
+const RETENTION_TEAM = 'E2E Retention Team';
+const RETENTION_ADMIN = 'retentionadmin';
 const OXIMETER = 'E2E Pulse Oximeter';
 const TRACKER_METRICS = 17;
 
@@ -29,12 +38,23 @@ async function pick(page: Page, label: string, option: RegExp | string) {
 
 describe('stored metrics administration', () => {
   let browser: Browser;
-  let demoTeamId: number;
+  let managerTeamId: number;
   let e2eTeamId: number;
   beforeAll(async () => {
     browser = await launchBrowser();
+    managerTeamId = journeyTeam(MANAGER_TEAM);
+    const retentionTeamId = journeyTeam(RETENTION_TEAM, { retentionDays: 365, admin: RETENTION_ADMIN });
     await withDatabase(async (db) => {
-      demoTeamId = (await db.query(`SELECT id FROM teams WHERE team_name = 'Demo Research Team'`)).rows[0].id;
+      // What a Sys_Admin's mode A and Enable make: every tracker metric of the catalog but Floors.
+      await db.query(
+        `INSERT INTO device_metric_settings (team_id, team_supported_device_id, metric_key, metric_name, metric_units, is_enabled)
+         SELECT s.team_id, s.id, c.metric_key, c.metric_name, c.units, true
+         FROM team_supported_devices s
+         JOIN global_device_catalog g ON g.id = s.global_device_catalog_id
+         JOIN metric_catalog c ON c.device_type = g.device_type
+         WHERE s.team_id = $1 AND g.device_name = 'Fitbit Sense' AND c.metric_key <> 'floors'`,
+        [retentionTeamId],
+      );
       // A second team (hidden participant fields unknown: emails hidden) with 60 participants, and a
       // catalog device of a type the metric catalog does not know, supported by that team.
       e2eTeamId = (await db.query(`INSERT INTO teams (team_name) VALUES ($1) RETURNING id`, [E2E_TEAM]))
@@ -92,7 +112,7 @@ describe('stored metrics administration', () => {
       page.getByText('Teams cannot retain data for metrics that a system administrator has not enabled.'),
     );
     expect(await page.getByRole('textbox', { name: 'Device', exact: true }).isDisabled()).toBe(true);
-    await pick(page, 'Team', `Demo Research Team (id ${demoTeamId})`);
+    await pick(page, 'Team', `${MANAGER_TEAM} (id ${managerTeamId})`);
     await pick(page, 'Device', 'Fitbit Sense (fitness_tracker)');
 
     const table = page.getByRole('table', { name: 'Available metrics' });
@@ -203,7 +223,7 @@ describe('stored metrics administration', () => {
 
   it('retention page: the team’s enabled metrics, enable, disable, discard and save with “Changes saved”', async () => {
     const { page, context } = await newPage(browser);
-    await signIn(page, 'admin');
+    await signIn(page, RETENTION_ADMIN);
     await page.goto('/TeamDataRetention');
     await shows(page.getByRole('heading', { name: DATA_RETENTION_MESSAGES.title }));
     await shows(page.getByText(retentionText(365)));

@@ -4,7 +4,9 @@
  * stores steps, one device-sync job runs in the server's own workers, and
  * the trial page's 'Data Sync' column shows the participant syncing (status
  * text beside the coloured dot) while unlinked participants show 'No device';
- * Manage Participant shows the same health with its figures.
+ * Manage Participant shows the same health with its figures. The journey
+ * has its own team, Admin, trial and participants (admin CLI and SQL): the
+ * demo team's metric settings, which other journeys count, are not touched.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,12 +14,16 @@ import PgBoss from 'pg-boss';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dataDir, launchBrowser, newPage, screenshot, signIn } from '../support/browser.js';
+import { journeyTeam } from '../support/cli.js';
 import { consentFromEmail, openManageParticipant } from '../support/consent.js';
 import { withDatabase } from '../support/database.js';
 import { shows } from '../support/wait.js';
 
-const TRIAL = 'Sleep and Activity Study';
-const CODE = 'SLP-003';
+const TEAM = 'E2E Sync Team';
+const ADMIN = 'syncadmin';
+const TRIAL = 'E2E Sync Study';
+const CODE = 'SYN-001';
+const UNLINKED = 'SYN-002';
 const SHOTS = '/tmp/shots-wt-sync';
 
 async function shot(page: Page, name: string) {
@@ -43,13 +49,41 @@ async function enqueueSync(deviceId: number) {
 
 describe('sync health on the trial page', () => {
   let browser: Browser;
-  let restore: (() => Promise<unknown>) | undefined;
   let staff: Awaited<ReturnType<typeof newPage>>;
 
   beforeAll(async () => {
     browser = await launchBrowser();
+    const teamId = journeyTeam(TEAM, { hiddenFields: 'none', admin: ADMIN });
+    await withDatabase(async (db) => {
+      const trialId = (
+        await db.query(
+          `INSERT INTO trials (team_id, trial_number, trial_name, trial_code)
+           VALUES ($1, 'S1', $2, 'SYN') RETURNING id`,
+          [teamId, TRIAL],
+        )
+      ).rows[0].id;
+      for (const suffix of ['001', '002'])
+        await db.query(
+          `INSERT INTO participants (team_id, trial_id, email, participant_code, participant_code_suffix)
+           VALUES ($1, $2, $3, $4, $5)`,
+          [teamId, trialId, `syn-${suffix}@participants.trialwear.local`, `SYN-${suffix}`, suffix],
+        );
+      // The team stores steps of its Fitbit trackers (what the metrics manager and retention page set).
+      await db.query(
+        `INSERT INTO device_metric_settings (team_id, team_supported_device_id, metric_key, metric_name, metric_units, is_enabled)
+         SELECT s.team_id, s.id, 'steps', 'Steps', 'steps', true
+         FROM team_supported_devices s JOIN global_device_catalog g ON g.id = s.global_device_catalog_id
+         WHERE s.team_id = $1 AND g.manufacturer = 'Fitbit' AND g.device_type = 'fitness_tracker'`,
+        [teamId],
+      );
+      await db.query(
+        `INSERT INTO team_storage_settings (team_id, device_type, metric_key, metric_name, units)
+         VALUES ($1, 'fitness_tracker', 'steps', 'Steps', 'steps')`,
+        [teamId],
+      );
+    });
     staff = await newPage(browser);
-    await signIn(staff.page, 'admin');
+    await signIn(staff.page, ADMIN);
     await openManageParticipant(staff.page, CODE, TRIAL);
     await staff.page.getByRole('button', { name: 'Request Fitbit Authorization' }).click();
     await shows(staff.page.getByText('The consent link was emailed to the participant.'));
@@ -64,64 +98,19 @@ describe('sync health on the trial page', () => {
     await participant.context.close();
   });
   afterAll(async () => {
-    await restore?.();
     await staff?.context.close();
     await browser?.close();
   });
 
   it("the trial page's Data Sync column: the synced participant's status, 'No device' for the others", async () => {
-    // The team stores steps of its Fitbit trackers (what the metrics manager and retention page set).
     const deviceId = await withDatabase(async (db) => {
-      const { rows } = await db.query<{ id: number; team_id: number }>(
-        `SELECT d.id, d.team_id FROM participant_devices d JOIN participants p ON p.id = d.participant_id
-         WHERE p.participant_code = $1 AND d.provider = 'fitbit'`,
-        [CODE],
+      const { rows } = await db.query<{ id: number }>(
+        `SELECT d.id FROM participant_devices d JOIN participants p ON p.id = d.participant_id
+         JOIN teams t ON t.id = p.team_id
+         WHERE t.team_name = $1 AND p.participant_code = $2 AND d.provider = 'fitbit'`,
+        [TEAM, CODE],
       );
-      const { id, team_id } = rows[0]!;
-      // What the team had before, so the settings are put back afterwards (other journeys, e.g.
-      // admin-metrics, count the demo team's settings).
-      const before = await db.query<{ id: number; is_enabled: boolean }>(
-        `SELECT m.id, m.is_enabled FROM device_metric_settings m
-         JOIN team_supported_devices s ON s.id = m.team_supported_device_id
-         JOIN global_device_catalog g ON g.id = s.global_device_catalog_id
-         WHERE m.team_id = $1 AND m.metric_key = 'steps' AND g.manufacturer = 'Fitbit' AND g.device_type = 'fitness_tracker'`,
-        [team_id],
-      );
-      const storedBefore = await db.query(
-        `SELECT 1 FROM team_storage_settings WHERE team_id = $1 AND device_type = 'fitness_tracker' AND metric_key = 'steps'`,
-        [team_id],
-      );
-      restore = () =>
-        withDatabase(async (db2) => {
-          await db2.query(
-            `DELETE FROM device_metric_settings WHERE team_id = $1 AND metric_key = 'steps' AND NOT (id = ANY($2::int[]))`,
-            [team_id, before.rows.map((r) => r.id)],
-          );
-          for (const r of before.rows)
-            await db2.query('UPDATE device_metric_settings SET is_enabled = $2 WHERE id = $1', [
-              r.id,
-              r.is_enabled,
-            ]);
-          if (storedBefore.rowCount === 0)
-            await db2.query(
-              `DELETE FROM team_storage_settings WHERE team_id = $1 AND device_type = 'fitness_tracker' AND metric_key = 'steps'`,
-              [team_id],
-            );
-        });
-      await db.query(
-        `INSERT INTO device_metric_settings (team_id, team_supported_device_id, metric_key, metric_name, metric_units, is_enabled)
-         SELECT s.team_id, s.id, 'steps', 'Steps', 'steps', true
-         FROM team_supported_devices s JOIN global_device_catalog g ON g.id = s.global_device_catalog_id
-         WHERE s.team_id = $1 AND g.manufacturer = 'Fitbit' AND g.device_type = 'fitness_tracker'
-         ON CONFLICT (team_supported_device_id, metric_key) DO UPDATE SET is_enabled = true`,
-        [team_id],
-      );
-      await db.query(
-        `INSERT INTO team_storage_settings (team_id, device_type, metric_key, metric_name, units)
-         VALUES ($1, 'fitness_tracker', 'steps', 'Steps', 'steps') ON CONFLICT DO NOTHING`,
-        [team_id],
-      );
-      return id;
+      return rows[0]!.id;
     });
     await enqueueSync(deviceId);
     // In a full run other journeys' devices are syncing too (the 15-minute schedule): allow for the queue.
@@ -137,8 +126,7 @@ describe('sync health on the trial page', () => {
       });
       if (done?.last_success_at) {
         expect(done.last_error).toBeNull();
-        // 30 days of steps; other journeys may have enabled more of the demo team's metrics, so the
-        // total stored is read back rather than assumed.
+        // 30 days of steps: the only metric the journey's team stores.
         const steps = await withDatabase(async (db) => {
           const { rows } = await db.query<{ n: string }>(
             "SELECT count(*) AS n FROM device_readings WHERE participant_device_id = $1 AND metric_key = 'steps'",
@@ -147,7 +135,7 @@ describe('sync health on the trial page', () => {
           return Number(rows[0]!.n);
         });
         expect(steps).toBe(30);
-        expect(done.rows_stored).toBeGreaterThanOrEqual(30);
+        expect(done.rows_stored).toBe(30);
         stored = done.rows_stored;
         break;
       }
@@ -167,7 +155,7 @@ describe('sync health on the trial page', () => {
     expect(await status.getAttribute('data-sync-status')).toMatch(/^(ok|stale)$/);
     expect(await status.textContent()).toMatch(/Syncing|No data for 3 days/);
     await shows(row.getByText(/^\d\/7 days$/));
-    const other = table.locator('tbody tr', { hasText: 'SLP-004' });
+    const other = table.locator('tbody tr', { hasText: UNLINKED });
     expect(await other.locator('[data-sync-status]').textContent()).toContain('No device');
     await shot(page, 'trial-page-data-sync');
 

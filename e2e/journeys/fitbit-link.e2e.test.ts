@@ -48,16 +48,21 @@ describe('linking a Fitbit', () => {
     // When Fitbit's hourly limit is used up, the page warns and still lists everyone.
     const exhausted = await staff.page.request.post('/sim/fitbit/_control/exhaust-rate-limit', { data: {} });
     expect(exhausted.ok()).toBe(true);
-    await staff.page.reload();
-    await shows(
-      staff.page.getByText('Some device information could not be loaded. Participants are still displayed.'),
-    );
-    await shows(row.getByText('Fitbit'));
-    await screenshot(staff.page, 'trial-page-device-warning');
-    // The hour given back: later journeys (data pages, sync) read Fitbit again.
-    expect((await staff.page.request.post('/sim/fitbit/_control/reset-rate-limit', { data: {} })).ok()).toBe(
-      true,
-    );
+    try {
+      await staff.page.reload();
+      await shows(
+        staff.page.getByText(
+          'Some device information could not be loaded. Participants are still displayed.',
+        ),
+      );
+      await shows(row.getByText('Fitbit'));
+      await screenshot(staff.page, 'trial-page-device-warning');
+    } finally {
+      // The hour given back even when a step above failed: other journeys (data pages, sync) read Fitbit.
+      expect(
+        (await staff.page.request.post('/sim/fitbit/_control/reset-rate-limit', { data: {} })).ok(),
+      ).toBe(true);
+    }
     await staff.context.close();
   });
 

@@ -48,6 +48,14 @@ export const configSchema = z.object({
    * data pages on the same budget.
    */
   SYNC_CALLS_PER_HOUR: z.coerce.number().int().min(1).max(150).default(120),
+  /**
+   * Provider calls the background sync may make per provider and clock hour
+   * across all devices (the provider's per-app limit): Dexcom allows 60,000
+   * per app and hour, so the sync keeps to 54,000 and leaves the rest to
+   * staff on the data pages; Omron publishes no figure (0 = no app budget).
+   */
+  SYNC_DEXCOM_APP_CALLS_PER_HOUR: z.coerce.number().int().min(0).default(54_000),
+  SYNC_OMRON_APP_CALLS_PER_HOUR: z.coerce.number().int().min(0).default(0),
   /** Mount the simulators' control API (/_control/...); default: on only when NODE_ENV is development or test. */
   SIMULATOR_CONTROL: z.preprocess(emptyToUndefined, boolFromEnv.optional()),
   // Fitbit: unset client id = the simulator mounted at /sim/fitbit on this server.

@@ -101,7 +101,8 @@ export interface FitbitResource {
     | 'spo2'
     | 'cardioscore'
     | 'hrv'
-    | 'br';
+    | 'br'
+    | 'temp-skin';
   api: string;
   start?: string;
   end?: string;
@@ -200,6 +201,10 @@ const FITBIT_PATTERNS: Array<[RegExp, (m: RegExpMatchArray) => FitbitResource]> 
   [
     new RegExp(`^/br/date/(${DATE})/(${DATE})\\.json$`),
     (m) => ({ kind: 'br', api: `/1/user/-${m[0]}`, start: m[1], end: m[2], maxDays: 30 }),
+  ],
+  [
+    new RegExp(`^/temp/skin/date/(${DATE})/(${DATE})\\.json$`),
+    (m) => ({ kind: 'temp-skin', api: `/1/user/-${m[0]}`, start: m[1], end: m[2], maxDays: 30 }),
   ],
 ];
 

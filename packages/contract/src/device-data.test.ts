@@ -32,6 +32,11 @@ describe('tracker resource paths', () => {
     expect(parseFitbitResourcePath('/activities/heart/date/2026-03-08/1d/1sec.json')?.kind).toBe(
       'heart-intraday',
     );
+    expect(parseFitbitResourcePath('/temp/skin/date/2026-03-01/2026-03-30.json')).toMatchObject({
+      kind: 'temp-skin',
+      api: '/1/user/-/temp/skin/date/2026-03-01/2026-03-30.json',
+      maxDays: 30,
+    });
   });
 
   it('refuses unknown paths, impossible dates, reversed or too long ranges', () => {
@@ -39,6 +44,8 @@ describe('tracker resource paths', () => {
       '/activities/steps/date/2024-01-01/2027-01-01.json', // 1097 days
       '/sleep/date/2026-01-01/2026-04-11.json', // 101 days
       '/body/log/weight/date/2026-01-01/2026-02-01.json', // 32 days
+      '/temp/skin/date/2026-03-01/2026-03-31.json', // 31 days
+      '/temp/core/date/2026-03-01/2026-03-02.json',
       '/activities/steps/date/2026-02-29/2026-03-01.json',
       '/activities/steps/date/2026-03-02/2026-03-01.json',
       '/activities/steps/date/2026-03-01/2026-03-02.json?x=1',

@@ -4,14 +4,9 @@
  * mounted in the portal or served standalone (npm run sim).
  */
 export { SimClock } from './clock.js';
-export { dexcomEgvs, dexcomZone } from './dexcom/dexcom-data.js';
+export { dexcomCalibrations, dexcomEgvs, dexcomEvents, dexcomZone } from './dexcom/dexcom-data.js';
 export { type DexcomSimulatorOptions, dexcomSimulator } from './dexcom/dexcom-simulator.js';
-export {
-  fitbitDay,
-  fitbitIntradayHeart,
-  fitbitIntradaySteps,
-  fitbitSkinTemperature,
-} from './fitbit/fitbit-daily.js';
+export { fitbitDay, fitbitIntradayHeart, fitbitIntradaySteps } from './fitbit/fitbit-daily.js';
 export { fitbitDevices, fitbitProfile, fitbitUserId, fitbitUserTimezone } from './fitbit/fitbit-data.js';
 export { fitbitIntradayDataset, fitbitLocalMinutes } from './fitbit/fitbit-intraday.js';
 export { FITBIT_SCOPES, type FitbitSimulatorOptions, fitbitSimulator } from './fitbit/fitbit-simulator.js';

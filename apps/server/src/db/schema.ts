@@ -320,6 +320,19 @@ export interface DeviceSyncStateTable {
   rows_stored: Generated<number>;
   days_with_data_7d: Generated<number>;
   last_data_date: DateOnly | null;
+  /** 5xx or no answer in a row (011): the back-off grows with it. */
+  failure_streak: Generated<number>;
+  /** The participant's IANA zone (Fitbit profile), for the local "today" of sync health (011). */
+  time_zone: string | null;
+  /** The newest reading's offset, when the provider gives offsets rather than a zone (011). */
+  utc_offset_minutes: number | null;
+}
+
+/** Background-sync provider calls per provider in the current clock hour, all devices (011). */
+export interface SyncAppBudgetTable {
+  provider: string;
+  budget_hour: Timestamp;
+  budget_calls: number;
 }
 
 /** Per participant device and metric: where the next sync starts (010). */
@@ -431,6 +444,7 @@ export interface Database {
   device_readings: DeviceReadingsTable;
   device_sync_state: DeviceSyncStateTable;
   device_sync_cursors: DeviceSyncCursorsTable;
+  sync_app_budget: SyncAppBudgetTable;
   participant_summaries: ParticipantSummariesTable;
   export_jobs: ExportJobsTable;
   contact_messages: ContactMessagesTable;

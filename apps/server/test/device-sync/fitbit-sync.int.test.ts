@@ -203,9 +203,10 @@ describe('Fitbit background sync', () => {
     expect(others.length).toBeGreaterThan(0);
     for (const o of others) expect(o.sync.status).toBe('none');
     // Three days on with nothing new: flagged (the list's query for another "today"; sessions would expire).
-    const later = await syncHealthOfTrials(t.ctx.db, a.teamId, [trialId], addDays(LOCAL_TODAY, 3));
+    const daysOn = (n: number) => new Date(Date.parse(NOW) + n * 86_400_000);
+    const later = await syncHealthOfTrials(t.ctx.db, a.teamId, [trialId], daysOn(3));
     expect(later.get(pid)).toMatchObject({ status: 'stale' });
-    const sooner = await syncHealthOfTrials(t.ctx.db, a.teamId, [trialId], addDays(LOCAL_TODAY, 2));
+    const sooner = await syncHealthOfTrials(t.ctx.db, a.teamId, [trialId], daysOn(2));
     expect(sooner.get(pid)).toMatchObject({ status: 'ok' });
   });
 });

@@ -6,6 +6,7 @@
  */
 import { dexcomEgvs, omronDay } from '@trialwear/simulators';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppContext } from '../../src/app-context.js';
 import { syncDevice } from '../../src/jobs/device-sync/sync-device.js';
 import { type TeamFixture, teamWithRoles } from '../support/fixtures.js';
 import { linkParticipant, simControl, trialWithParticipants } from '../support/linked-participant.js';
@@ -25,6 +26,7 @@ describe('Omron and Dexcom background sync', () => {
   let pid: number;
   let omronUser: string;
   let dexcomUser: string;
+  let trialId: number;
   const deviceOf = async (provider: 'omron' | 'dexcom') =>
     (
       await t.ctx.db
@@ -57,7 +59,9 @@ describe('Omron and Dexcom background sync', () => {
     await storeMetrics(a, 'Omron Blood Pressure Monitor', ['systolic', 'diastolic', 'pulse']);
     await storeMetrics(a, 'Omron Scale', ['weight']);
     await storeMetrics(a, 'Dexcom G7 CGM', ['egv', 'egv_trend']);
-    pid = (await trialWithParticipants(a, 'Sync OD', ['od@x.example'])).ids[0]!;
+    const trial = await trialWithParticipants(a, 'Sync OD', ['od@x.example']);
+    pid = trial.ids[0]!;
+    trialId = trial.trialId;
     await simControl(t, 'omron').clock(NOW);
     await simControl(t, 'dexcom').clock(NOW);
     omronUser = await linkParticipant(t, a, pid, 'omron');
@@ -134,5 +138,45 @@ describe('Omron and Dexcom background sync', () => {
     expect(next.calls).toBe(1);
     const hour = dexcomEgvs(dexcomUser, Date.parse(NOW), Date.parse(NOW) + 3_600_000);
     expect((await rows('egv')).length).toBe(want.length + hour.length);
+  });
+
+  it("Dexcom's per-app budget: once the hour's calls across all devices are spent, no device calls until the next hour", async () => {
+    const used = async () =>
+      (
+        await t.ctx.db
+          .selectFrom('sync_app_budget')
+          .select(['budget_calls', 'budget_hour'])
+          .where('provider', '=', 'dexcom')
+          .executeTakeFirstOrThrow()
+      ).budget_calls;
+    // The calls the earlier syncs made this hour were counted.
+    expect(await used()).toBeGreaterThan(0);
+    clock.advance(-60 * 60_000); // back to when the staff session was made (the test above moved on an hour)
+    const other = (
+      await a.as.Admin.post('/api/trialParticipants', { trialId, email: 'od2@x.example' })
+    ).json().participantId as number;
+    const otherUser = await linkParticipant(t, a, other, 'dexcom');
+    const otherDevice = (
+      await t.ctx.db
+        .selectFrom('participant_devices')
+        .select('id')
+        .where('participant_id', '=', other)
+        .executeTakeFirstOrThrow()
+    ).id;
+    clock.advance(2 * 60 * 60_000); // an hour none of the syncs above called in: the count starts again
+    // An app budget of one call an hour: the first device's sync takes it, the other's is refused.
+    const tight = { ...t.ctx, config: { ...t.ctx.config, SYNC_DEXCOM_APP_CALLS_PER_HOUR: 1 } } as AppContext;
+    expect((await syncDevice(tight, await deviceOf('dexcom'))).status).toBe('synced');
+    expect(await used()).toBe(1);
+    const sim = simControl(t, 'dexcom');
+    const before = await sim.calls(otherUser);
+    const refused = await syncDevice(tight, otherDevice);
+    expect(refused.status).toBe('budget');
+    expect(refused.errors).toEqual(['Hourly dexcom app budget spent; resuming next hour']);
+    expect(refused.nextAllowedAt).toBe(
+      new Date(Math.floor(clock.now().getTime() / 3_600_000 + 1) * 3_600_000).toISOString(),
+    );
+    expect(await sim.calls(otherUser)).toBe(before);
+    expect(await used()).toBe(1);
   });
 });

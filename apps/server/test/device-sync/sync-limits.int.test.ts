@@ -1,15 +1,25 @@
 /*
  * How the sync behaves when the provider or the participant says no: a 429
- * delays the next call at least its Retry-After, the hourly budget stops the
+ * delays the next call at least its Retry-After (and the device's pg-boss
+ * job is enqueued again no earlier), a 5xx backs off exponentially with
+ * jitter (one call per attempt, none before the next allowed time), the hourly budget stops the
  * sync before it is spent and resumes next hour from the cursors, an expired
  * token is refreshed once, a revoked authorization marks the link errored
  * and no call is made for it any more, and only metrics both enabled by the
  * Sys_Admin and selected by the team are stored.
  */
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../src/app-context.js';
-import { syncDevice } from '../../src/jobs/device-sync/sync-device.js';
+import { deviceSync } from '../../src/jobs/device-sync/job.js';
+import {
+  BACKOFF_BASE_MS,
+  BACKOFF_MAX_MS,
+  backoffMs,
+  syncDevice,
+} from '../../src/jobs/device-sync/sync-device.js';
 import { syncNow } from '../../src/jobs/device-sync/sync-now.js';
+import { registerJobQueues } from '../../src/jobs/runner.js';
 import { type TeamFixture, teamWithRoles } from '../support/fixtures.js';
 import { linkParticipant, simControl, trialWithParticipants } from '../support/linked-participant.js';
 import { storeMetrics } from '../support/stored-metrics.js';
@@ -53,7 +63,9 @@ describe('sync limits and authorization', () => {
       .executeTakeFirstOrThrow();
 
   beforeAll(async () => {
-    t = await createTestApp({ listen: true, now: clock.now });
+    // The queue without workers: a test runs the device job's handler and reads what it enqueued.
+    t = await createTestApp({ listen: true, now: clock.now, withQueue: true });
+    await registerJobQueues(t.ctx.boss!, [deviceSync]);
     a = await teamWithRoles(t, 'Limits', { hiddenFields: [] });
     await storeMetrics(a, 'Fitbit Sense', METRICS);
     ({ trialId } = await trialWithParticipants(a, 'Limits', []));
@@ -79,6 +91,97 @@ describe('sync limits and authorization', () => {
     expect(after.status).toBe('synced');
     expect(after.rowsUpserted).toBeGreaterThan(0);
     clock.advance(-1200_000);
+  });
+
+  /** The device's jobs waiting in pg-boss (state created), with when each may start. */
+  const waitingJobs = async (deviceId: number) =>
+    (
+      await sql<{ id: string; start_after: Date }>`
+        SELECT id, start_after FROM pgboss.job
+        WHERE name = 'device-sync' AND singleton_key = ${`device-${deviceId}`} AND state = 'created'`.execute(
+        t.ctx.db,
+      )
+    ).rows;
+
+  it("after a 429 the device's job is enqueued again no earlier than Retry-After, and nothing calls sooner", async () => {
+    const p = await linked(a, trialId, 'requeue@x.example');
+    const sim = simControl(t, 'fitbit');
+    await sim.failNext(429);
+    const calls = await sim.calls(p.user);
+    const r = (await deviceSync.handler(t.ctx, { deviceId: p.deviceId })) as Awaited<
+      ReturnType<typeof syncDevice>
+    >;
+    expect(r.status).toBe('rate_limited');
+    expect(await sim.calls(p.user)).toBe(calls + 1);
+    const jobs = await waitingJobs(p.deviceId);
+    expect(jobs).toHaveLength(1);
+    // The simulator's Retry-After: the seconds to the top of its hour (its clock runs on from NOW).
+    const retryAfter = Number(/Retry-After (\d+) s/.exec((await state(p.deviceId)).last_error ?? '')?.[1]);
+    expect(retryAfter).toBeGreaterThan(1100);
+    expect(retryAfter).toBeLessThanOrEqual(1200);
+    expect(jobs[0]!.start_after.getTime()).toBe(Date.parse(NOW) + retryAfter * 1000);
+    expect(jobs[0]!.start_after.toISOString()).toBe(r.nextAllowedAt);
+    // A job started before then (the 15-minute schedule's) makes no call.
+    clock.advance(600_000);
+    await t.ctx.boss!.cancel('device-sync', jobs[0]!.id);
+    expect(((await deviceSync.handler(t.ctx, { deviceId: p.deviceId })) as { status: string }).status).toBe(
+      'deferred',
+    );
+    expect(await sim.calls(p.user)).toBe(calls + 1);
+    clock.advance(-600_000);
+  });
+
+  it('a 5xx backs off exponentially with jitter: one call per attempt, none before the next allowed time', async () => {
+    const p = await linked(a, trialId, 'down@x.example');
+    const sim = simControl(t, 'fitbit');
+    await sim.failNext(503, 3);
+    const start = await sim.calls(p.user);
+    const t0 = clock.now().getTime();
+    const waits: number[] = [];
+    for (let n = 1; n <= 3; n++) {
+      const r = (await deviceSync.handler(t.ctx, { deviceId: p.deviceId })) as Awaited<
+        ReturnType<typeof syncDevice>
+      >;
+      expect(r.status).toBe('unavailable');
+      expect(await sim.calls(p.user)).toBe(start + n); // the failed call only: no retry in the job
+      const wait = Date.parse(r.nextAllowedAt!) - clock.now().getTime();
+      const base = BACKOFF_BASE_MS * 2 ** (n - 1);
+      expect(wait).toBeGreaterThanOrEqual(base);
+      expect(wait).toBeLessThanOrEqual(base * 1.5);
+      const s = await state(p.deviceId);
+      expect(s.failure_streak).toBe(n);
+      expect(s.next_allowed_at?.toISOString()).toBe(r.nextAllowedAt);
+      expect(s.last_error).toBe('Provider unavailable (503): Simulated failure');
+      // The job is enqueued again for then, not sooner (pg-boss start_after).
+      const [job] = await waitingJobs(p.deviceId);
+      expect(job!.start_after.toISOString()).toBe(r.nextAllowedAt);
+      // Until then every run is deferred without a call.
+      clock.advance(wait - 1000);
+      expect((await syncDevice(t.ctx, p.deviceId)).status).toBe('deferred');
+      expect(await sim.calls(p.user)).toBe(start + n);
+      clock.advance(1000);
+      await t.ctx.boss!.cancel('device-sync', job!.id); // as if the worker took it now
+      waits.push(wait);
+    }
+    expect(waits[1]).toBeGreaterThan(waits[0]!);
+    expect(waits[2]).toBeGreaterThan(waits[1]!);
+    // Jitter: the waits are not exact doublings of one another.
+    expect(new Set(waits.map((w, i) => w / 2 ** i)).size).toBeGreaterThan(1);
+    // The provider is back: the sync goes on and the streak is over.
+    const ok = await syncDevice(t.ctx, p.deviceId);
+    expect(ok.status).toBe('synced');
+    expect((await state(p.deviceId)).failure_streak).toBe(0);
+    expect(await count(p.pid)).toBeGreaterThan(0);
+    clock.advance(t0 - clock.now().getTime());
+  });
+
+  it('the back-off doubles from 60 s up to 6 hours, times a random 1 to 1.5', () => {
+    expect(backoffMs(1, () => 0)).toBe(60_000);
+    expect(backoffMs(2, () => 0)).toBe(120_000);
+    expect(backoffMs(3, () => 0.5)).toBe(300_000);
+    expect(backoffMs(1, () => 0.999)).toBe(89_970);
+    expect(backoffMs(30, () => 0)).toBe(BACKOFF_MAX_MS);
+    expect(backoffMs(30, () => 1)).toBe(BACKOFF_MAX_MS * 1.5);
   });
 
   it('the hourly budget stops the sync before it is spent and resumes next hour from the cursors', async () => {

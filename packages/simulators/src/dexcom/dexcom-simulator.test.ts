@@ -1,6 +1,7 @@
 /* Conformance of the Dexcom v3 simulator with providers.md §3, over real HTTP. */
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dexcomCalibrations, dexcomEvents } from './dexcom-data.js';
 import { dexcomSimulator } from './dexcom-simulator.js';
 
 const CLIENT = {
@@ -138,6 +139,46 @@ describe('Dexcom simulator', () => {
       recordType: 'dataRange',
       egvs: { start: expect.any(Object), end: expect.any(Object) },
     });
+  });
+
+  it('calibrations and events: v3 records in the window, singular recordType, event values as strings, 30-day rule', async () => {
+    const t = await tokens('d-5');
+    const end = Date.now() - 3_600_000;
+    const q = `startDate=${fmt(end - 30 * 86_400_000)}&endDate=${fmt(end)}`;
+    const cal = await (await get(`/v3/users/self/calibrations?${q}`, t.access_token)).json();
+    const from = Date.parse(`${fmt(end - 30 * 86_400_000)}Z`);
+    const to = Date.parse(`${fmt(end)}Z`);
+    expect(cal).toMatchObject({ recordType: 'calibration', recordVersion: '3.0' });
+    expect(cal.records).toEqual(dexcomCalibrations(t.account, from, to));
+    expect(cal.records.length).toBeGreaterThan(0);
+    for (const c of cal.records) {
+      expect(c).toMatchObject({ unit: 'mg/dL', displayDevice: 'iOS', transmitterGeneration: 'g7' });
+      expect(c.value).toBeGreaterThanOrEqual(34);
+      expect(c.systemTime).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+      expect(c.displayTime).toMatch(/[+-]\d{2}:\d{2}$/);
+    }
+    const ev = await (await get(`/v3/users/self/events?${q}`, t.access_token)).json();
+    expect(ev).toMatchObject({ recordType: 'event', recordVersion: '3.0' });
+    expect(ev.records).toEqual(dexcomEvents(t.account, from, to));
+    const types = new Set(ev.records.map((e: { eventType: string }) => e.eventType));
+    expect([...types].sort()).toEqual(['carbs', 'exercise', 'insulin']);
+    for (const e of ev.records) {
+      expect(typeof e.value).toBe('string');
+      expect(e.eventStatus).toBe('created');
+      expect(['grams', 'units', 'minutes']).toContain(e.unit);
+      expect(Date.parse(e.systemTime)).toBeGreaterThanOrEqual(from);
+      expect(Date.parse(e.systemTime)).toBeLessThan(to);
+    }
+    const times = ev.records.map((e: { systemTime: string }) => e.systemTime);
+    expect(new Set(times).size).toBe(times.length);
+    for (const path of ['calibrations', 'events']) {
+      const long = `startDate=${fmt(end - 31 * 86_400_000)}&endDate=${fmt(end)}`;
+      expect((await get(`/v3/users/self/${path}?${long}`, t.access_token)).status).toBe(400);
+      expect((await get(`/v3/users/self/${path}`, t.access_token)).status).toBe(400);
+    }
+    const range = await (await get('/v3/users/self/dataRange', t.access_token)).json();
+    expect(range.calibrations).toMatchObject({ start: { systemTime: expect.any(String) } });
+    expect(range.events.end.systemTime <= new Date().toISOString()).toBe(true);
   });
 
   it('401 after revoke; 429 with Retry-After when the app-wide hour is used up', async () => {

@@ -12,7 +12,13 @@ import { accountFromSeed, personSeed, rfcError } from '../oauth/common.js';
 import { CallCounter, registerControlRoutes } from '../oauth/control-routes.js';
 import { type OAuthProvider, registerOAuthRoutes, rfcAuthorizeErrors } from '../oauth/oauth-routes.js';
 import { type OAuthClient, OAuthStore } from '../oauth/oauth-store.js';
-import { dexcomDevices, dexcomEgvs, dexcomUserHash } from './dexcom-data.js';
+import {
+  dexcomCalibrations,
+  dexcomDevices,
+  dexcomEgvs,
+  dexcomEvents,
+  dexcomUserHash,
+} from './dexcom-data.js';
 
 export interface DexcomSimulatorOptions {
   clients: OAuthClient[];
@@ -135,16 +141,18 @@ export async function dexcomSimulator(app: FastifyInstance, opts: DexcomSimulato
     if (!w) return reply;
     return envelope('egv', grant.userId, dexcomEgvs(grant.userId, w[0], w[1]));
   });
-  for (const [path, type] of [
-    ['calibrations', 'calibration'],
-    ['events', 'event'],
-    ['alerts', 'alert'],
-  ] as const) {
+  const RECORDS = {
+    calibrations: ['calibration', dexcomCalibrations],
+    events: ['event', dexcomEvents],
+    alerts: ['alert', () => []], // the simulator raises no alerts
+  } as const;
+  for (const [path, [type, records]] of Object.entries(RECORDS)) {
     app.get(`/v3/users/self/${path}`, async (request, reply) => {
       const grant = await authorized(request, reply);
       if (!grant) return reply;
-      if (!window(request, reply)) return reply;
-      return envelope(type, grant.userId, []); // G7 users in the simulator log none
+      const w = window(request, reply);
+      if (!w) return reply;
+      return envelope(type, grant.userId, records(grant.userId, w[0], w[1]));
     });
   }
   app.get('/v3/users/self/devices', async (request, reply) => {
@@ -161,13 +169,21 @@ export async function dexcomSimulator(app: FastifyInstance, opts: DexcomSimulato
       systemTime: new Date(t).toISOString().replace(/\.\d{3}Z$/, 'Z'),
       displayTime: new Date(t).toISOString().slice(0, 19),
     });
+    // Each block spans that record type's first and last record of the last 90 days, or is null.
+    const span = (records: Array<{ systemTime: string; displayTime: string }>) =>
+      records.length
+        ? {
+            start: { systemTime: records[0]!.systemTime, displayTime: records[0]!.displayTime },
+            end: { systemTime: records.at(-1)!.systemTime, displayTime: records.at(-1)!.displayTime },
+          }
+        : null;
     return {
       recordType: 'dataRange',
       recordVersion: '3.0',
       userId: dexcomUserHash(grant.userId),
       egvs: { start: point(start), end: point(now - 300_000) },
-      calibrations: null,
-      events: null,
+      calibrations: span(dexcomCalibrations(grant.userId, start, now)),
+      events: span(dexcomEvents(grant.userId, start, now)),
     };
   });
 

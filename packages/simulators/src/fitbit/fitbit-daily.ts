@@ -1,7 +1,8 @@
 /*
  * Deterministic daily Fitbit data per simulated user (providers.md §1.9):
  * steps, distance, floors, active minutes, calories, resting heart rate,
- * main sleep with stages, weight, SpO2 and VO2 max. About one day in nine
+ * main sleep with stages, weight, SpO2, VO2 max, HRV, breathing rate and
+ * nightly skin temperature. About one day in nine
  * is "not worn": no steps, no heart rate, no sleep.
  */
 import { createHash } from 'node:crypto';
@@ -37,6 +38,8 @@ export interface FitbitDay {
   hrv: { dailyRmssd: number; deepRmssd: number } | null;
   /** Breathing rate of the main sleep, breaths per minute. */
   breathingRate: number | null;
+  /** Nightly skin temperature of the main sleep relative to the user's baseline, °C. */
+  skinTempRelative: number | null;
   /** Food log total (kcal) and water (ml); nothing logged on days not worn. */
   caloriesIn: number;
   waterMl: number;
@@ -125,24 +128,10 @@ function makeDay(userId: string, date: string): FitbitDay {
         }
       : null,
     breathingRate: worn ? Math.round((12 + u('br') * 6 + (r('br') - 0.5)) * 10) / 10 : null,
+    // + 0 turns Math.round's -0 into 0 (JSON has no negative zero).
+    skinTempRelative: worn ? Math.round((r('skin') - 0.5) * 2.4 * 10) / 10 + 0 : null,
     caloriesIn: worn ? 1600 + Math.round(u('food') * 9) * 100 + Math.round(r('food') * 300) : 0,
     waterMl: worn ? 1000 + Math.round(r('water') * 10) * 100 : 0,
-  };
-}
-
-/**
- * Nightly skin temperature of the main sleep ending on a date (days worn
- * only): its variation from the user's baseline (°C, what the legacy
- * /temp/skin answers as `nightlyRelative`) and that baseline.
- */
-export function fitbitSkinTemperature(
-  userId: string,
-  date: string,
-): { nightlyRelative: number; baselineCelsius: number } | null {
-  if (!fitbitDay(userId, date).worn) return null;
-  return {
-    nightlyRelative: Math.round((rnd(`${userId}:${date}:skin`) - 0.5) * 160) / 100,
-    baselineCelsius: Math.round((33.2 + rnd(`${userId}:skin`) * 1.6) * 100) / 100,
   };
 }
 

@@ -11,7 +11,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SimClock } from '../clock.js';
 import type { AccessGrant } from '../oauth/oauth-store.js';
 import { instantOfLocal, localDateAt, localIso, offsetMinutesAt, offsetText } from '../zone.js';
-import { fitbitDay, fitbitSkinTemperature } from './fitbit-daily.js';
+import { fitbitDay } from './fitbit-daily.js';
 import { fitbitUserTimezone } from './fitbit-data.js';
 import { fitbitIntradayDataset, type IntradayDetail, type IntradayResource } from './fitbit-intraday.js';
 
@@ -483,29 +483,6 @@ export function registerFitbitDataRoutes(app: FastifyInstance, clock: SimClock, 
       };
     }),
   );
-  // Skin temperature variation of the main sleep (max 30 days).
-  app.get(
-    '/1/user/-/temp/skin/date/*',
-    handle('temperature', (grant, parts) => {
-      const days = parts[1]
-        ? daysOf(parts[0]!, parts[1], today(grant.userId), 30)
-        : [parseDate(parts[0]!, today(grant.userId), 'date')];
-      return {
-        tempSkin: days.flatMap((day) => {
-          const v = fitbitSkinTemperature(grant.userId, day);
-          return v === null
-            ? []
-            : [
-                {
-                  dateTime: day,
-                  value: { nightlyRelative: v.nightlyRelative },
-                  logType: 'dedicated_temp_sensor',
-                },
-              ];
-        }),
-      };
-    }),
-  );
   app.get(
     '/1/user/-/br/date/*',
     handle('respiratory_rate', (grant, parts) => {
@@ -516,6 +493,23 @@ export function registerFitbitDataRoutes(app: FastifyInstance, clock: SimClock, 
         br: days.flatMap((day) => {
           const v = fitbitDay(grant.userId, day).breathingRate;
           return v === null ? [] : [{ dateTime: day, value: { breathingRate: v } }];
+        }),
+      };
+    }),
+  );
+  // Nightly skin temperature relative to the baseline, °C (scope temperature; max 30 days).
+  app.get(
+    '/1/user/-/temp/skin/date/*',
+    handle('temperature', (grant, parts) => {
+      const days = parts[1]
+        ? daysOf(parts[0]!, parts[1], today(grant.userId), 30)
+        : [parseDate(parts[0]!, today(grant.userId), 'date')];
+      return {
+        tempSkin: days.flatMap((day) => {
+          const v = fitbitDay(grant.userId, day).skinTempRelative;
+          return v === null
+            ? []
+            : [{ dateTime: day, value: { nightlyRelative: v }, logType: 'dedicated_temp_sensor' }];
         }),
       };
     }),

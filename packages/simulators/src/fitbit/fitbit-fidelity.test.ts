@@ -6,14 +6,14 @@
 import { createHash, randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fitbitDay, fitbitSkinTemperature } from './fitbit-daily.js';
+import { fitbitDay } from './fitbit-daily.js';
 import { fitbitUserId, fitbitUserTimezone } from './fitbit-data.js';
 import { fitbitIntradayDataset } from './fitbit-intraday.js';
 import { fitbitSimulator } from './fitbit-simulator.js';
 
 const CLIENT = { clientId: 'FIDELITY', clientSecret: 'sec', redirectUris: ['http://127.0.0.1:9/cb'] };
 const SCOPE =
-  'activity heartrate sleep weight oxygen_saturation cardio_fitness nutrition respiratory_rate profile settings temperature';
+  'activity heartrate sleep weight oxygen_saturation cardio_fitness nutrition respiratory_rate temperature profile settings';
 
 /** A consent state whose simulated person lives in New York (the account is derived from the state). */
 function stateIn(tz: string) {
@@ -128,16 +128,17 @@ describe('Fitbit simulator fidelity', () => {
     expect((await get('/1/user/-/hrv/date/2026-03-01/2026-03-31.json')).status).toBe(400);
     const br = await ok('/1/user/-/br/date/2026-03-01/2026-03-07.json');
     expect(br.br[0].value.breathingRate).toBeGreaterThan(10);
-    const skin = await ok('/1/user/-/temp/skin/date/2026-03-01/2026-03-07.json');
-    const worn = ['01', '02', '03', '04', '05', '06', '07'].filter(
-      (d) => fitbitDay(user, `2026-03-${d}`).worn,
+    const skin = await ok('/1/user/-/temp/skin/date/2026-03-01/2026-03-30.json');
+    const worn = Array.from({ length: 30 }, (_, i) => `2026-03-${String(i + 1).padStart(2, '0')}`).filter(
+      (d) => fitbitDay(user, d).skinTempRelative !== null,
     );
-    expect(skin.tempSkin).toHaveLength(worn.length);
-    expect(skin.tempSkin[0]).toEqual({
-      dateTime: `2026-03-${worn[0]}`,
-      value: { nightlyRelative: fitbitSkinTemperature(user, `2026-03-${worn[0]}`)!.nightlyRelative },
-      logType: 'dedicated_temp_sensor',
-    });
+    expect(skin.tempSkin).toEqual(
+      worn.map((d) => ({
+        dateTime: d,
+        value: { nightlyRelative: fitbitDay(user, d).skinTempRelative },
+        logType: 'dedicated_temp_sensor',
+      })),
+    );
     expect((await get('/1/user/-/temp/skin/date/2026-03-01/2026-03-31.json')).status).toBe(400);
   });
 

@@ -31,16 +31,11 @@
  * forward has no point, a repeated minute is its first occurrence.
  */
 import { createHash } from 'node:crypto';
-import {
-  fitbitDay,
-  fitbitIntradayHeart,
-  fitbitIntradaySteps,
-  fitbitSkinTemperature,
-} from '../fitbit/fitbit-daily.js';
+import { fitbitDay, fitbitIntradayHeart, fitbitIntradaySteps } from '../fitbit/fitbit-daily.js';
 import { fitbitDevices } from '../fitbit/fitbit-data.js';
 import { fitbitActivityLog } from '../fitbit/fitbit-data-routes.js';
 import { fitbitIntradayDataset } from '../fitbit/fitbit-intraday.js';
-import { instantOfLocal, localIso } from '../zone.js';
+import { instantOfLocal, localIso, offsetMinutesAt } from '../zone.js';
 import type { GoogleHealthConfig } from './gh-config.js';
 import { duration, localAt } from './gh-json.js';
 import { type Person, zoneOfDate } from './person.js';
@@ -142,10 +137,17 @@ export function minuteInstants(tz: string, date: string): Float64Array {
   const hit = minuteMemo.get(key);
   if (hit) return hit;
   const out = new Float64Array(1440);
-  for (let m = 0; m < 1440; m++) {
-    const local = `${date}T${hhmm(m)}`;
-    const t = instantOfLocal(tz, local);
-    out[m] = localIso(tz, t).slice(0, 16) === local ? t : Number.NaN;
+  const midnight = instantOfLocal(tz, `${date}T00:00`);
+  const next = instantOfLocal(tz, `${addDays(date, 1)}T00:00`);
+  if (next - midnight === DAY && offsetMinutesAt(tz, midnight) === offsetMinutesAt(tz, next - 1)) {
+    // No change of offset that day (nearly every day): minutes follow midnight.
+    for (let m = 0; m < 1440; m++) out[m] = midnight + m * 60_000;
+  } else {
+    for (let m = 0; m < 1440; m++) {
+      const local = `${date}T${hhmm(m)}`;
+      const t = instantOfLocal(tz, local);
+      out[m] = localIso(tz, t).slice(0, 16) === local ? t : Number.NaN;
+    }
   }
   if (minuteMemo.size > 5000) minuteMemo.clear();
   minuteMemo.set(key, out);
@@ -168,9 +170,24 @@ const minutePoint = (
   n,
 });
 
+const intradayMemo = new Map<string, unknown>();
+/** The legacy per-minute generators, kept per user and day (several types read the same day). */
+function memo<T>(kind: string, userId: string, date: string, make: () => T): T {
+  const key = `${kind}:${userId}:${date}`;
+  if (intradayMemo.has(key)) return intradayMemo.get(key) as T;
+  if (intradayMemo.size > 3000) intradayMemo.clear();
+  const v = make();
+  intradayMemo.set(key, v);
+  return v;
+}
+const stepsOf = (userId: string, date: string) =>
+  memo('steps', userId, date, () => fitbitIntradaySteps(userId, date));
+const heartOf = (userId: string, date: string) =>
+  memo('heart', userId, date, () => fitbitIntradayHeart(userId, date));
+
 /** Minutes (wall-clock, existing in the day's zone) with steps, and their steps. */
 function stepMinutes(c: DayCtx): Array<{ m: number; t: number; s: number }> {
-  const steps = fitbitIntradaySteps(c.person.dataUserId, c.date);
+  const steps = stepsOf(c.person.dataUserId, c.date);
   const at = minuteInstants(c.tz, c.date);
   const out: Array<{ m: number; t: number; s: number }> = [];
   for (let m = 0; m < 1440; m++)
@@ -269,7 +286,7 @@ export function activityChunks(
  */
 export function calorieCents(c: DayCtx): Array<{ t: number; total: number; active: number }> {
   const d = fitbitDay(c.person.dataUserId, c.date);
-  const steps = fitbitIntradaySteps(c.person.dataUserId, c.date);
+  const steps = stepsOf(c.person.dataUserId, c.date);
   const at = minuteInstants(c.tz, c.date);
   const very = new Set(
     activityChunks(c.person.dataUserId, c.date, c.tz)
@@ -302,7 +319,7 @@ export function calorieCents(c: DayCtx): Array<{ t: number; total: number; activ
 /** Heart-rate samples: the legacy 1sec instants, each minute's values nudged so their mean is the legacy 1min value. */
 function heartSamples(c: DayCtx): Array<{ t: number; bpm: number }> {
   const id = c.person.dataUserId;
-  const perMinute = fitbitIntradayHeart(id, c.date);
+  const perMinute = heartOf(id, c.date);
   const at = minuteInstants(c.tz, c.date);
   const byMinute = new Map<number, Array<{ s: number; v: number }>>();
   for (const e of fitbitIntradayDataset(id, c.date, 'heart', '1sec').dataset) {
@@ -322,6 +339,67 @@ function heartSamples(c: DayCtx): Array<{ t: number; bpm: number }> {
   }
   return out;
 }
+
+/** The user's skin-temperature baseline (30-day median), °C: 33.20–34.80, the legacy relative values are from it. */
+export function skinBaseline(dataUserId: string): number {
+  return round(
+    33.2 + (createHash('sha256').update(`${dataUserId}:skin`).digest().readUInt16BE(0) / 0xffff) * 1.6,
+    2,
+  );
+}
+
+/** The user's age (the profile's) and so the Karvonen heart-rate zones of a day (§3.9 daily-heart-rate-zones). */
+export function ageOf(dataUserId: string): number {
+  return 25 + (createHash('sha256').update(`${dataUserId}:profile`).digest().readUInt8(2) % 45);
+}
+
+export const HR_ZONES = ['LIGHT', 'MODERATE', 'VIGOROUS', 'PEAK'] as const;
+type HrZone = (typeof HR_ZONES)[number];
+/**
+ * [I] Zones by heart-rate reserve (max 220 − age, rest the day's resting
+ * heart rate): LIGHT 30–39 %, MODERATE 40–59 % (the legacy fat burn),
+ * VIGOROUS 60–84 % (cardio), PEAK 85 % and above.
+ */
+export function hrZones(
+  dataUserId: string,
+  date: string,
+): Array<{ zone: HrZone; min: number; max: number }> | null {
+  const rhr = fitbitDay(dataUserId, date).restingHeartRate;
+  if (rhr === null) return null;
+  const max = 220 - ageOf(dataUserId);
+  const at = (pct: number) => Math.round(rhr + ((max - rhr) * pct) / 100);
+  return [
+    { zone: 'LIGHT', min: at(30), max: at(40) - 1 },
+    { zone: 'MODERATE', min: at(40), max: at(60) - 1 },
+    { zone: 'VIGOROUS', min: at(60), max: at(85) - 1 },
+    { zone: 'PEAK', min: at(85), max },
+  ];
+}
+
+/** Each existing minute's zone (from the legacy 1min heart rate), consecutive minutes of a zone as one interval. */
+function zoneIntervals(c: DayCtx): Array<{ zone: HrZone; start: number; end: number }> {
+  const zones = hrZones(c.person.dataUserId, c.date);
+  if (!zones) return [];
+  const hr = heartOf(c.person.dataUserId, c.date);
+  const at = minuteInstants(c.tz, c.date);
+  const out: Array<{ zone: HrZone; start: number; end: number }> = [];
+  for (let m = 0; m < 1440; m++) {
+    const v = hr[m];
+    if (Number.isNaN(at[m]!) || v === null || v === undefined) continue;
+    const z = [...zones].reverse().find((x) => v >= x.min)?.zone;
+    if (!z) continue;
+    const last = out[out.length - 1];
+    if (last && last.zone === z && last.end === at[m]) last.end += 60_000;
+    else out.push({ zone: z, start: at[m]!, end: at[m]! + 60_000 });
+  }
+  return out;
+}
+
+const AZM: Partial<Record<HrZone, { zone: string; credit: number; field: string }>> = {
+  MODERATE: { zone: 'FAT_BURN', credit: 1, field: 'sumInFatBurnHeartZone' },
+  VIGOROUS: { zone: 'CARDIO', credit: 2, field: 'sumInCardioHeartZone' },
+  PEAK: { zone: 'PEAK', credit: 2, field: 'sumInPeakHeartZone' },
+};
 
 export interface SleepSession {
   id: string;
@@ -664,6 +742,85 @@ const TYPES: DataTypeSpec[] = [
     },
   },
   {
+    id: 'daily-heart-rate-zones',
+    record: 'daily',
+    scope: 'health_metrics_and_measurements',
+    list: always,
+    rollUp: never,
+    dailyRollUp: never,
+    maxRollUpDays: 90,
+    points: (c) => {
+      const zones = hrZones(c.person.dataUserId, c.date);
+      return zones
+        ? daily(c, {
+            heartRateZones: zones.map((z) => ({
+              heartRateZoneType: z.zone,
+              minBeatsPerMinute: String(z.min),
+              maxBeatsPerMinute: String(z.max),
+            })),
+          })
+        : [];
+    },
+  },
+  {
+    id: 'time-in-heart-rate-zone',
+    record: 'interval',
+    scope: 'activity_and_fitness',
+    list: always,
+    rollUp: always,
+    dailyRollUp: always,
+    maxRollUpDays: 90,
+    durationValued: true,
+    points: (c) =>
+      zoneIntervals(c).map((x) => ({
+        t: x.start,
+        end: x.end,
+        tz: c.tz,
+        date: c.date,
+        source: 'tracker' as const,
+        fields: { heartRateZoneType: x.zone },
+        level: x.zone,
+      })),
+    aggregate: (items) => {
+      if (items.length === 0) return undefined;
+      const by = secondsByLevel(items);
+      return {
+        timeInHeartRateZones: HR_ZONES.filter((z) => by.has(z)).map((z) => ({
+          heartRateZone: z,
+          duration: duration(by.get(z)!),
+        })),
+      };
+    },
+  },
+  {
+    id: 'active-zone-minutes',
+    record: 'interval',
+    scope: 'activity_and_fitness',
+    list: always,
+    rollUp: always,
+    dailyRollUp: always,
+    maxRollUpDays: 90,
+    points: (c) =>
+      zoneIntervals(c).flatMap((x) => {
+        const a = AZM[x.zone];
+        if (!a) return [];
+        const out: Pt[] = [];
+        // One point a minute, credit-weighted (1 in fat burn, 2 in cardio and peak).
+        for (let t = x.start; t < x.end; t += 60_000)
+          out.push({
+            ...minutePoint(c, t, { heartRateZone: a.zone, activeZoneMinutes: String(a.credit) }, a.credit),
+            level: a.field,
+          });
+        return out;
+      }),
+    aggregate: (items) => {
+      if (items.length === 0) return undefined;
+      const sums: Record<string, number> = {};
+      for (const { pt } of items) sums[pt.level!] = (sums[pt.level!] ?? 0) + (pt.n ?? 0);
+      return Object.fromEntries(Object.entries(sums).map(([k, v]) => [k, String(v)]));
+    },
+  },
+  {
     id: 'daily-resting-heart-rate',
     record: 'daily',
     scope: 'health_metrics_and_measurements',
@@ -789,15 +946,15 @@ const TYPES: DataTypeSpec[] = [
     dailyRollUp: never,
     maxRollUpDays: 90,
     points: (c) => {
-      // Absolute values; the legacy nightlyRelative is nightly − baseline (rounded to 0.01 °C).
-      const v = fitbitSkinTemperature(c.person.dataUserId, c.date);
-      return v === null
-        ? []
-        : daily(c, {
-            nightlyTemperatureCelsius: round(v.baselineCelsius + v.nightlyRelative, 2),
-            baselineTemperatureCelsius: v.baselineCelsius,
-            relativeNightlyStddev30dCelsius: 0.35,
-          });
+      // Absolute values; the legacy nightlyRelative is nightly − baseline (rounded to 0.1 °C).
+      const relative = fitbitDay(c.person.dataUserId, c.date).skinTempRelative;
+      if (relative === null) return [];
+      const baseline = skinBaseline(c.person.dataUserId);
+      return daily(c, {
+        nightlyTemperatureCelsius: round(baseline + relative, 2),
+        baselineTemperatureCelsius: baseline,
+        relativeNightlyStddev30dCelsius: 0.35,
+      });
     },
   },
   {
@@ -997,6 +1154,9 @@ export const snakeOf = (id: string) => id.replaceAll('-', '_');
 export const payloadKeyOf = (id: string) => id.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
 const pointMemo = new Map<string, Pt[]>();
+/** Points held by the memo: a day of heart rate is ~10,000, so the memo is bounded by points, not days. */
+let memoPoints = 0;
+const MEMO_MAX_POINTS = 1_000_000;
 /** A type's points of one local date for a person, newest first. */
 export function pointsOfDate(
   spec: DataTypeSpec,
@@ -1012,8 +1172,12 @@ export function pointsOfDate(
   const pts = spec
     .points({ person, date, tz, config })
     .sort((a, b) => b.t - a.t || (a.source === 'tracker' ? -1 : 1));
-  if (pointMemo.size > 2000) pointMemo.clear();
+  if (memoPoints + pts.length > MEMO_MAX_POINTS || pointMemo.size > 5000) {
+    pointMemo.clear();
+    memoPoints = 0;
+  }
   pointMemo.set(key, pts);
+  memoPoints += pts.length;
   return pts;
 }
 

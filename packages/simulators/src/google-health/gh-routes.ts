@@ -15,6 +15,7 @@ import { fitbitDevices, lastSync } from '../fitbit/fitbit-data.js';
 import { localDateAt } from '../zone.js';
 import {
   addDays,
+  ageOf,
   DATA_TYPES,
   type DataTypeSpec,
   dataSource,
@@ -251,7 +252,7 @@ export function registerGoogleHealthRoutes(
       const stride = 640 + (seed.readUInt16BE(0) % 140);
       return omitDefaults({
         name: 'users/me/profile',
-        age: 25 + (seed.readUInt8(2) % 45),
+        age: ageOf(person.dataUserId),
         membershipStartDate: gDate(MEMBER_SINCE),
         autoWalkingStrideLengthMm: stride,
         autoRunningStrideLengthMm: Math.round(stride * 1.38),
@@ -442,8 +443,14 @@ export function registerGoogleHealthRoutes(
       const spec = specOf(request, 'rollUp');
       const b = (request.body ?? {}) as Record<string, unknown>;
       const range = (b.range ?? {}) as Record<string, unknown>;
-      const start = typeof range.startTime === 'string' ? Date.parse(range.startTime) : Number.NaN;
-      const end = typeof range.endTime === 'string' ? Date.parse(range.endTime) : Number.NaN;
+      // google.protobuf.Timestamp in JSON: RFC 3339 with Z or an offset.
+      const instant = (v: unknown) =>
+        typeof v === 'string' &&
+        /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/.test(v)
+          ? Date.parse(v)
+          : Number.NaN;
+      const start = instant(range.startTime);
+      const end = instant(range.endTime);
       if (Number.isNaN(start) || Number.isNaN(end))
         throw bad('range.startTime and range.endTime are required RFC 3339 timestamps.');
       if (end <= start) throw bad('range.endTime must be after range.startTime.');

@@ -267,6 +267,8 @@ describe('Google Health simulator: REST surface', { timeout: 30_000 }, () => {
       400,
       'INVALID_ARGUMENT',
     );
+    expectError(await body('steps', '2026-11-10', '2026-11-11'), 400, 'INVALID_ARGUMENT');
+    expect((await body('steps', '2026-11-10T00:00:00-05:00', '2026-11-11T00:00:00-05:00')).status).toBe(200);
     // Paging over windows.
     const p1 = await body('steps', '2026-11-10T00:00:00Z', '2026-11-11T00:00:00Z', { pageSize: 10 });
     expect(p1.body.rollupDataPoints).toHaveLength(10);
@@ -423,6 +425,16 @@ describe('Google Health simulator: REST surface', { timeout: 30_000 }, () => {
     expect((await api(sim, token, '/v4/users/me/identity')).status).toBe(200);
     const calls = (await (await fetch(`${sim.base}/_control/calls?userId=${account}`)).json()) as Json;
     expect(calls.calls).toBe(4);
+  });
+
+  it('a Google account not linked to a Fitbit account: 400 ACCOUNT_NOT_LINKED on every data call', async () => {
+    await control(sim, 'user', { userId: account, notLinked: true });
+    const r = await api(sim, token, list('steps', {}));
+    expect(expectError(r, 400, 'INVALID_ARGUMENT', 'ACCOUNT_NOT_LINKED')).toBe(
+      'The Google account is not linked to a Fitbit account.',
+    );
+    await control(sim, 'reset');
+    expect((await api(sim, token, '/v4/users/me/identity')).status).toBe(200);
   });
 
   it('profile and settings: the shapes of §3.7; settings need the settings scope', async () => {

@@ -6,12 +6,12 @@
  * local midnight; a move to another zone mid-period keeps local dates.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fitbitDay, fitbitIntradaySteps, fitbitSkinTemperature } from '../fitbit/fitbit-daily.js';
+import { fitbitDay, fitbitIntradaySteps } from '../fitbit/fitbit-daily.js';
 import { fitbitUserId, fitbitUserTimezone } from '../fitbit/fitbit-data.js';
 import { fitbitActivityLog } from '../fitbit/fitbit-data-routes.js';
 import { fitbitIntradayDataset } from '../fitbit/fitbit-intraday.js';
 import { instantOfLocal } from '../zone.js';
-import { calorieCents } from './data-types.js';
+import { calorieCents, skinBaseline } from './data-types.js';
 import { DEFAULT_CONFIG as GOOGLE_HEALTH_DEFAULT } from './gh-config.js';
 import { People } from './person.js';
 import {
@@ -248,12 +248,11 @@ describe(
         const low = Number(d.vo2Max!.split('-')[0]);
         expect(vo2!.get(date), date).toMatchObject({ vo2Max: low + 2, estimated: true });
         const t = skin.get(date);
-        const legacySkin = fitbitSkinTemperature(legacy, date)!;
-        expect(t.baselineTemperatureCelsius, date).toBe(legacySkin.baselineCelsius);
+        expect(t.baselineTemperatureCelsius, date).toBe(skinBaseline(legacy));
         expect(
-          Math.round((t.nightlyTemperatureCelsius - t.baselineTemperatureCelsius) * 100) / 100,
+          Math.round((t.nightlyTemperatureCelsius - t.baselineTemperatureCelsius) * 100) / 100 + 0,
           date,
-        ).toBe(legacySkin.nightlyRelative);
+        ).toBe(d.skinTempRelative);
       }
     });
 
@@ -383,6 +382,48 @@ describe(
         expect(Number.isInteger(w.heartRate.beatsPerMinuteAvg)).toBe(true);
         expect(w.heartRate.beatsPerMinuteMin).toBeLessThanOrEqual(w.heartRate.beatsPerMinuteAvg);
       }
+    });
+
+    it('heart-rate zones (Google only; legacy zones are empty): thresholds, time in zone and active zone minutes agree with the 1min heart rate', async () => {
+      const date = DAYS.find((d) => fitbitDay(legacy, d).worn && fitbitDay(legacy, d).minutesVeryActive > 0)!;
+      const zones = await listAll(sim, token, 'daily-heart-rate-zones', {
+        filter: `daily_heart_rate_zones.date >= "${date}" AND daily_heart_rate_zones.date < "${addDays(date, 1)}"`,
+      });
+      const thresholds = zones.points[0].dailyHeartRateZones.heartRateZones.map((z: Json) => ({
+        zone: z.heartRateZoneType,
+        min: Number(z.minBeatsPerMinute),
+      }));
+      expect(thresholds.map((z: Json) => z.zone)).toEqual(['LIGHT', 'MODERATE', 'VIGOROUS', 'PEAK']);
+      const minutes: Record<string, number> = {};
+      for (const e of fitbitIntradayDataset(legacy, date, 'heart', '1min').dataset) {
+        const z = [...thresholds].reverse().find((x: Json) => e.value >= x.min)?.zone;
+        if (z) minutes[z] = (minutes[z] ?? 0) + 1;
+      }
+      const range = { range: { start: { date: gdate(date) }, end: { date: gdate(addDays(date, 1)) } } };
+      const tiz = await api(
+        sim,
+        token,
+        '/v4/users/me/dataTypes/time-in-heart-rate-zone/dataPoints:dailyRollUp',
+        range,
+      );
+      const got = Object.fromEntries(
+        tiz.body.rollupDataPoints[0].timeInHeartRateZone.timeInHeartRateZones.map((x: Json) => [
+          x.heartRateZone,
+          Number(String(x.duration).replace('s', '')) / 60,
+        ]),
+      );
+      expect(got).toEqual(minutes);
+      const azm = await api(
+        sim,
+        token,
+        '/v4/users/me/dataTypes/active-zone-minutes/dataPoints:dailyRollUp',
+        range,
+      );
+      const a = azm.body.rollupDataPoints[0].activeZoneMinutes ?? {};
+      expect(Number(a.sumInFatBurnHeartZone ?? 0)).toBe(minutes.MODERATE ?? 0);
+      expect(Number(a.sumInCardioHeartZone ?? 0)).toBe(2 * (minutes.VIGOROUS ?? 0));
+      expect(Number(a.sumInPeakHeartZone ?? 0)).toBe(2 * (minutes.PEAK ?? 0));
+      expect(minutes.MODERATE).toBeGreaterThan(0);
     });
 
     it('time across the DST change: each point carries the offset in force, civil times are wall-clock times', async () => {

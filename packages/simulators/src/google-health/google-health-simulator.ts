@@ -242,7 +242,20 @@ export async function googleHealthSimulator(app: FastifyInstance, opts: GoogleHe
         .send(googleError(403, 'The caller does not have permission', info('RESOURCE_PERMISSION_DENIED')));
       return null;
     }
-    return people.get(grant.userId);
+    const person = people.get(grant.userId);
+    if (person.notLinked) {
+      reply
+        .status(400)
+        .send(
+          googleError(
+            400,
+            'The Google account is not linked to a Fitbit account.',
+            info('ACCOUNT_NOT_LINKED'),
+          ),
+        );
+      return null;
+    }
+    return person;
   }
 
   registerGoogleHealthRoutes(app, { clock, config: () => config, guard });
@@ -349,11 +362,13 @@ export async function googleHealthSimulator(app: FastifyInstance, opts: GoogleHe
         const b = request.body as {
           userId: string;
           legacyUserId?: string | null;
+          notLinked?: boolean;
           tracker?: DeviceOverride;
           scale?: DeviceOverride;
         };
         const p = personOf(b);
         if (b.legacyUserId !== undefined) p.legacyUserId = b.legacyUserId;
+        if (b.notLinked !== undefined) p.notLinked = b.notLinked;
         if (b.tracker) p.devices.TRACKER = { ...p.devices.TRACKER, ...b.tracker };
         if (b.scale) p.devices.SCALE = { ...p.devices.SCALE, ...b.scale };
         return { ok: true };
@@ -391,7 +406,8 @@ export async function googleHealthSimulator(app: FastifyInstance, opts: GoogleHe
           operation?: string;
           events?: Array<{ userId: string; dataType: string; dates: string[]; operation?: string }>;
         };
-        const events = b.events ?? [
+        // Users by healthUserId or legacy Fitbit id.
+        const events = b.events?.map((e) => ({ ...e, userId: personOf(e).healthUserId })) ?? [
           {
             userId: personOf(b).healthUserId,
             dataType: b.dataType ?? '',

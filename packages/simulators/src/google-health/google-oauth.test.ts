@@ -45,6 +45,7 @@ describe('Google Health simulator: OAuth', () => {
     expect(c.hidden.access_type).toBe('offline');
     expect(c.hidden.prompt).toBe('consent');
     expect(c.location.searchParams.get('state')).toBe('p-page.n.mac');
+    expect(c.location.searchParams.get('scope')).toBe(ALL_SCOPES.join(' '));
     expect(c.location.hash).toBe('');
   });
 
@@ -207,6 +208,21 @@ describe('Google Health simulator: OAuth', () => {
     expect((await api(sim, token, '/v4/users/me/settings')).status).toBe(200);
   });
 
+  it('incremental authorization: include_granted_scopes=true adds the scopes granted before', async () => {
+    const first = await consent(sim, { state: 'p-incr.n.mac', scope: [scopeOf('sleep')] });
+    await exchange(first.code!, first.verifier);
+    const more = await consent(sim, { state: 'p-incr.n.mac', scope: [scopeOf('settings')] });
+    expect((await exchange(more.code!, more.verifier)).body.scope).toBe(
+      `${scopeOf('settings')} ${scopeOf('sleep')}`,
+    );
+    const only = await consent(sim, {
+      state: 'p-incr.n.mac',
+      scope: [scopeOf('settings')],
+      includeGranted: false,
+    });
+    expect((await exchange(only.code!, only.verifier)).body.scope).toBe(scopeOf('settings'));
+  });
+
   it('legacy suffix-less scope names are accepted (configurable)', async () => {
     const legacy = 'https://www.googleapis.com/auth/googlehealth.settings';
     const t = await link(sim, 'p-legacy-scope.n.mac', [legacy]);
@@ -299,6 +315,36 @@ describe('Google Health simulator: OAuth', () => {
     expect(r.status).toBe(400);
     sim.clock.reset();
     await control(sim, 'reset');
+  });
+
+  it('openid: an id_token whose sub is not the healthUserId, and userinfo; access_token as a query parameter', async () => {
+    const t = await link(sim, 'p-openid.n.mac', ['openid', 'email', scopeOf('settings')]);
+    const body = t as unknown as { id_token: string };
+    const claims = JSON.parse(Buffer.from(body.id_token.split('.')[1]!, 'base64url').toString());
+    expect(claims.aud).toBe(CLIENT.clientId);
+    expect(claims.sub).toMatch(/^\d{21}$/);
+    expect(claims.sub).not.toBe(t.account);
+    const info = await fetch(`${sim.base}/oauth2/v3/userinfo`, {
+      headers: { authorization: `Bearer ${t.access_token}` },
+    });
+    expect(await info.json()).toEqual({
+      sub: claims.sub,
+      email: `participant.${t.account}@example.com`,
+      email_verified: true,
+    });
+    const q = await fetch(
+      `${sim.base}/v4/users/me/settings?access_token=${encodeURIComponent(t.access_token)}`,
+    );
+    expect(q.status).toBe(200);
+    // Without openid/email, userinfo refuses.
+    const plain = await link(sim, 'p-no-openid.n.mac', [scopeOf('settings')]);
+    expect(
+      (
+        await fetch(`${sim.base}/oauth2/v3/userinfo`, {
+          headers: { authorization: `Bearer ${plain.access_token}` },
+        })
+      ).status,
+    ).toBe(401);
   });
 
   it('one person on both APIs: identity reports the legacy Fitbit user id of the same consent state', async () => {

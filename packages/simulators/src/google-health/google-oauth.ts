@@ -143,6 +143,14 @@ export function googleOAuthProvider(deps: {
         return { shown: names.map((s) => describe(s, deps.config()) ?? s), granted: names.join(' ') };
       },
       selectableScopes: true,
+      scopeInRedirect: true,
+      // include_granted_scopes=true: the new grant also carries what the user granted before (§2.2).
+      mergeScopes: (p, scope, held) =>
+        p.include_granted_scopes === 'true' && scope !== ''
+          ? [
+              ...new Set([...split(scope), ...[...held].filter((s) => describe(s, deps.config()) !== null)]),
+            ].join(' ')
+          : scope,
       passThrough: ['access_type', 'prompt', 'include_granted_scopes', 'login_hint'],
       issueRefreshToken: (p, alreadyHasOne) =>
         p.access_type === 'offline' && (!alreadyHasOne || split(p.prompt ?? '').includes('consent')),

@@ -53,6 +53,8 @@ export interface Person {
   legacyUserId: string | null;
   /** Zone history, oldest first; the first entry applies from the beginning of time. */
   zones: ZoneChange[];
+  /** Control API: the Google account is not linked to a Fitbit account (every data call: 400 ACCOUNT_NOT_LINKED). */
+  notLinked?: boolean;
   /** Control API: battery and last sync of the paired devices, by device kind. */
   devices: { TRACKER?: DeviceOverride; SCALE?: DeviceOverride };
 }
@@ -118,6 +120,7 @@ function fresh(healthUserId: string, dataUserId: string, legacyUserId: string | 
     dataUserId,
     legacyUserId,
     zones: [{ from: Number.NEGATIVE_INFINITY, tz: fitbitUserTimezone(dataUserId).tz }],
+    notLinked: false,
     devices: {},
   };
 }

@@ -72,6 +72,7 @@ export async function consent(
     untick?: string[];
     deny?: boolean;
     pkce?: boolean;
+    includeGranted?: boolean;
   },
 ) {
   const verifier = randomBytes(32).toString('base64url');
@@ -85,7 +86,7 @@ export async function consent(
     state: p.state,
     access_type: p.accessType ?? 'offline',
     prompt: p.prompt ?? 'consent',
-    include_granted_scopes: 'true',
+    include_granted_scopes: p.includeGranted === false ? 'false' : 'true',
   };
   if (p.pkce !== false) Object.assign(q, { code_challenge: challenge, code_challenge_method: 'S256' });
   const page = await fetch(`${sim.base}/o/oauth2/v2/auth?${form(q)}`);

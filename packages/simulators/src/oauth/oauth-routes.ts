@@ -58,6 +58,13 @@ export interface OAuthProvider {
      * ticked, and the grant keeps only those left ticked.
      */
     selectableScopes?: boolean;
+    /**
+     * Incremental authorization (Google's include_granted_scopes=true): the
+     * scope the new grant carries, given what the user still holds.
+     */
+    mergeScopes?(params: Params, scope: string, held: Set<string>): string;
+    /** The granted scope on the redirect back with the code (Google). */
+    scopeInRedirect?: boolean;
     /** Request parameters carried through the Allow/Deny form (Google: access_type, prompt). */
     passThrough?: string[];
     /**
@@ -191,6 +198,8 @@ export function registerOAuthRoutes(
         .filter((s) => ticked.has(s))
         .join(' ');
     }
+    if (b.decision === 'allow' && a.mergeScopes && b.account)
+      scope = a.mergeScopes(b, scope, store.grantedScopes(b.account));
     if (b.decision === 'allow' && scope === '' && a.selectableScopes) {
       // Nothing ticked: the grant is refused, as a user unticking everything would be.
       target.searchParams.set('error', 'access_denied');
@@ -210,6 +219,7 @@ export function registerOAuthRoutes(
         }),
       });
       target.searchParams.set('code', code);
+      if (a.scopeInRedirect) target.searchParams.set('scope', scope);
     } else {
       target.searchParams.set('error', 'access_denied');
       if (a.denyDescription) target.searchParams.set('error_description', a.denyDescription);

@@ -2,6 +2,7 @@ import { type HiddenField, type Role, roleAllows, SYNC_STALE_DAYS } from '@trial
 import { type RawBuilder, sql } from 'kysely';
 import { cachedQuery } from '../../db/cached-query.js';
 import { type Db, PREPARED } from '../../db/database.js';
+import { localTodaySql } from '../readings/local-today.js';
 import { ALL_TEAM_TRIALS, visibleTo } from '../trials/repo.js';
 
 const COLUMNS = [
@@ -36,8 +37,8 @@ export async function trialParticipantsJson(
     trialId: number;
     hidden: readonly HiddenField[];
     page?: { page: number; pageSize: number };
-    /** Today (YYYY-MM-DD) for the sync health's "no data for 3 days". */
-    today: string;
+    /** Now (ISO instant): sync health's "no data for 3 days" counts the participant's local days to it. */
+    now: string;
   },
 ) {
   const shape = {
@@ -48,7 +49,7 @@ export async function trialParticipantsJson(
   };
   const limit = q.page?.pageSize ?? 0;
   const offset = q.page ? (q.page.page - 1) * q.page.pageSize : 0;
-  const params = { teamId: q.teamId, userId: q.userId, trialId: q.trialId, limit, offset, today: q.today };
+  const params = { teamId: q.teamId, userId: q.userId, trialId: q.trialId, limit, offset, now: q.now };
   const rows = await participantsJsonQuery(db, shape, params);
   return rows[0];
 }
@@ -57,7 +58,7 @@ const participantsJsonQuery = cachedQuery(
   (
     db,
     shape: { email: boolean; notes: boolean; allTrials: boolean; paged: boolean },
-    q: { teamId: number; userId: number; trialId: number; limit: number; offset: number; today: string },
+    q: { teamId: number; userId: number; trialId: number; limit: number; offset: number; now: string },
   ) => {
     const window = shape.paged ? sql`LIMIT ${q.limit} OFFSET ${q.offset}` : sql``;
     let query = db
@@ -79,7 +80,7 @@ const participantsJsonQuery = cachedQuery(
             p.participant_code_suffix,
             to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at,
             coalesce(d.providers, ARRAY[]::text[]) AS authorized_devices,
-            ${syncJson(q.today)} AS sync
+            ${syncJson} AS sync
           FROM (
             SELECT * FROM participants
             WHERE team_id = t.team_id AND trial_id = t.id
@@ -94,7 +95,7 @@ const participantsJsonQuery = cachedQuery(
             WHERE dp.team_id = t.team_id AND dp.trial_id = t.id AND dv.authorization_status = 'authorized'
             GROUP BY dv.participant_id
           ) d ON d.participant_id = p.id
-          LEFT JOIN (${syncHealth(sql`dp.team_id = t.team_id AND dp.trial_id = t.id`)}) s ON s.participant_id = p.id
+          LEFT JOIN (${syncHealth(sql`dp.team_id = t.team_id AND dp.trial_id = t.id`, q.now)}) s ON s.participant_id = p.id
         ) x
       )`.as('participants'),
         shape.paged
@@ -114,28 +115,31 @@ const participantsJsonQuery = cachedQuery(
  * Sync health per participant over their authorized or errored links (the
  * devices matching `where`, on `dv` and `dp`), from device_sync_state: one
  * aggregate joined once, like the providers. See participantSyncSchema.
+ * `days_without_data`: the fewest local days from a device's newest day with
+ * data to its participant's local today at `now` (their zone, not UTC).
  */
-const syncHealth = (where: RawBuilder<unknown>) => sql`
+const syncHealth = (where: RawBuilder<unknown>, now: Date | string) => sql`
   SELECT dv.participant_id,
     bool_or(dv.authorization_status = 'error') AS link_error,
     max(st.last_success_at) AS last_success_at,
     (array_agg(st.last_error ORDER BY st.last_error_at DESC) FILTER (WHERE st.last_error IS NOT NULL))[1] AS last_error,
     coalesce(sum(st.rows_stored), 0)::int AS rows_stored,
     coalesce(max(st.days_with_data_7d), 0)::int AS days7,
-    max(st.last_data_date) AS last_data_date
+    max(st.last_data_date) AS last_data_date,
+    min(${localTodaySql(now, 'st')} - st.last_data_date) AS days_without_data
   FROM participant_devices dv
   JOIN participants dp ON dp.id = dv.participant_id
   LEFT JOIN device_sync_state st ON st.participant_device_id = dv.id
   WHERE ${where} AND dv.authorization_status IN ('authorized', 'error')
   GROUP BY dv.participant_id`;
 
-/** The `sync` object of a listed participant from the `s` aggregate; stale after SYNC_STALE_DAYS days without data. */
-const syncJson = (today: string) => sql`json_build_object(
+/** The `sync` object of a listed participant from the `s` aggregate; stale after SYNC_STALE_DAYS local days without data. */
+const syncJson = sql`json_build_object(
   'status', CASE
     WHEN s.participant_id IS NULL THEN 'none'
     WHEN s.link_error OR s.last_error IS NOT NULL THEN 'error'
     WHEN s.last_success_at IS NULL THEN 'pending'
-    WHEN s.last_data_date IS NULL OR s.last_data_date <= ${today}::date - ${SYNC_STALE_DAYS}::int THEN 'stale'
+    WHEN s.last_data_date IS NULL OR s.days_without_data >= ${SYNC_STALE_DAYS}::int THEN 'stale'
     ELSE 'ok' END,
   'lastSuccessAt', to_char(s.last_success_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
   'lastError', s.last_error,
@@ -144,12 +148,12 @@ const syncJson = (today: string) => sql`json_build_object(
   'lastDataDate', s.last_data_date::text)`;
 
 /** Sync health of the participants of trials of the team (the /ParticipantsPage list), by participant id. */
-export async function syncHealthOfTrials(db: Db, teamId: number, trialIds: number[], today: string) {
+export async function syncHealthOfTrials(db: Db, teamId: number, trialIds: number[], now: Date) {
   if (!trialIds.length) return new Map<number, unknown>();
   const res = await sql<{ id: number; sync: unknown }>`
-    SELECT p.id, ${syncJson(today)} AS sync
+    SELECT p.id, ${syncJson} AS sync
     FROM participants p
-    LEFT JOIN (${syncHealth(sql`dp.team_id = ${teamId} AND dp.trial_id = ANY(${trialIds}::int[])`)}) s
+    LEFT JOIN (${syncHealth(sql`dp.team_id = ${teamId} AND dp.trial_id = ANY(${trialIds}::int[])`, now)}) s
       ON s.participant_id = p.id
     WHERE p.team_id = ${teamId} AND p.trial_id = ANY(${trialIds}::int[])`.execute(db);
   return new Map(res.rows.map((r) => [r.id, r.sync]));

@@ -92,7 +92,7 @@ export async function listVisibleParticipants(ctx: AppContext, actor: Actor) {
   const [rows, devices, sync] = await Promise.all([
     repo.listParticipantsOfTrials(ctx.db, actor.teamId, ids),
     repo.authorizedProvidersOfTrials(ctx.db, actor.teamId, ids),
-    repo.syncHealthOfTrials(ctx.db, actor.teamId, ids, ctx.now().toISOString().slice(0, 10)),
+    repo.syncHealthOfTrials(ctx.db, actor.teamId, ids, ctx.now()),
   ]);
   return { hiddenFields: hidden, trials, participants: listed(rows, devices, sync, hidden) };
 }
@@ -123,8 +123,8 @@ export function listAnswerJson(
  */
 export async function listParticipantsJson(ctx: AppContext, actor: Actor, trialId: number, paging?: Paging) {
   const hidden = [...actor.hiddenParticipantFields];
-  const today = ctx.now().toISOString().slice(0, 10);
-  const row = await repo.trialParticipantsJson(ctx.db, { ...actor, trialId, hidden, page: paging, today });
+  const now = ctx.now().toISOString();
+  const row = await repo.trialParticipantsJson(ctx.db, { ...actor, trialId, hidden, page: paging, now });
   if (!row) throw notFound(TRIAL_MESSAGES.notFound);
   return listAnswerJson(hidden, row.participants, paging && { ...paging, total: row.total });
 }

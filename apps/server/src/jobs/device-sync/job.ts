@@ -4,21 +4,25 @@
  * the device id on a 'stately' queue: at most one waiting and one running
  * per device across every server and worker, so a device is never fetched
  * twice at once. The device job reads all its metrics (sync-device.ts). A
- * 429 or a spent budget re-enqueues it for no earlier than the provider
- * allows; a 5xx or no answer throws, and pg-boss retries with exponential
- * back-off and jitter.
+ * 429, a spent budget or a provider failure (5xx, no answer: exponential
+ * back-off with jitter, kept per device) re-enqueues it for no earlier than
+ * the next allowed call; anything else thrown (our database) is retried by
+ * pg-boss with its own exponential back-off.
  */
 import { z } from 'zod';
 import { defineJob, enqueue } from '../job-definition.js';
 import * as repo from './repo.js';
 import { syncDevice } from './sync-device.js';
 
+/** Outcomes after which the device's job is enqueued again for its next allowed call. */
+const RESUMED = new Set(['rate_limited', 'budget', 'unavailable']);
+
 export const deviceSync = defineJob({
   name: 'device-sync',
   payload: z.object({ deviceId: z.number().int().positive() }).strict(),
   async handler(ctx, { deviceId }) {
     const result = await syncDevice(ctx, deviceId);
-    if (ctx.boss && result.nextAllowedAt && (result.status === 'rate_limited' || result.status === 'budget'))
+    if (ctx.boss && result.nextAllowedAt && RESUMED.has(result.status))
       await enqueue(ctx.boss, deviceSync, { deviceId }, { startAfter: new Date(result.nextAllowedAt) });
     return result;
   },

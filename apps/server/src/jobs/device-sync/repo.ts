@@ -2,6 +2,7 @@
 import type { LinkProvider } from '@trialwear/contract';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
+import { localTodaySql } from '../../features/readings/local-today.js';
 import { upsertReadingsByMetric } from '../../features/readings/repo.js';
 import type { Cursor, GroupResult } from './types.js';
 
@@ -171,22 +172,50 @@ export async function takeCall(db: Db, deviceId: number, now: Date, limit: numbe
   return res.rows.length > 0;
 }
 
+/**
+ * Count one provider call against the provider's budget for the current
+ * clock hour across every device (its per-app limit). False when the budget
+ * is spent: the call must not be made.
+ */
+export async function takeAppCall(db: Db, provider: string, now: Date, limit: number): Promise<boolean> {
+  const res = await sql<{ budget_calls: number }>`
+    INSERT INTO sync_app_budget AS b (provider, budget_hour, budget_calls)
+    VALUES (${provider}, date_trunc('hour', ${now}::timestamptz), 1)
+    ON CONFLICT (provider) DO UPDATE SET
+      budget_calls = CASE WHEN b.budget_hour = excluded.budget_hour THEN b.budget_calls + 1 ELSE 1 END,
+      budget_hour = excluded.budget_hour
+    WHERE b.budget_hour IS DISTINCT FROM excluded.budget_hour OR b.budget_calls < ${limit}
+    RETURNING budget_calls`.execute(db);
+  return res.rows.length > 0;
+}
+
 export async function recordAttempt(
   db: Db,
   deviceId: number,
   now: Date,
-  outcome: { ok: true } | { ok: false; error: string; nextAllowedAt?: Date | null },
+  outcome:
+    | { ok: true }
+    | { ok: false; error: string; nextAllowedAt?: Date | null; failureStreak?: number; answered?: boolean },
 ) {
   await db
     .updateTable('device_sync_state')
     .set(
       outcome.ok
-        ? { last_attempt_at: now, last_success_at: now, last_error: null, last_error_at: null }
+        ? {
+            last_attempt_at: now,
+            last_success_at: now,
+            last_error: null,
+            last_error_at: null,
+            failure_streak: 0,
+          }
         : {
             last_attempt_at: now,
             last_error: outcome.error.slice(0, 500),
             last_error_at: now,
             ...(outcome.nextAllowedAt !== undefined ? { next_allowed_at: outcome.nextAllowedAt } : {}),
+            ...(outcome.failureStreak !== undefined ? { failure_streak: outcome.failureStreak } : {}),
+            // The provider answered (a 4xx for one read): its 5xx streak is over.
+            ...(outcome.answered ? { failure_streak: 0 } : {}),
           },
     )
     .where('participant_device_id', '=', deviceId)
@@ -226,21 +255,46 @@ const MOVEMENT = [
   'minutes_very_active',
 ];
 
-/** Recompute the device's health figures: rows stored, days of the 7 ending `today` with data, newest day with data. */
-export async function refreshHealth(db: Db, device: { id: number; participant_id: number }, today: string) {
+/**
+ * Recompute the device's health figures: where the participant's "today" is
+ * (`zone`: the IANA zone the provider named, kept only when PostgreSQL knows
+ * it; and the newest reading's offset), rows stored, days of the 7 local
+ * days ending today with data, newest day with data.
+ */
+export async function refreshHealth(
+  db: Db,
+  device: { id: number; participant_id: number },
+  now: Date,
+  zone: string | null,
+) {
   const deviceId = device.id;
+  await sql`
+    UPDATE device_sync_state s SET
+      time_zone = CASE
+        WHEN ${zone}::text IS NULL OR ${zone}::text IS NOT DISTINCT FROM s.time_zone THEN s.time_zone
+        WHEN EXISTS (SELECT 1 FROM pg_timezone_names WHERE name = ${zone}::text) THEN ${zone}::text
+        ELSE s.time_zone END,
+      utc_offset_minutes = coalesce((
+        SELECT utc_offset_minutes FROM device_readings
+        WHERE participant_id = ${device.participant_id} AND participant_device_id = ${deviceId}
+          AND utc_offset_minutes IS NOT NULL
+        ORDER BY measured_at DESC LIMIT 1), s.utc_offset_minutes)
+    WHERE s.participant_device_id = ${deviceId}`.execute(db);
   await sql`
     UPDATE device_sync_state s SET
       rows_stored = h.rows_stored, days_with_data_7d = h.days7, last_data_date = h.last_day
     FROM (
-      SELECT count(*)::int AS rows_stored,
-        count(DISTINCT local_date) FILTER (WHERE worn AND local_date BETWEEN ${today}::date - 6 AND ${today}::date)::int AS days7,
-        max(local_date) FILTER (WHERE worn) AS last_day
-      FROM (
+      SELECT count(r.local_date)::int AS rows_stored,
+        count(DISTINCT r.local_date) FILTER (WHERE r.worn AND r.local_date BETWEEN t.today - 6 AND t.today)::int AS days7,
+        max(r.local_date) FILTER (WHERE r.worn) AS last_day
+      FROM (SELECT ${localTodaySql(now, 'st')} AS today FROM device_sync_state st
+        WHERE st.participant_device_id = ${deviceId}) t
+      LEFT JOIN (
         SELECT local_date,
           (metric_key <> ALL(${ZERO_FILLED}::text[]) OR (metric_key = ANY(${MOVEMENT}::text[]) AND value > 0)) AS worn
         FROM device_readings WHERE participant_id = ${device.participant_id} AND participant_device_id = ${deviceId}
-      ) r
+      ) r ON true
+      GROUP BY t.today
     ) h
     WHERE s.participant_device_id = ${deviceId}`.execute(db);
 }

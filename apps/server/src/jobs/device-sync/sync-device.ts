@@ -1,20 +1,23 @@
 /*
  * One participant device's sync: the metrics to read (enabled by the
  * Sys_Admin and selected by the team), each provider call counted against
- * the device's hourly budget and made through withFreshToken (one refresh,
- * one retry), each read stored with its cursors at once. How it stops:
+ * the device's hourly budget (per user) and the provider's (per app, where
+ * it has one) and made through withFreshToken (one refresh, one retry),
+ * each read stored with its cursors at once. How it stops:
  * - 429: the provider's Retry-After is stored as the next allowed time; the
  *   job ends and is enqueued again no earlier (never a tight loop);
- * - budget spent (ours, or Fitbit's remaining count nearly zero): the same,
- *   until the next hour;
+ * - budget spent (the device's or the provider app's, or Fitbit's remaining
+ *   count nearly zero): the same, until the next hour;
  * - the token is revoked or invalid (refresh refused, 401 after the retry):
  *   the link is marked 'error', which ends its syncing until staff re-link;
- * - 5xx or no answer: thrown, so pg-boss retries with exponential back-off
- *   and jitter; the cursors keep what was stored before.
+ * - 5xx or no answer: the device backs off exponentially with jitter (the
+ *   n-th failure in a row allows the next call 1–1.5 × 60 s × 2^(n-1) later,
+ *   at most 6 h; a success resets it), stored as the next allowed time like a
+ *   Retry-After, and the job is enqueued again no earlier; the cursors keep
+ *   what was stored before.
  */
 import type { Provider } from '@trialwear/contract';
 import type { AppContext } from '../../app-context.js';
-import { localDate } from '../../features/device-data/local-dates.js';
 import { participantZone } from '../../features/device-data/participant-zone.js';
 import type { ProviderClient } from '../../providers/types.js';
 import { isTokenFailure, withFreshToken } from '../../providers/with-fresh-token.js';
@@ -31,7 +34,15 @@ const FITBIT_REMAINING_FLOOR = 10;
 export interface DeviceSyncResult {
   deviceId: number;
   provider: Provider;
-  status: 'synced' | 'partial' | 'deferred' | 'rate_limited' | 'budget' | 'revoked' | 'not_authorized';
+  status:
+    | 'synced'
+    | 'partial'
+    | 'deferred'
+    | 'rate_limited'
+    | 'budget'
+    | 'unavailable'
+    | 'revoked'
+    | 'not_authorized';
   metrics: string[];
   calls: number;
   rowsUpserted: number;
@@ -39,8 +50,21 @@ export interface DeviceSyncResult {
   nextAllowedAt?: string;
 }
 
-/** A transient provider failure (5xx, network): pg-boss retries the job with back-off. */
+/** A transient provider failure (5xx, network): the device backs off (backoffMs). */
 export class ProviderUnavailable extends Error {}
+
+export const BACKOFF_BASE_MS = 60_000;
+export const BACKOFF_MAX_MS = 6 * 3_600_000;
+
+/**
+ * The wait before the next call after the `streak`-th provider failure in a
+ * row: exponential (60 s, 2 min, 4 min, …, at most 6 h) times a random 1–1.5,
+ * so devices that failed together do not all call again at the same moment.
+ */
+export function backoffMs(streak: number, random: () => number = Math.random): number {
+  const base = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, streak - 1));
+  return Math.round(base * (1 + random() * 0.5));
+}
 
 const brandProvider = (p: string): Provider => (p === 'google_health' ? 'fitbit' : (p as Provider));
 
@@ -75,7 +99,7 @@ export async function syncDevice(ctx: AppContext, deviceId: number): Promise<Dev
   const failures: GroupFailure[] = [];
   let zone: string | null = null;
 
-  const read = readerFor(ctx, client, deviceId, result);
+  const read = readerFor(ctx, client, deviceId, provider, result);
   const io: SyncIO = {
     now,
     backfillDays: ctx.config.SYNC_BACKFILL_DAYS,
@@ -96,12 +120,26 @@ export async function syncDevice(ctx: AppContext, deviceId: number): Promise<Dev
   try {
     await sync.run(io, metrics);
   } catch (err) {
+    if (err instanceof ProviderUnavailable) {
+      // Not thrown to pg-boss: the back-off lives with the device, so every later job (the
+      // 15-minute schedule's, sync-now's) waits for it too, and nothing calls again sooner.
+      const streak = (state?.failure_streak ?? 0) + 1;
+      const next = new Date(now.getTime() + backoffMs(streak));
+      await repo.refreshHealth(ctx.db, device, now, zone);
+      await repo.recordAttempt(ctx.db, deviceId, now, {
+        ok: false,
+        error: err.message,
+        nextAllowedAt: next,
+        failureStreak: streak,
+      });
+      return { ...result, status: 'unavailable', errors: [err.message], nextAllowedAt: next.toISOString() };
+    }
     if (!(err instanceof SyncStop)) {
       await repo.recordAttempt(ctx.db, deviceId, now, { ok: false, error: describe(err) });
       throw err;
     }
     if (err.kind === 'revoked') await repo.markLinkErrored(ctx.db, deviceId, now);
-    await repo.refreshHealth(ctx.db, device, localDate(now, zone ?? 'UTC'));
+    await repo.refreshHealth(ctx.db, device, now, zone);
     await repo.recordAttempt(ctx.db, deviceId, now, {
       ok: false,
       error: err.message,
@@ -116,12 +154,12 @@ export async function syncDevice(ctx: AppContext, deviceId: number): Promise<Dev
   }
   result.errors = failures.map((f) => `${f.metrics.join(',')}: ${f.error}`);
   // Health figures first: whoever sees the new last success sees them with it.
-  await repo.refreshHealth(ctx.db, device, localDate(now, zone ?? 'UTC'));
+  await repo.refreshHealth(ctx.db, device, now, zone);
   await repo.recordAttempt(
     ctx.db,
     deviceId,
     now,
-    failures.length ? { ok: false, error: result.errors.join('; ') } : { ok: true },
+    failures.length ? { ok: false, error: result.errors.join('; '), answered: true } : { ok: true },
   );
   return failures.length ? { ...result, status: 'partial' } : result;
 }
@@ -135,13 +173,17 @@ function readerFor(
   ctx: AppContext,
   client: ProviderClient,
   deviceId: number,
+  provider: Provider,
   result: DeviceSyncResult,
 ): SyncIO['read'] {
   const data = client.data!;
+  const appLimit = appCallsPerHour(ctx, provider);
   return async (query) => {
     const now = ctx.now();
     if (!(await repo.takeCall(ctx.db, deviceId, now, ctx.config.SYNC_CALLS_PER_HOUR)))
       throw new SyncStop('budget', 'Hourly call budget spent; resuming next hour', nextHour(now));
+    if (appLimit > 0 && !(await repo.takeAppCall(ctx.db, provider, now, appLimit)))
+      throw new SyncStop('budget', `Hourly ${provider} app budget spent; resuming next hour`, nextHour(now));
     result.calls++;
     const r = await withFreshToken(ctx, client, deviceId, (token) => data.read(token, query));
     if (isTokenFailure(r)) {
@@ -175,6 +217,13 @@ function readerFor(
     }
     return r.data;
   };
+}
+
+/** The provider's per-app budget of sync calls per hour (0: none; Fitbit's limit is per user only). */
+function appCallsPerHour(ctx: AppContext, provider: Provider): number {
+  if (provider === 'dexcom') return ctx.config.SYNC_DEXCOM_APP_CALLS_PER_HOUR;
+  if (provider === 'omron') return ctx.config.SYNC_OMRON_APP_CALLS_PER_HOUR;
+  return 0;
 }
 
 const REVOKED = 'Authorization revoked or invalid: the participant must authorize again';

@@ -23,6 +23,8 @@ const SCOPES = [
   'nutrition',
   // Breathing rate (/br) is on the tracker allow-list.
   'respiratory_rate',
+  // Skin temperature (/temp/skin), a stored metric (issue #11).
+  'temperature',
 ];
 
 const fitbitErrorOf: ErrorOf = (body, res) => {

@@ -1,11 +1,18 @@
 /*
  * Fitbit (providers.md §1.7): daily values read as date-range series in the
  * participant's local dates — one call per resource per window of at most 30
- * days (the weight log's limit is 31), from the oldest cursor of the metrics
- * that resource serves to the participant's local today. A day's value is
- * stored at the local midnight instant with the offset in force then; a
- * weighing at its local date and time. Values keep Fitbit's metric units.
+ * days (the weight log's limit is 31; HRV, breathing rate, skin temperature
+ * and cardio score allow 30), from the oldest cursor of the metrics that
+ * resource serves to the participant's local today. A day's value is stored
+ * at the local midnight instant with the offset in force then; a weighing at
+ * its local date and time. Values keep Fitbit's metric units.
  * Fitbit answers "0" for activity on days without data: stored as given.
+ *
+ * Intraday heart rate is one call per local day (24 h is its maximum span):
+ * at most INTRADAY_DAYS_PER_RUN days per sync, oldest first from its cursor,
+ * so a new link's 30-day backfill is spread over a few runs (every 15 min)
+ * instead of spending a quarter of the hour's budget at once; each minute is
+ * stored at its local wall-clock time with the offset then in force.
  */
 import { addDays, localDate } from '../../../features/device-data/local-dates.js';
 import type { GroupResult, ProviderSync, Reading, SyncIO } from '../types.js';
@@ -13,6 +20,8 @@ import { ReadRefused } from '../types.js';
 import { instantOfLocal, offsetMinutesAt } from '../zone-time.js';
 
 const WINDOW_DAYS = 30;
+/** Intraday heart-rate days read per sync (one call each); the rest waits for the next run. */
+export const INTRADAY_DAYS_PER_RUN = 10;
 /** A cursor older than this (a long outage) is not walked back further. */
 const MAX_CATCH_UP_DAYS = 90;
 
@@ -128,6 +137,54 @@ const GROUPS: Group[] = [
       }),
   },
   {
+    metrics: ['hrv'],
+    path: (s, e) => `/hrv/date/${s}/${e}.json`,
+    parse: (body, tz) =>
+      list(body, 'hrv').flatMap((d) => {
+        const v = d.value as { dailyRmssd?: unknown; deepRmssd?: unknown } | undefined;
+        const daily = num(v?.dailyRmssd);
+        return daily === null
+          ? []
+          : [at(tz, 'hrv', String(d.dateTime), '00:00:00', daily, { deepRmssd: num(v?.deepRmssd) })];
+      }),
+  },
+  {
+    metrics: ['breathing_rate'],
+    path: (s, e) => `/br/date/${s}/${e}.json`,
+    parse: (body, tz) =>
+      list(body, 'br').flatMap((d) => {
+        const v = num((d.value as { breathingRate?: unknown } | undefined)?.breathingRate);
+        return v === null ? [] : [at(tz, 'breathing_rate', String(d.dateTime), '00:00:00', v)];
+      }),
+  },
+  {
+    metrics: ['skin_temperature'],
+    path: (s, e) => `/temp/skin/date/${s}/${e}.json`,
+    parse: (body, tz) =>
+      list(body, 'tempSkin').flatMap((d) => {
+        const v = num((d.value as { nightlyRelative?: unknown } | undefined)?.nightlyRelative);
+        return v === null
+          ? []
+          : [
+              at(tz, 'skin_temperature', String(d.dateTime), '00:00:00', v, {
+                logType: d.logType ?? null,
+              }),
+            ];
+      }),
+  },
+  {
+    metrics: ['cardio_score'],
+    path: (s, e) => `/cardioscore/date/${s}/${e}.json`,
+    parse: (body, tz) =>
+      list(body, 'cardioScore').flatMap((d) => {
+        const vo2Max = (d.value as { vo2Max?: unknown } | undefined)?.vo2Max;
+        const v = vo2MaxValue(vo2Max);
+        return v === null
+          ? []
+          : [at(tz, 'cardio_score', String(d.dateTime), '00:00:00', v, { vo2Max: String(vo2Max) })];
+      }),
+  },
+  {
     metrics: ['spo2'],
     path: (s, e) => `/spo2/date/${s}/${e}.json`,
     parse: (body, tz) =>
@@ -141,8 +198,50 @@ const GROUPS: Group[] = [
   },
 ];
 
+/**
+ * Fitbit's cardio score is a range string ("44-48") without GPS runs and a
+ * single number string with them (providers.md §1.7.9): the number, or the
+ * middle of the range (the text itself is kept in value_json).
+ */
+export function vo2MaxValue(v: unknown): number | null {
+  if (typeof v === 'number') return Number.isFinite(v) ? v : null;
+  if (typeof v !== 'string') return null;
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(?:-\s*(\d+(?:\.\d+)?)\s*)?$/.exec(v);
+  if (!m) return null;
+  return m[2] === undefined ? Number(m[1]) : (Number(m[1]) + Number(m[2])) / 2;
+}
+
+const INTRADAY_KEY = 'heart_rate_intraday';
+
+/** Intraday heart rate at 1min: one call per local day, at most INTRADAY_DAYS_PER_RUN per sync. */
+async function syncIntradayHeart(io: SyncIO, tz: string, start: string, today: string) {
+  let day = start;
+  for (let n = 0; n < INTRADAY_DAYS_PER_RUN && day <= today; n++, day = addDays(day, 1)) {
+    let readings: Reading[];
+    try {
+      const answer = await io.read({
+        resource: 'tracker',
+        params: { path: `/activities/heart/date/${day}/1d/1min.json` },
+      });
+      const dataset = (answer.body as { 'activities-heart-intraday'?: { dataset?: unknown } } | null)?.[
+        'activities-heart-intraday'
+      ]?.dataset;
+      readings = list(dataset).flatMap((e) => {
+        const v = num(e.value);
+        const time = typeof e.time === 'string' && /^\d{2}:\d{2}:\d{2}$/.test(e.time) ? e.time : null;
+        return v === null || time === null ? [] : [at(tz, INTRADAY_KEY, day, time, v)];
+      });
+    } catch (err) {
+      if (!(err instanceof ReadRefused)) throw err;
+      io.fail({ metrics: [INTRADAY_KEY], error: err.message });
+      return;
+    }
+    await io.store({ metrics: [INTRADAY_KEY], readings, cursor: { date: day } });
+  }
+}
+
 export const fitbitSync: ProviderSync = {
-  metrics: GROUPS.flatMap((g) => g.metrics),
+  metrics: [...GROUPS.flatMap((g) => g.metrics), INTRADAY_KEY],
   async run(io: SyncIO, metrics) {
     const tz = await io.zone();
     const today = localDate(io.now, tz);
@@ -169,6 +268,11 @@ export const fitbitSync: ProviderSync = {
         const group: GroupResult = { metrics: [...wanted], readings, cursor: { date: to } };
         await io.store(group);
       }
+    }
+    // Last: the daily groups are few calls; intraday days are one call each.
+    if (metrics.includes(INTRADAY_KEY)) {
+      const from = io.cursor(INTRADAY_KEY).date ?? firstDay;
+      await syncIntradayHeart(io, tz, from < floor ? floor : from, today);
     }
   },
 };
