@@ -360,7 +360,7 @@ async function skinTemperature(calls: GoogleHealthCalls, r: FitbitResource) {
       out.push({
         dateTime: d,
         value: { nightlyRelative: round(nightly - baseline, 2) },
-        logType: 'auto_detected',
+        logType: 'dedicated_temp_sensor',
       });
   }
   return { tempSkin: out };
