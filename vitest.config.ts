@@ -2,10 +2,13 @@ import { defineConfig } from 'vitest/config';
 
 // Our workspace packages are imported from their TypeScript source ('source'
 // export condition), never from a stale dist/: in the browser-like and in the
-// node (SSR) resolution alike.
+// node (SSR) resolution alike. No 'module' condition (Vite's default has it):
+// Vitest hands these conditions to Node (--conditions) for the dependencies
+// it leaves to Node, and 'module' then picks ES builds meant for bundlers
+// (the AWS SDK's have extension-less imports Node cannot load).
 const source = {
   resolve: { conditions: ['source'] },
-  ssr: { resolve: { conditions: ['source', 'module', 'node', 'development|production'] } },
+  ssr: { resolve: { conditions: ['source', 'node', 'development|production'] } },
 };
 
 // Unit tests (pure rules) and integration tests (the real Fastify app on a real

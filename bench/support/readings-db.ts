@@ -5,7 +5,8 @@
  * `participants` participants. The benches write as the application role
  * (`db`, `pool`), as the server does; `maintenance(sql)` runs what only an
  * owner may (TRUNCATE, VACUUM, CHECKPOINT) as the cluster's bootstrap
- * superuser. stop() closes the pool, stops PostgreSQL, checks none is left on
+ * superuser; `connectionString` is the application role's (for a child
+ * process). stop() closes the pool, stops PostgreSQL, checks none is left on
  * its port and removes the directory.
  */
 import fs from 'node:fs';
@@ -70,7 +71,15 @@ export async function readingsDatabase(name: string, participants: number) {
         .execute();
       ids.push(...made.map((r) => r.id));
     }
-    return { db, pool, maintenance, teamId, participantIds: ids, stop };
+    return {
+      db,
+      pool,
+      connectionString: runtime.database.connectionString,
+      maintenance,
+      teamId,
+      participantIds: ids,
+      stop,
+    };
   } catch (err) {
     await stop();
     throw err;

@@ -4,7 +4,8 @@ import { launchBrowser, newPage, screenshot, signIn } from '../support/browser.j
 import { consentFromEmail, openManageParticipant } from '../support/consent.js';
 import { shows } from '../support/wait.js';
 
-describe('linking a Fitbit', () => {
+// Each test signs in, waits for mail and walks a provider's pages: over a minute on a loaded 2-core machine.
+describe('linking a Fitbit', { timeout: 150_000 }, () => {
   let browser: Browser;
   beforeAll(async () => {
     browser = await launchBrowser();

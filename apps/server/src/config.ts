@@ -18,6 +18,11 @@ export const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('127.0.0.1'),
   PUBLIC_URL: z.preprocess(emptyToUndefined, z.url().optional()),
+  /**
+   * Addresses whose X-Forwarded-For is believed (Fastify trustProxy: comma-separated IPs, CIDRs or
+   * 'loopback'); default loopback in production (a proxy on the same host), everything otherwise.
+   */
+  TRUST_PROXY: z.preprocess(emptyToUndefined, z.string().optional()),
   DATA_DIR: z.string().default('./.data'),
   DATABASE_URL: z.preprocess(emptyToUndefined, z.string().optional()),
   /** Where the daily audit-chain anchors are appended (default DATA_DIR/audit-anchors.jsonl); best on other storage. */
@@ -35,6 +40,11 @@ export const configSchema = z.object({
   ENCRYPTION_KEY: optionalString,
   /** A file holding the base64 encryption key (e.g. a mounted secret), instead of ENCRYPTION_KEY. */
   ENCRYPTION_KEY_FILE: z.preprocess(emptyToUndefined, z.string().optional()),
+  /**
+   * Earlier encryption keys (comma-separated, base64), still accepted for
+   * decryption while `npm run cli -- rotate-encryption-key` re-seals values under ENCRYPTION_KEY.
+   */
+  ENCRYPTION_KEYS_PREVIOUS: optionalString,
   SESSION_SECRET: optionalString,
   SEED_DEMO: z.preprocess(emptyToUndefined, boolFromEnv.default(true)),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -56,6 +66,12 @@ export const configSchema = z.object({
    */
   SYNC_DEXCOM_APP_CALLS_PER_HOUR: z.coerce.number().int().min(0).default(54_000),
   SYNC_OMRON_APP_CALLS_PER_HOUR: z.coerce.number().int().min(0).default(0),
+  /**
+   * Provider calls per device and clock hour in all (Fitbit: 150 per user and
+   * hour): the data pages and device lists stop here, the sync at
+   * SYNC_CALLS_PER_HOUR; one counter in PostgreSQL for every server and worker.
+   */
+  PROVIDER_CALLS_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(150),
   /** Mount the simulators' control API (/_control/...); default: on only when NODE_ENV is development or test. */
   SIMULATOR_CONTROL: z.preprocess(emptyToUndefined, boolFromEnv.optional()),
   // Fitbit: unset client id = the simulator mounted at /sim/fitbit on this server.
@@ -92,6 +108,19 @@ export const configSchema = z.object({
   DEXCOM_CLIENT_ID: optionalString,
   DEXCOM_CLIENT_SECRET: optionalString,
   DEXCOM_API_URL: z.url().default('https://api.dexcom.com'),
+  /** Export files (issue #12): a directory (default DATA_DIR/exports), or S3-compatible storage when EXPORT_S3_BUCKET is set. */
+  EXPORT_DIR: z.preprocess(emptyToUndefined, z.string().optional()),
+  EXPORT_S3_BUCKET: optionalString,
+  /** An S3-compatible endpoint (MinIO, Ceph, R2 …); unset: AWS S3 of EXPORT_S3_REGION. */
+  EXPORT_S3_ENDPOINT: z.preprocess(emptyToUndefined, z.url().optional()),
+  EXPORT_S3_REGION: optionalString,
+  /** Unset: the AWS SDK's default credential chain (environment, instance role …). */
+  EXPORT_S3_ACCESS_KEY_ID: optionalString,
+  EXPORT_S3_SECRET_ACCESS_KEY: optionalString,
+  /** Prepended to every export's object key, e.g. `trialwear/`. */
+  EXPORT_S3_PREFIX: optionalString,
+  /** Path-style URLs (bucket in the path); default: on when EXPORT_S3_ENDPOINT is set. */
+  EXPORT_S3_FORCE_PATH_STYLE: z.preprocess(emptyToUndefined, boolFromEnv.optional()),
 });
 
 export type Config = z.infer<typeof configSchema> & {
@@ -114,6 +143,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration:\n${lines}`);
   }
   const c = parsed.data;
+  if (Boolean(c.EXPORT_S3_ACCESS_KEY_ID) !== Boolean(c.EXPORT_S3_SECRET_ACCESS_KEY))
+    throw new Error(
+      'Invalid configuration:\n  EXPORT_S3_ACCESS_KEY_ID and EXPORT_S3_SECRET_ACCESS_KEY are set together or not at all',
+    );
   const publicHost = c.HOST === '0.0.0.0' || c.HOST === '::' ? 'localhost' : c.HOST;
   return {
     ...c,

@@ -81,10 +81,13 @@ function rolePasswords(seed: string) {
 async function migrateAsOwner(ownerUrl: string, appUrl: string, app: DatabaseHandle, log: Log) {
   const owner = ownerUrl === appUrl ? app : openDatabase(ownerUrl, 1);
   try {
-    const applied = await migrate(owner.pool);
+    const { role } = await describeRole(app.pool);
+    // Grants under the migration lock: several processes starting at once would otherwise race on them.
+    const applied = await migrate(owner.pool, {
+      ...(owner !== app ? { whileLocked: (client) => applyAppGrants(client, role) } : {}),
+    });
     if (applied.length) log(`Applied migrations: ${applied.join(', ')}`);
     const facts = await describeRole(app.pool);
-    if (owner !== app) await applyAppGrants(owner.pool, facts.role);
     if (facts.superuser || facts.ownsAuditLog)
       log(
         `WARNING: the application connects as ${facts.role}, which ${facts.superuser ? 'is a superuser' : 'owns the audit log'}: ` +
@@ -101,6 +104,9 @@ export interface Runtime {
 }
 
 export async function startRuntime(config: Config, log: Log): Promise<Runtime> {
+  // First: a server or worker on a shared database without the shared secrets stops here, before
+  // touching the database (see security/secrets.ts).
+  const secrets = loadSecrets(config, { requireShared: true });
   const { database, stop: stopDatabase } = await openRuntimeDatabase(config, log);
   let boss: PgBoss;
   try {
@@ -123,7 +129,6 @@ export async function startRuntime(config: Config, log: Log): Promise<Runtime> {
   });
   if (!recaptcha.enabled) log('WARNING: RECAPTCHA_SECRET is not set: reCAPTCHA verification is OFF');
 
-  const secrets = loadSecrets(config);
   const ctx: AppContext = {
     config,
     db: database.db,

@@ -22,6 +22,7 @@ const { writers: WRITERS, admins: ADMINS, sysAdmin: SYS_ADMIN } = ROLE_GROUPS;
 export const API_ACCESS = {
   // platform
   'GET /api/health': 'public',
+  'GET /api/ready': 'public',
   'GET /api/appVersion': 'public',
   'GET /api/publicConfig': 'public',
   'GET /api/csrf-token': 'public',
@@ -141,6 +142,16 @@ export const API_ACCESS = {
   'POST /api/getOmronParticipantData/:id': 'any',
   'GET /api/getDexcomParticipantData/:id/:query': 'any',
   'GET /api/participantRaw/:participantId/:provider': SYS_ADMIN,
+  // batch data export (admin §2, §6, §7: Sys_Admin, Admin, User); cancel is ours (§7: call not shown)
+  'GET /api/dataExport/trials': WRITERS,
+  'GET /api/dataExport/devices': WRITERS,
+  'GET /api/dataExport/trials/:trialId/participants/:deviceId': WRITERS,
+  'GET /api/dataExport/metrics/:deviceId': WRITERS,
+  'GET /api/dataExport/jobs': WRITERS,
+  'POST /api/dataExport/batchDataExport': WRITERS,
+  'GET /api/dataExport/jobs/:id/download': WRITERS,
+  'DELETE /api/dataExport/jobs/:id': WRITERS,
+  'POST /api/dataExport/jobs/:id/cancel': WRITERS,
 } as const satisfies Record<string, ApiAccess>;
 
 export type ApiRoute = keyof typeof API_ACCESS;

@@ -38,7 +38,12 @@ export type PublicConfig = z.infer<typeof publicConfigSchema>;
 
 const serviceStateSchema = z.enum(['up', 'down']);
 
-/** GET /api/health: 200 when the database and the queue are up. */
+/**
+ * GET /api/health: liveness for a load balancer or supervisor: 200 while the
+ * process answers ('ok' when the database and the queue are up, else
+ * 'degraded', still 200: restarting the process would not bring a database
+ * back). Whether to send traffic here is /api/ready.
+ */
 export const healthResultSchema = z.object({
   status: z.literal('ok'),
   database: serviceStateSchema,
@@ -46,6 +51,28 @@ export const healthResultSchema = z.object({
 });
 export type HealthResult = z.infer<typeof healthResultSchema>;
 
-/** GET /api/health: 503 when either is down. */
+/** GET /api/health when the database or the queue is down (still 200). */
 export const degradedHealthResultSchema = healthResultSchema.extend({ status: z.literal('degraded') });
 export type DegradedHealthResult = z.infer<typeof degradedHealthResultSchema>;
+
+/**
+ * GET /api/ready: readiness for a load balancer: 200 when the database
+ * answers and every migration this build knows is applied (`expected`, the
+ * last migration's name), else 503 (database down, or migrations behind or
+ * ahead: another version's server on the same database). A server that is
+ * shutting down answers 503 too (Fastify, while it drains its requests).
+ */
+export const readyResultSchema = z.object({
+  status: z.enum(['ready', 'not_ready']),
+  database: serviceStateSchema,
+  migrations: z.object({
+    expected: z.string(),
+    /** The newest applied migration this build knows, or null (none, or the database is down). */
+    applied: z.string().nullable(),
+    /** Migrations of this build not applied yet. */
+    pending: z.number().int(),
+    /** Applied migrations this build does not know (a newer version migrated the database). */
+    unknown: z.number().int(),
+  }),
+});
+export type ReadyResult = z.infer<typeof readyResultSchema>;

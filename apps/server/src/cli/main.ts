@@ -25,7 +25,8 @@ import { syncNow } from '../jobs/device-sync/sync-now.js';
 import { purgeExpiredReadings } from '../jobs/retention-purge/purge.js';
 import { createProviderRegistry } from '../providers/registry.js';
 import { openRuntimeDatabase } from '../runtime.js';
-import { loadSecrets } from '../security/secrets.js';
+import { rotateEncryptionKey } from '../security/key-rotation.js';
+import { generateSecrets, loadSecrets } from '../security/secrets.js';
 import { seedDemoIfEmpty } from '../seed/demo.js';
 
 class UsageError extends Error {}
@@ -43,7 +44,10 @@ const USAGE = `Usage: npm run cli -- <command> [flags]
   seed-demo
   verify-audit          walk the audit chain (and the anchors file); exit 1 at the first break
   purge-now             delete the readings past retention now (as the daily job does)
-  sync-now [--participant ID]   sync every authorized device (or one participant's) now, inline`;
+  sync-now [--participant ID]   sync every authorized device (or one participant's) now, inline
+  gen-secrets           print a fresh SESSION_SECRET and ENCRYPTION_KEY (no database needed)
+  rotate-encryption-key [--batch-size N]   re-seal provider tokens and TOTP seeds under ENCRYPTION_KEY
+                        (old values read with ENCRYPTION_KEYS_PREVIOUS); batched, resumable`;
 
 const FLAGS = {
   name: { type: 'string' },
@@ -62,6 +66,7 @@ const FLAGS = {
   'no-sfa': { type: 'boolean' },
   off: { type: 'boolean' },
   participant: { type: 'string' },
+  'batch-size': { type: 'string' },
   help: { type: 'boolean' },
 } as const;
 
@@ -171,7 +176,8 @@ const commands: Record<string, (db: Db, flags: Flags, config: Config) => Promise
   'purge-now': async (db) => ({ ...(await purgeExpiredReadings(db, new Date())) }),
   'sync-now': async (db, flags, config) => {
     const participantId = optionalInt(flags, 'participant');
-    const secrets = loadSecrets(config);
+    // The servers' keys: with DATABASE_URL configured, never generated (tokens sealed by the servers).
+    const secrets = loadSecrets(config, { requireShared: true });
     // The providers as the server builds them (simulated ones are reached over HTTP at PUBLIC_URL).
     const ctx = {
       config,
@@ -183,6 +189,18 @@ const commands: Record<string, (db: Db, flags: Flags, config: Config) => Promise
     } as unknown as AppContext;
     const { results: _results, ...summary } = await syncNow(ctx, participantId);
     return { ...summary, exitCode: summary.errors.length ? 1 : 0 };
+  },
+  'rotate-encryption-key': async (db, flags, config) => {
+    const batchSize = optionalInt(flags, 'batch-size');
+    if (batchSize === 0) throw new UsageError('--batch-size must be at least 1');
+    // The keys as a server would load them: with DATABASE_URL they must be configured, never generated.
+    const secrets = loadSecrets(config, { requireShared: true });
+    const result = await rotateEncryptionKey(db, secrets, {
+      ...(batchSize ? { batchSize } : {}),
+      log: (m) => console.error(`[trialwear] ${m}`),
+    });
+    const undecryptable = Object.values(result.tables).reduce((n, c) => n + c.undecryptable, 0);
+    return { ...result, exitCode: undecryptable ? 1 : 0 };
   },
 };
 
@@ -205,6 +223,11 @@ async function run(argv: string[]): Promise<number> {
   if (parsed.values.help || !name) {
     console.log(USAGE);
     return name ? 0 : 2;
+  }
+  if (name === 'gen-secrets' && !rest.length) {
+    // No configuration or database: a fresh pair to put into every process's environment.
+    console.log(JSON.stringify({ ok: true, command: name, ...generateSecrets() }));
+    return 0;
   }
   const command = commands[name];
   if (!command || rest.length) {

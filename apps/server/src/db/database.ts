@@ -54,11 +54,25 @@ class PreparingClient extends pg.Client {
   }
 }
 
+const pools = new WeakMap<Db, pg.Pool>();
+
+/**
+ * The pg pool behind a Db made by openDatabase: for the few repos that need
+ * what Kysely cannot do, a protocol-level stream (COPY … TO STDOUT for the
+ * export). Throws for a Db from elsewhere.
+ */
+export function poolOf(db: Db): pg.Pool {
+  const pool = pools.get(db);
+  if (!pool) throw new Error('poolOf: this Db was not made by openDatabase');
+  return pool;
+}
+
 export function openDatabase(connectionString: string, max = 10): DatabaseHandle {
   const pool = new pg.Pool({ connectionString, max, Client: PreparingClient });
   // An idle client losing its connection (e.g. the database restarting) must not crash the process.
   pool.on('error', () => {});
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  pools.set(db, pool);
   return {
     db,
     pool,

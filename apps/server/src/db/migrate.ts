@@ -1,7 +1,10 @@
 /*
  * Plain SQL migrations from apps/server/migrations, applied in file-name order,
  * each in its own transaction, recorded in schema_migrations. An advisory lock
- * lets several servers start at once against one database.
+ * (session level, held from the check of what is applied to the last commit)
+ * lets several servers and workers start at once against one database: the
+ * first applies what is pending, the others wait, then find nothing to do
+ * (test/scale-out: three simultaneous starts migrate once).
  */
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +12,23 @@ import type pg from 'pg';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations/', import.meta.url));
 
-export async function migrate(pool: pg.Pool): Promise<string[]> {
+/** The migrations this build knows, in the order they apply (what /api/ready expects applied). */
+export function knownMigrations(): string[] {
+  return fs
+    .readdirSync(MIGRATIONS_DIR)
+    .filter((f) => f.endsWith('.sql'))
+    .sort();
+}
+
+export interface MigrateOptions {
+  /**
+   * Run under the same lock after the migrations (the application role's
+   * grants): concurrent GRANTs on one table fail with "tuple concurrently updated".
+   */
+  whileLocked?: (client: pg.PoolClient) => Promise<void>;
+}
+
+export async function migrate(pool: pg.Pool, opts: MigrateOptions = {}): Promise<string[]> {
   const client = await pool.connect();
   const applied: string[] = [];
   try {
@@ -25,11 +44,7 @@ export async function migrate(pool: pg.Pool): Promise<string[]> {
     const done = new Set(
       (await client.query<{ name: string }>('SELECT name FROM schema_migrations')).rows.map((r) => r.name),
     );
-    const files = fs
-      .readdirSync(MIGRATIONS_DIR)
-      .filter((f) => f.endsWith('.sql'))
-      .sort();
-    for (const file of files) {
+    for (const file of knownMigrations()) {
       if (done.has(file)) continue;
       const sql = fs.readFileSync(new URL(file, `file://${MIGRATIONS_DIR}`), 'utf8');
       await client.query('BEGIN');
@@ -49,6 +64,7 @@ export async function migrate(pool: pg.Pool): Promise<string[]> {
         );
       }
     }
+    await opts.whileLocked?.(client);
   } finally {
     await client.query('SELECT pg_advisory_unlock(hashtext($1))', ['trialwear_migrations']).catch(() => {});
     client.release();

@@ -97,7 +97,7 @@ async function reassignSchemaObjects(c: pg.Client, schema: string, role: string)
 }
 
 /** As the owner, after migrating: what the application role may do (idempotent). */
-export async function applyAppGrants(ownerPool: pg.Pool, appRole: string) {
+export async function applyAppGrants(ownerPool: Pick<pg.Pool, 'query'>, appRole: string) {
   const app = ident(appRole);
   await ownerPool.query(`
     GRANT USAGE ON SCHEMA public TO ${app};

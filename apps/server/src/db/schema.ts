@@ -345,6 +345,13 @@ export interface DeviceSyncCursorsTable {
   rows_upserted: Generated<number>;
 }
 
+/** A limited key's hits in its current fixed window (014, http/shared-limits.ts). */
+export interface RateLimitHitsTable {
+  key: string;
+  hits: number;
+  expires_at: Timestamp;
+}
+
 export interface ParticipantSummariesTable {
   participant_id: number;
   data: Json;
@@ -356,7 +363,7 @@ export interface ExportJobsTable {
   team_id: number;
   user_id: number | null;
   trial_id: number | null;
-  status: Generated<'pending' | 'processing' | 'completed' | 'failed' | 'cancelled'>;
+  status: Generated<'pending' | 'processing' | 'completed' | 'failed' | 'cancelled' | 'expired'>;
   job_params: Json;
   file_path: string | null;
   file_size: string | null;
@@ -365,6 +372,28 @@ export interface ExportJobsTable {
   started_at: Timestamp | null;
   completed_at: Timestamp | null;
   expires_at: Timestamp | null;
+  /** Migration 012: progress, cancel, lease (worker ownership), storage, manifest, expiry. */
+  rows_written: Generated<string>;
+  rows_total: string | null;
+  phase: string | null;
+  cancel_requested_at: Timestamp | null;
+  attempts: Generated<number>;
+  lease_owner: string | null;
+  lease_expires_at: Timestamp | null;
+  not_before: Timestamp | null;
+  storage_key: string | null;
+  manifest: Json | null;
+  expired_at: Timestamp | null;
+  updated_at: Generated<Date>;
+}
+
+/** What the export's fetch step read per device and metric (012): one span of local dates. */
+export interface ExportFetchCoverageTable {
+  participant_device_id: number;
+  metric_key: string;
+  from_date: DateOnly;
+  to_date: DateOnly;
+  fetched_at: Timestamp;
 }
 
 export interface ContactMessagesTable {
@@ -420,6 +449,7 @@ export interface Database {
   teams: TeamsTable;
   users: UsersTable;
   login_lockouts: LoginLockoutsTable;
+  rate_limit_hits: RateLimitHitsTable;
   team_memberships: TeamMembershipsTable;
   sessions: SessionsTable;
   remembered_devices: RememberedDevicesTable;
@@ -447,6 +477,7 @@ export interface Database {
   sync_app_budget: SyncAppBudgetTable;
   participant_summaries: ParticipantSummariesTable;
   export_jobs: ExportJobsTable;
+  export_fetch_coverage: ExportFetchCoverageTable;
   contact_messages: ContactMessagesTable;
   audit_log: AuditLogTable;
   audit_chain_head: AuditChainHeadTable;

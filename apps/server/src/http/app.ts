@@ -16,6 +16,7 @@ import { registerAuditTrailRoutes } from '../features/audit-trail/routes.js';
 import { registerAuthRoutes } from '../features/auth/routes.js';
 import { resolveAuth } from '../features/auth/session.js';
 import { registerContactRoutes } from '../features/contact/routes.js';
+import { registerDataExportRoutes } from '../features/data-export/routes.js';
 import { registerDataRetentionRoutes } from '../features/data-retention/routes.js';
 import { registerDbInfoRoutes } from '../features/db-info/routes.js';
 import { registerDeviceDataRoutes } from '../features/device-data/routes.js';
@@ -35,6 +36,7 @@ import { registerTeamRoutes } from '../features/teams/routes.js';
 import { registerTrialUserRoutes } from '../features/trial-users/routes.js';
 import { registerTrialRoutes } from '../features/trials/routes.js';
 import { registerUserRoutes } from '../features/users/routes.js';
+import { wakeExports } from '../jobs/data-export/job.js';
 import { APP_VERSION } from '../version.js';
 import { registerAccessDenialAudit } from './access-denials.js';
 import { registerApiCompression } from './api-compression.js';
@@ -43,6 +45,7 @@ import { registerErrorHandling, sendNotFound } from './errors.js';
 import { registerInputGuard } from './input-guard.js';
 import { REDACT_PATHS, REDACTED, serializeRequest } from './log-redaction.js';
 import { mountSimulators } from './mount-simulators.js';
+import { pgRateLimitStore } from './pg-rate-limit-store.js';
 import { registerRouteAccess } from './route-access.js';
 import { defaultWebDist, registerStaticWeb } from './static-web.js';
 
@@ -71,7 +74,9 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     },
     // One log line per request (onResponse below) instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
-    trustProxy: ctx.config.NODE_ENV === 'production' ? 'loopback' : true,
+    // The load balancer's address (TRUST_PROXY) when it runs on another machine: else every client
+    // would have its address, and the per-IP limits would be one budget for everybody.
+    trustProxy: ctx.config.TRUST_PROXY ?? (ctx.config.NODE_ENV === 'production' ? 'loopback' : true),
     bodyLimit: 1024 * 1024,
     // The spec's paths come with and without a trailing slash (/userTrials/, /auth/login/).
     routerOptions: { ignoreTrailingSlash: true },
@@ -125,7 +130,9 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   app.addHook('onRequest', (request, reply, done) => {
     securityHeaders(request.raw, reply.raw, (err?: unknown) => done(err as Error | undefined));
   });
-  await app.register(fastifyRateLimit, { global: false });
+  // Per-IP limits of the sensitive routes only (global: false), counted in PostgreSQL so that every
+  // server enforces one budget (pg-rate-limit-store.ts).
+  await app.register(fastifyRateLimit, { global: false, store: pgRateLimitStore(ctx.db) });
   registerErrorHandling(app);
 
   await app.register(fastifySwagger, {
@@ -183,6 +190,9 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   registerDeviceLinkRoutes(app, ctx);
   registerDeviceMetricRoutes(app, ctx);
   registerDataRetentionRoutes(app, ctx);
+  registerDataExportRoutes(app, ctx, async (c, teamId) => {
+    await wakeExports(c, teamId);
+  });
   registerDbInfoRoutes(app, ctx);
   await registerGoogleHealthWebhookRoutes(app, ctx);
   await mountSimulators(app, ctx);

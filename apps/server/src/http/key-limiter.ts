@@ -1,23 +1,22 @@
 /*
  * A small fixed-window limiter keyed by something other than the IP (an
  * account name or email), for the per-account limits on sign-in and reset.
- * In memory: with several servers each keeps its own window, and the
- * database-backed account lock still caps failures for good.
+ * Kept in PostgreSQL (rate_limit_hits, one upsert per hit): every server on
+ * the database counts toward one budget, so N servers never give N budgets.
  */
+import type { Db } from '../db/database.js';
 import { AppError } from './errors.js';
+import { countHit } from './rate-limit-repo.js';
 
-export function createKeyLimiter(max: number, windowMs: number, now: () => number = Date.now) {
-  const hits = new Map<string, { count: number; resetAt: number }>();
-  return function hit(key: string) {
-    const t = now();
-    if (hits.size > 10_000) for (const [k, v] of hits) if (v.resetAt <= t) hits.delete(k);
-    const entry = hits.get(key);
-    if (!entry || entry.resetAt <= t) {
-      hits.set(key, { count: 1, resetAt: t + windowMs });
-      return;
-    }
-    entry.count += 1;
-    if (entry.count > max)
-      throw new AppError(429, 'Too Many Requests', 'RateLimited', { displayToUser: true });
+export function createKeyLimiter(
+  db: Db,
+  name: string,
+  max: number,
+  windowMs: number,
+  now: () => number = Date.now,
+) {
+  return async function hit(key: string) {
+    const { hits } = await countHit(db, `acct:${name}:${key}`, windowMs, new Date(now()));
+    if (hits > max) throw new AppError(429, 'Too Many Requests', 'RateLimited', { displayToUser: true });
   };
 }

@@ -1,5 +1,6 @@
 /** Every background job the portal runs. Add a job here and both the server and `npm run worker` run it. */
 import { auditAnchor } from './audit-anchor/job.js';
+import { dataExport, dataExportExpiry, dataExportSweep } from './data-export/job.js';
 import { deviceSync, deviceSyncSchedule } from './device-sync/job.js';
 import { expiredTokensCleanup } from './expired-tokens/job.js';
 import type { JobDefinition } from './job-definition.js';
@@ -11,4 +12,7 @@ export const JOBS: readonly JobDefinition[] = [
   deviceSyncSchedule,
   deviceSync,
   retentionPurge,
+  dataExport,
+  dataExportSweep,
+  dataExportExpiry,
 ];

@@ -7,6 +7,7 @@
  * schedule slot to one process.
  */
 import type PgBoss from 'pg-boss';
+import { lockForTransaction } from '../db/transaction.js';
 import type { JobContext, JobDefinition } from './job-definition.js';
 
 export interface JobLog {
@@ -36,7 +37,12 @@ export async function startJobWorkers(
   jobs: readonly JobDefinition[],
   log: JobLog,
 ): Promise<void> {
-  await registerJobQueues(boss, jobs);
+  // One process at a time: pg-boss creates a queue's partition with DDL, and two processes
+  // creating the same queues at once deadlock (test/scale-out: three servers starting together).
+  await ctx.db.transaction().execute(async (trx) => {
+    await lockForTransaction(trx, 'trialwear_job_queues');
+    await registerJobQueues(boss, jobs);
+  });
   for (const def of jobs) {
     for (let w = 0; w < (def.workers ?? 1); w++) await work(def);
   }

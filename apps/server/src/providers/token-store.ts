@@ -6,13 +6,13 @@
  * (providers rotate refresh tokens: losing the new one loses the link).
  */
 import type { Db } from '../db/database.js';
-import { decryptSecret, encryptSecret } from '../security/encryption.js';
+import { decryptSecret, encryptSecret, type Keyring, UndecryptableSecret } from '../security/encryption.js';
 import * as repo from './tokens-repo.js';
 
 /** What token handling needs: the database, the key and the clock. */
 export interface TokenContext {
   db: Db;
-  secrets: { encryptionKey: Buffer };
+  secrets: Keyring;
   now: () => Date;
 }
 
@@ -43,16 +43,33 @@ export async function saveTokens(ctx: TokenContext, participantDeviceId: number,
   });
 }
 
+/**
+ * Decrypts one stored token. A value no configured key opens is logged with
+ * its cause (never the value) and thrown as UndecryptableSecret: callers turn
+ * it into the device card's error label or a 502, never a 500, and nothing
+ * stored is changed (the right key, or ENCRYPTION_KEYS_PREVIOUS, opens it again).
+ */
+function openToken(ctx: TokenContext, participantDeviceId: number, sealed: string): string {
+  try {
+    return decryptSecret(ctx.secrets, sealed);
+  } catch (err) {
+    if (err instanceof UndecryptableSecret)
+      console.error(
+        `[trialwear] the stored provider token of participant device ${participantDeviceId} cannot be decrypted: ${err.message}`,
+      );
+    throw err;
+  }
+}
+
 export async function loadTokens(
   ctx: TokenContext,
   participantDeviceId: number,
 ): Promise<StoredTokens | null> {
   const row = await repo.findTokens(ctx.db, participantDeviceId);
   if (!row) return null;
-  const key = ctx.secrets.encryptionKey;
   return {
-    accessToken: decryptSecret(key, row.access_token_enc),
-    refreshToken: row.refresh_token_enc ? decryptSecret(key, row.refresh_token_enc) : null,
+    accessToken: openToken(ctx, participantDeviceId, row.access_token_enc),
+    refreshToken: row.refresh_token_enc ? openToken(ctx, participantDeviceId, row.refresh_token_enc) : null,
     expiresAt: row.expires_at ? new Date(row.expires_at) : null,
     version: row.version,
   };
@@ -80,7 +97,7 @@ export function refreshOnce(
       const row = await repo.lockTokensForRefresh(trx, participantDeviceId);
       if (!row?.refresh_token_enc) throw new Error('No refresh token stored');
       if (row.version !== staleVersion) return; // already refreshed by another request
-      const current = decryptSecret(ctx.secrets.encryptionKey, row.refresh_token_enc);
+      const current = openToken(ctx, participantDeviceId, row.refresh_token_enc);
       const fresh = await refresh(current);
       // A provider that does not rotate (Google) answers no refresh token: the stored one stays valid.
       await saveTokens({ ...ctx, db: trx }, participantDeviceId, {

@@ -5,6 +5,7 @@
  * the call once. Never more: a second failure is the answer. Device lists use
  * it today; data pages, sync and export use it the same way.
  */
+import { UndecryptableSecret } from '../security/encryption.js';
 import { loadTokens, refreshOnce, type TokenContext } from './token-store.js';
 import type { ProviderClient, ProviderFailure, ProviderResult } from './types.js';
 
@@ -15,7 +16,8 @@ export interface TokenFailure {
     | 'missing' // nothing stored: the participant must authorize
     | 'refresh_refused' // the provider refused the refresh token (revoked, reused): authorize again
     | 'refresh_unreachable' // no answer from the provider's token endpoint
-    | 'refresh_failed'; // any other refresh failure
+    | 'refresh_failed' // any other refresh failure
+    | 'undecryptable'; // stored, but no configured key opens it (logged; nothing is changed)
   failure: ProviderFailure | null;
 }
 
@@ -35,13 +37,22 @@ export async function withFreshToken<T>(
   participantDeviceId: number,
   call: (accessToken: string) => Promise<ProviderResult<T>>,
 ): Promise<FreshTokenResult<T>> {
-  let tokens = await loadTokens(ctx, participantDeviceId);
+  let tokens: Awaited<ReturnType<typeof loadTokens>>;
+  try {
+    tokens = await loadTokens(ctx, participantDeviceId);
+  } catch (err) {
+    if (err instanceof UndecryptableSecret)
+      return { ok: false, tokenProblem: 'undecryptable', failure: null };
+    throw err;
+  }
   if (!tokens) return { ok: false, tokenProblem: 'missing', failure: null };
   const first = await call(tokens.accessToken);
   if (first.ok || !client.needsRefresh(first)) return first;
   try {
     tokens = await refreshTokens(ctx, client, participantDeviceId, tokens.version);
   } catch (err) {
+    if (err instanceof UndecryptableSecret)
+      return { ok: false, tokenProblem: 'undecryptable', failure: null };
     const failure = err instanceof RefreshError ? err.failure : null;
     const tokenProblem =
       failure && (failure.status === 400 || failure.status === 401)

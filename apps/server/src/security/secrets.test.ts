@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
-import { loadSecrets } from './secrets.js';
+import { loadSecrets, missingSecretsMessage } from './secrets.js';
 
 describe('the encryption key', () => {
   const dirs: string[] = [];
@@ -50,5 +50,48 @@ describe('the encryption key', () => {
     expect(() => loadSecrets(loadConfig({ DATA_DIR: dataDir, ENCRYPTION_KEY_FILE: keyFile }))).toThrow(
       /32 bytes/,
     );
+  });
+
+  it('with DATABASE_URL the server and worker refuse to generate them (requireShared), naming what is missing', () => {
+    const dataDir = tmp();
+    const db = { DATA_DIR: dataDir, DATABASE_URL: 'postgres://app@db.example/trialwear' };
+    expect(() => loadSecrets(loadConfig(db), { requireShared: true })).toThrow(
+      missingSecretsMessage(['SESSION_SECRET', 'ENCRYPTION_KEY']),
+    );
+    expect(() =>
+      loadSecrets(loadConfig({ ...db, SESSION_SECRET: 'x'.repeat(43) }), { requireShared: true }),
+    ).toThrow(
+      /and ENCRYPTION_KEY is not set: set SESSION_SECRET and ENCRYPTION_KEY \(or ENCRYPTION_KEY_FILE\)/,
+    );
+    expect(fs.existsSync(path.join(dataDir, 'secrets.json'))).toBe(false);
+    const key = randomBytes(32);
+    const secrets = loadSecrets(
+      loadConfig({ ...db, SESSION_SECRET: 's'.repeat(43), ENCRYPTION_KEY: key.toString('base64') }),
+      { requireShared: true },
+    );
+    expect(secrets.encryptionKey.equals(key)).toBe(true);
+    expect(fs.existsSync(path.join(dataDir, 'secrets.json'))).toBe(false);
+  });
+
+  it('reads ENCRYPTION_KEYS_PREVIOUS (comma-separated) for decryption only, and refuses a key of the wrong size', () => {
+    const dataDir = tmp();
+    const [k1, k2, current] = [randomBytes(32), randomBytes(32), randomBytes(32)];
+    const secrets = loadSecrets(
+      loadConfig({
+        DATA_DIR: dataDir,
+        ENCRYPTION_KEY: current.toString('base64'),
+        ENCRYPTION_KEYS_PREVIOUS: `${k1.toString('base64')}, ${k2.toString('base64')},${current.toString('base64')}`,
+      }),
+    );
+    expect(secrets.encryptionKey.equals(current)).toBe(true);
+    expect(secrets.previousKeys.map((k) => k.toString('hex'))).toEqual([
+      k1.toString('hex'),
+      k2.toString('hex'),
+    ]);
+    expect(() =>
+      loadSecrets(
+        loadConfig({ DATA_DIR: dataDir, ENCRYPTION_KEYS_PREVIOUS: randomBytes(16).toString('base64') }),
+      ),
+    ).toThrow('ENCRYPTION_KEYS_PREVIOUS: key 1 must be 32 bytes, base64-encoded');
   });
 });

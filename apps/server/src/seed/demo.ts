@@ -5,7 +5,7 @@
  */
 import type { Role } from '@trialwear/contract';
 import type { Db } from '../db/database.js';
-import { inTransaction } from '../db/transaction.js';
+import { inTransaction, lockForTransaction } from '../db/transaction.js';
 import * as participantsRepo from '../features/participants/repo.js';
 import { createTeam } from '../features/teams/service.js';
 import * as trialUsersRepo from '../features/trial-users/repo.js';
@@ -48,8 +48,13 @@ const DEMO_TRIALS = [
 /** Seeds only an empty database (no user yet); true when it did. */
 export async function seedDemoIfEmpty(ctx: { db: Db }): Promise<boolean> {
   if (await hasAnyUser(ctx.db)) return false;
-  await seedDemo(ctx);
-  return true;
+  // Several servers starting at once on an empty database: one seeds, the others then find users.
+  return inTransaction(ctx, async (tx) => {
+    await lockForTransaction(tx.db, 'trialwear_demo_seed');
+    if (await hasAnyUser(tx.db)) return false;
+    await seedDemo(tx);
+    return true;
+  });
 }
 
 /** All or nothing: a failed seed leaves no half-made demo team behind. */

@@ -62,7 +62,7 @@ describe('Fitbit authorization and device list', () => {
     });
 
     const row = await t.ctx.db.selectFrom('provider_tokens').selectAll().executeTakeFirstOrThrow();
-    expect(row.access_token_enc).toMatch(/^v1\./);
+    expect(row.access_token_enc).toMatch(/^v2\./);
     expect(row.access_token_enc).not.toContain('fitbit.at.');
     const devices = (await a.as.Admin.get(`/api/participantDevices/${participantId}/fitbit`)).json();
     expect(devices[0]).toMatchObject({

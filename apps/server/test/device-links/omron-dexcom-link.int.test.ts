@@ -64,7 +64,7 @@ describe.each(['omron', 'dexcom'] as const)('%s link', (provider) => {
       .selectFrom('provider_tokens')
       .select('access_token_enc')
       .executeTakeFirstOrThrow();
-    expect(row.access_token_enc).toMatch(/^v1\./);
+    expect(row.access_token_enc).toMatch(/^v2\./);
     const devices = (await a.as.Admin.get(`/api/participantDevices/${pid}/${provider}`)).json();
     expect(devices.length).toBeGreaterThan(0);
     expect(devices[0]).toMatchObject({

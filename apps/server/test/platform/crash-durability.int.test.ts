@@ -104,6 +104,9 @@ describe('kill -9 during writes', () => {
     ).username;
     const server = await startServer({
       DATABASE_URL: t.ctx.config.DATABASE_URL!,
+      // A server on a shared database refuses to start without the shared secrets (issue #15).
+      ENCRYPTION_KEY: t.ctx.config.ENCRYPTION_KEY!,
+      SESSION_SECRET: t.ctx.config.SESSION_SECRET!,
       DATA_DIR: t.dataDir,
       SEED_DEMO: 'false',
     });

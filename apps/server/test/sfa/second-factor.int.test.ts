@@ -50,7 +50,7 @@ describe('identity: second factor', () => {
       .select('sfa_secret_enc')
       .where('id', '=', u.id)
       .executeTakeFirstOrThrow();
-    expect(stored.sfa_secret_enc).toMatch(/^v1\./);
+    expect(stored.sfa_secret_enc).toMatch(/^v2\./);
     expect(stored.sfa_secret_enc).not.toContain(key);
     expect((await c.get('/api/auth/user')).json().message).toBe('SFAVerifyCodeNeeded');
 

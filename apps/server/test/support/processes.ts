@@ -35,10 +35,15 @@ export function runCli(t: TestApp, ...args: string[]) {
  * the test app (the simulators are mounted in it), which spawnSync would freeze.
  */
 export function runCliAsync(t: TestApp, env: Record<string, string>, ...args: string[]) {
+  return runCliWithEnv(envFor(t, env), ...args);
+}
+
+/** The CLI as a child process with exactly this environment (e.g. on a database no TestApp made). */
+export function runCliWithEnv(env: NodeJS.ProcessEnv, ...args: string[]) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
     const child = spawn(process.execPath, [...TSX, 'apps/server/src/cli/main.ts', ...args], {
       cwd: repoRoot,
-      env: envFor(t, env),
+      env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -55,9 +60,14 @@ export function runCliAsync(t: TestApp, env: Record<string, string>, ...args: st
 }
 
 export function startWorker(t: TestApp, env: Record<string, string>) {
+  return startWorkerWithEnv(envFor(t, { LOG_LEVEL: 'info', ...env }));
+}
+
+/** `npm run worker` as a child process with exactly this environment. */
+export function startWorkerWithEnv(env: NodeJS.ProcessEnv) {
   const child: ChildProcess = spawn(process.execPath, [...TSX, 'apps/server/src/worker.ts'], {
     cwd: repoRoot,
-    env: envFor(t, { LOG_LEVEL: 'info', ...env }),
+    env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -71,8 +81,9 @@ export function startWorker(t: TestApp, env: Record<string, string>) {
 }
 
 /** The server (`main.ts`) as a child process on a free port; `env` decides the database (DATABASE_URL or embedded). */
-export async function startServer(env: Record<string, string>) {
-  const port = await freePort();
+export async function startServer(env: Record<string, string>, opts: { timeoutMs?: number } = {}) {
+  // A port chosen beforehand (env.PORT) lets servers started together name each other (PUBLIC_URL).
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const child: ChildProcess = spawn(process.execPath, [...TSX, 'apps/server/src/main.ts'], {
     cwd: repoRoot,
     env: {
@@ -94,7 +105,7 @@ export async function startServer(env: Record<string, string>) {
     output += d;
   });
   const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the server exited:\n${output}`);
     const ok = await fetch(`${base}/api/health`).then(
@@ -112,6 +123,13 @@ export async function startServer(env: Record<string, string>) {
 export class HttpSession {
   private cookies = new Map<string, string>();
   constructor(readonly base: string) {}
+
+  /** The same browser (its cookies) talking to another server, as behind a load balancer. */
+  via(base: string): HttpSession {
+    const other = new HttpSession(base);
+    other.cookies = this.cookies;
+    return other;
+  }
 
   private async send(method: string, path: string, body?: unknown) {
     // The CSRF token first: fetching it sets its cookie, which must go out with this request.

@@ -97,6 +97,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
   });
   const secrets = {
     encryptionKey: Buffer.from(config.ENCRYPTION_KEY!, 'base64'),
+    previousKeys: [],
     sessionSecret: config.SESSION_SECRET!,
   };
   const ctx: AppContext = {

@@ -44,6 +44,7 @@ const DeviceMetricsManagerPage = lazy(
 );
 const TeamDataRetentionPage = lazy(() => import('../features/data-retention/pages/team-data-retention-page'));
 const DbInfoPage = lazy(() => import('../features/db-info/pages/db-info-page'));
+const DataExportPage = lazy(() => import('../features/data-export/pages/data-export-page'));
 
 const FitbitConsentPage = lazy(() => import('../features/devices/pages/consent-page'));
 const OmronConsentPage = lazy(() => import('../features/devices/pages/omron-consent-page'));
@@ -125,6 +126,7 @@ const BUILT: Record<string, ComponentType> = {
   '/DeviceMetricsManager': DeviceMetricsManagerPage,
   '/TeamDataRetention': TeamDataRetentionPage,
   '/DbInfoPage': DbInfoPage,
+  '/DataExport': DataExportPage,
   '/ParticipantSignupPage': ParticipantSignupPage,
   '/ParticipantLoginPage': ParticipantLoginPage,
   '/ParticipantHome': ParticipantHomePage,
@@ -184,7 +186,6 @@ const TITLES: Record<string, string> = {
   '/Participant': 'Manage participant',
   '/FitbitParticipantConsent': 'Fitbit consent',
   '/DexcomParticipantConsent': 'Dexcom consent',
-  '/DataExport': 'Data Export',
   '/FitbitManageParticipantToken': 'Fitbit token management',
   '/OmronManageParticipantToken': 'Omron token management',
   '/TrialUsers': 'Manage Users for this trial',

@@ -24,7 +24,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
   app.addHook('onClose', () => settleAfterResponse());
   // Per account: 10 sign-in attempts a minute for one username (known or not), whatever the IP;
   // on the app's clock, like the lock. Before the lock and the hash check, so it costs nothing.
-  const perAccount = createKeyLimiter(10, 60_000, () => ctx.now().getTime());
+  const perAccount = createKeyLimiter(ctx.db, 'login', 10, 60_000, () => ctx.now().getTime());
 
   r.post(
     '/api/auth/login',
@@ -38,7 +38,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext) {
       },
     },
     async (request, reply) => {
-      perAccount(usernameKey(request.body.username));
+      await perAccount(usernameKey(request.body.username));
       const { sessionToken, answer } = await login(
         ctx,
         originOf(request),

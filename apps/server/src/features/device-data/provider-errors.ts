@@ -26,6 +26,13 @@ export const notAuthorized = () =>
 
 export const noData = () => new AppError(404, DATA_MESSAGES.noData, 'NotFound', { displayToUser: true });
 
+/** Our shared hourly call budget of the device is spent (providers/call-budget.ts): as a provider's 429. */
+export const budgetSpent = (retryAfterSeconds: number) =>
+  new AppError(429, DATA_MESSAGES.tooManyRequests, 'RateLimited', {
+    displayToUser: true,
+    headers: { 'retry-after': String(retryAfterSeconds) },
+  });
+
 export function providerError(provider: Provider, f: ProviderFailure | TokenFailure): AppError {
   if (isTokenFailure(f)) {
     // Nothing stored, or the provider refused the refresh token: the participant must authorize again.

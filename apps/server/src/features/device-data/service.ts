@@ -36,6 +36,7 @@ import { recordActorAudit } from '../../audit/audit-log.js';
 import { inTransaction } from '../../db/transaction.js';
 import type { Actor } from '../../http/actor.js';
 import { AppError } from '../../http/errors.js';
+import { takeInteractiveCall } from '../../providers/call-budget.js';
 import type { DataQuery, ProviderAnswer } from '../../providers/types.js';
 import { withFreshToken } from '../../providers/with-fresh-token.js';
 import { getParticipant } from '../participants/service.js';
@@ -53,7 +54,7 @@ import {
   toWeight,
 } from './omron-readings.js';
 import { participantZone } from './participant-zone.js';
-import { noData, notAuthorized, providerError } from './provider-errors.js';
+import { budgetSpent, noData, notAuthorized, providerError } from './provider-errors.js';
 import * as repo from './repo.js';
 
 const LINK_PROVIDERS: Record<Provider, readonly LinkProvider[]> = {
@@ -96,6 +97,9 @@ async function readerFor(
     participantId,
     link,
     async read(query) {
+      // One provider call of the device's hourly budget, shared with the sync and every server.
+      const budget = await takeInteractiveCall(ctx, link.id);
+      if (!budget.ok) throw budgetSpent(budget.retryAfterSeconds);
       const r = await withFreshToken(ctx, client, link.id, (accessToken) => data.read(accessToken, query));
       if (!r.ok) throw providerError(provider, r);
       return r.data;

@@ -22,6 +22,7 @@ import type { AppContext } from '../../app-context.js';
 import { recordActorAudit, recordAudit } from '../../audit/audit-log.js';
 import type { Actor } from '../../http/actor.js';
 import { AppError, notFound } from '../../http/errors.js';
+import { takeInteractiveCall } from '../../providers/call-budget.js';
 import { deleteTokens, loadTokens, saveTokens } from '../../providers/token-store.js';
 import { findTokens } from '../../providers/tokens-repo.js';
 import type { ProviderClient, ProviderFailure } from '../../providers/types.js';
@@ -31,6 +32,7 @@ import {
   type TokenFailure,
   withFreshToken,
 } from '../../providers/with-fresh-token.js';
+import { UndecryptableSecret } from '../../security/encryption.js';
 import { getParticipant } from '../participants/service.js';
 import {
   checkConsentLink,
@@ -56,6 +58,8 @@ export function tokenErrorLabel(t: TokenFailure): DeviceErrorLabel {
   if (t.tokenProblem === 'missing' || t.tokenProblem === 'refresh_refused')
     return DEVICE_ERROR_LABELS.authRequired;
   if (t.tokenProblem === 'refresh_unreachable') return DEVICE_ERROR_LABELS.connection;
+  // 'undecryptable' (no configured key opens the stored token, logged by the token store) and any
+  // other refresh failure: the authorization cannot be checked; nothing stored is changed.
   return DEVICE_ERROR_LABELS.authCheckFailed;
 }
 
@@ -70,6 +74,13 @@ export const errorEntry = (errorType: string): DeviceEntry => ({
   hasError: true,
   errorType,
 });
+
+/** A stored token no configured key opens (logged by the token store) becomes a 502 with `message`. */
+const refusedWhenUndecryptable = (message: string) => (err: unknown) => {
+  if (err instanceof UndecryptableSecret)
+    throw new AppError(502, message, 'InternalError', { displayToUser: true });
+  throw err;
+};
 
 /** The participant's link to this provider (Fitbit's two APIs share one link). */
 const findLink = (ctx: AppContext, provider: Provider, participantId: number) =>
@@ -329,6 +340,8 @@ export async function listDevices(
   await getParticipant(ctx, actor, participantId);
   const link = await findLink(ctx, c.provider, participantId);
   if (link?.authorization_status !== 'authorized') return [];
+  // One provider call of the device's hourly budget, shared with the data pages, the sync and every server.
+  if (!(await takeInteractiveCall(ctx, link.id)).ok) return [errorEntry(DEVICE_ERROR_LABELS.rateLimited)];
   const lc = linkClient(ctx, link);
   const res = await withFreshToken(ctx, lc, link.id, (accessToken) => lc.devices(accessToken, ctx.now()));
   if (res.ok) return res.data;
@@ -360,7 +373,8 @@ export async function refreshParticipantToken(
 ) {
   await getParticipant(ctx, actor, participantId);
   const link = await findLink(ctx, c.provider, participantId);
-  const tokens = link && (await loadTokens(ctx, link.id));
+  const tokens =
+    link && (await loadTokens(ctx, link.id).catch(refusedWhenUndecryptable(LINK_MESSAGES.refreshFailed)));
   if (!link || !tokens) throw notFound(LINK_MESSAGES.notLinked);
   try {
     await refreshTokens(ctx, linkClient(ctx, link), link.id, tokens.version);
@@ -414,7 +428,11 @@ export async function revokeLink(
     after?: object;
   },
 ) {
-  const tokens = await loadTokens(ctx, link.id);
+  // Tokens no configured key opens cannot be revoked at the provider: refused, nothing deleted.
+  // (Dexcom has no revoke endpoint: its tokens are only dropped here, read or not.)
+  const tokens = c.oauth.revoke
+    ? await loadTokens(ctx, link.id).catch(refusedWhenUndecryptable(LINK_MESSAGES.revokeFailed))
+    : null;
   if (tokens && c.oauth.revoke) {
     const res = await c.oauth.revoke(tokens.refreshToken ?? tokens.accessToken);
     // A token the provider no longer knows is already revoked; anything else must not be hidden.

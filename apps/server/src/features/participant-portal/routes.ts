@@ -30,7 +30,7 @@ function participantOf(request: FastifyRequest) {
 export function registerParticipantPortalRoutes(app: FastifyInstance, ctx: AppContext) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   // The staff sign-in's throttles: 10 a minute per username (any IP), 30 a minute per IP.
-  const perAccount = createKeyLimiter(10, 60_000, () => ctx.now().getTime());
+  const perAccount = createKeyLimiter(ctx.db, 'participant-login', 10, 60_000, () => ctx.now().getTime());
 
   r.post(
     '/api/participantAuth/login',
@@ -45,7 +45,7 @@ export function registerParticipantPortalRoutes(app: FastifyInstance, ctx: AppCo
       },
     },
     async (request, reply) => {
-      perAccount(participantLockKey(request.body.username));
+      await perAccount(participantLockKey(request.body.username));
       const { sessionToken, answer } = await participantLogin(ctx, originOf(request), request.body);
       setParticipantCookie(reply, ctx, sessionToken);
       return answer;

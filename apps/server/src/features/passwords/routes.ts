@@ -18,7 +18,7 @@ const tags = ['passwords'];
 
 export function registerPasswordRoutes(app: FastifyInstance, ctx: AppContext) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const perAddress = createKeyLimiter(3, 15 * 60_000);
+  const perAddress = createKeyLimiter(ctx.db, 'forgot-password', 3, 15 * 60_000);
   r.post(
     '/api/auth/forgotPassword',
     {
@@ -31,7 +31,7 @@ export function registerPasswordRoutes(app: FastifyInstance, ctx: AppContext) {
       },
     },
     async (request) => {
-      perAddress(request.body.email.toLowerCase());
+      await perAddress(request.body.email.toLowerCase());
       return requestReset(ctx, originOf(request), request.body.email, request.body.recaptchaResponse);
     },
   );

@@ -12,7 +12,12 @@ import { inTransaction } from '../../db/transaction.js';
 import { AppError } from '../../http/errors.js';
 import type { SessionIdentity } from '../../http/session-identity.js';
 import { afterResponse } from '../../mail/after-response.js';
-import { decryptSecret, encryptSecret } from '../../security/encryption.js';
+import {
+  decryptSecret,
+  encryptSecret,
+  type Keyring,
+  UndecryptableSecret,
+} from '../../security/encryption.js';
 import {
   accountLocked,
   assertNotLocked,
@@ -59,6 +64,21 @@ function audit(ctx: Pick<AppContext, 'db'>, who: SessionIdentity, action: string
 
 type LoadedUser = Awaited<ReturnType<typeof loadUser>>;
 
+/**
+ * The user's TOTP seed, or null when no configured key opens it (a wrong or
+ * rotated-away ENCRYPTION_KEY): logged with its cause, never a 500, nothing
+ * changed; an emailed code still signs the user in meanwhile.
+ */
+function totpSecret(secrets: Keyring, user: { id: number; sfa_secret_enc: string }): string | null {
+  try {
+    return decryptSecret(secrets, user.sfa_secret_enc);
+  } catch (err) {
+    if (!(err instanceof UndecryptableSecret)) throw err;
+    console.error(`[trialwear] the TOTP seed of user ${user.id} cannot be decrypted: ${err.message}`);
+    return null;
+  }
+}
+
 /** A wrong code: count it; at the limit the account locks, every session ends and the owner is emailed. */
 async function failed(ctx: AppContext, who: SessionIdentity, user: LoadedUser): Promise<never> {
   const locked = await recordFailedAttempt(ctx, {
@@ -91,7 +111,10 @@ export async function verifyAuthenticator(ctx: AppContext, who: SessionIdentity,
   if (who.status !== 'SFAVerifyCodeNeeded') throw wrongStep();
   const user = await loadUser(ctx, who);
   if (!user.sfa_secret_enc) throw wrongStep();
-  const step = checkStep(code, decryptSecret(ctx.secrets.encryptionKey, user.sfa_secret_enc), ctx.now());
+  const secret = totpSecret(ctx.secrets, { id: user.id, sfa_secret_enc: user.sfa_secret_enc });
+  // Unreadable seed: no code can match, and it is not the user's failure (set the authenticator up again).
+  if (secret === null) throw invalidCode();
+  const step = checkStep(code, secret, ctx.now());
   if (step === null) return failed(ctx, who, user);
   await inTransaction(ctx, async (tx) => {
     await repo.enableTotp(tx.db, user.id, step, tx.now());
@@ -119,7 +142,8 @@ export async function validateSecondFactor(
   const accepted = await inTransaction(ctx, async (tx) => {
     let ok = false;
     if (user.sfa_enabled && user.sfa_secret_enc) {
-      const step = checkStep(code, decryptSecret(tx.secrets.encryptionKey, user.sfa_secret_enc), now);
+      const secret = totpSecret(tx.secrets, { id: user.id, sfa_secret_enc: user.sfa_secret_enc });
+      const step = secret === null ? null : checkStep(code, secret, now);
       if (step !== null) {
         ok = await repo.claimTotpStep(tx.db, user.id, step);
         if (!ok) await audit(tx, who, 'sfa.totp.replay');

@@ -25,7 +25,14 @@ import { dexcomSync } from './providers/dexcom.js';
 import { fitbitSync } from './providers/fitbit.js';
 import { omronSync } from './providers/omron.js';
 import * as repo from './repo.js';
-import { type GroupFailure, type ProviderSync, ReadRefused, type SyncIO, SyncStop } from './types.js';
+import {
+  type Cursor,
+  type GroupFailure,
+  type ProviderSync,
+  ReadRefused,
+  type SyncIO,
+  SyncStop,
+} from './types.js';
 
 const SYNCS: Record<Provider, ProviderSync> = { fitbit: fitbitSync, omron: omronSync, dexcom: dexcomSync };
 /** Stop before Fitbit's own count runs out (its Fitbit-Rate-Limit-Remaining header). */
@@ -68,7 +75,23 @@ export function backoffMs(streak: number, random: () => number = Math.random): n
 
 const brandProvider = (p: string): Provider => (p === 'google_health' ? 'fitbit' : (p as Provider));
 
-export async function syncDevice(ctx: AppContext, deviceId: number): Promise<DeviceSyncResult> {
+/**
+ * What the export's fetch step asks for (issue #12): read from this local
+ * date (or from the device's cursor, if older) to today, only these metrics
+ * (among those the device syncs). Without it: the background sync.
+ */
+export interface SyncRange {
+  from?: string;
+  metrics?: readonly string[];
+  /** Stops the sync before its next provider call (the export was cancelled). */
+  signal?: AbortSignal;
+}
+
+export async function syncDevice(
+  ctx: AppContext,
+  deviceId: number,
+  range: SyncRange = {},
+): Promise<DeviceSyncResult> {
   const device = await repo.findDevice(ctx.db, deviceId);
   const provider = brandProvider(device?.provider ?? 'fitbit');
   const result: DeviceSyncResult = {
@@ -90,8 +113,8 @@ export async function syncDevice(ctx: AppContext, deviceId: number): Promise<Dev
   const sync = SYNCS[provider];
   // The API the link was authorized with (a legacy Fitbit link keeps the legacy API).
   const client = ctx.providers.links[device.provider];
-  const metrics = (await repo.metricsFor(ctx.db, device.team_id, device.provider)).filter((m) =>
-    sync.metrics.includes(m),
+  const metrics = (await repo.metricsFor(ctx.db, device.team_id, device.provider)).filter(
+    (m) => sync.metrics.includes(m) && (!range.metrics || range.metrics.includes(m)),
   );
   result.metrics = metrics;
   if (metrics.length === 0 || !client.data) return result;
@@ -99,7 +122,7 @@ export async function syncDevice(ctx: AppContext, deviceId: number): Promise<Dev
   const failures: GroupFailure[] = [];
   let zone: string | null = null;
 
-  const read = readerFor(ctx, client, deviceId, provider, result);
+  const read = readerFor(ctx, client, deviceId, provider, result, range.signal);
   const io: SyncIO = {
     now,
     backfillDays: ctx.config.SYNC_BACKFILL_DAYS,
@@ -110,7 +133,10 @@ export async function syncDevice(ctx: AppContext, deviceId: number): Promise<Dev
       );
       return zone;
     },
-    cursor: (m) => cursors.get(m) ?? { date: null, at: null },
+    cursor: (m) => fromRange(cursors.get(m) ?? { date: null, at: null }, range.from),
+    ...(range.from
+      ? { catchUpDays: Math.ceil((now.getTime() - Date.parse(range.from)) / 86_400_000) + 2 }
+      : {}),
     async store(group) {
       result.rowsUpserted += await repo.storeGroup(ctx.db, device, group, ctx.now());
     },
@@ -120,6 +146,8 @@ export async function syncDevice(ctx: AppContext, deviceId: number): Promise<Dev
   try {
     await sync.run(io, metrics);
   } catch (err) {
+    // Stopped by its caller: not a sync failure, nothing to record.
+    if (range.signal?.aborted) throw err;
     if (err instanceof ProviderUnavailable) {
       // Not thrown to pg-boss: the back-off lives with the device, so every later job (the
       // 15-minute schedule's, sync-now's) waits for it too, and nothing calls again sooner.
@@ -164,6 +192,17 @@ export async function syncDevice(ctx: AppContext, deviceId: number): Promise<Dev
   return failures.length ? { ...result, status: 'partial' } : result;
 }
 
+/** A range's start as a cursor, unless the stored cursor is older (then the gap is read too). */
+function fromRange(c: Cursor, from: string | undefined): Cursor {
+  if (!from) return c;
+  // A day before: the local date `from` starts up to 14 hours before its UTC midnight.
+  const at = new Date(Date.parse(`${from}T00:00:00Z`) - 86_400_000);
+  return {
+    date: c.date && c.date < from ? c.date : from,
+    at: c.at && c.at < at ? c.at : at,
+  };
+}
+
 function describe(err: unknown) {
   return err instanceof Error ? err.message : String(err);
 }
@@ -175,10 +214,12 @@ function readerFor(
   deviceId: number,
   provider: Provider,
   result: DeviceSyncResult,
+  signal?: AbortSignal,
 ): SyncIO['read'] {
   const data = client.data!;
   const appLimit = appCallsPerHour(ctx, provider);
   return async (query) => {
+    signal?.throwIfAborted();
     const now = ctx.now();
     if (!(await repo.takeCall(ctx.db, deviceId, now, ctx.config.SYNC_CALLS_PER_HOUR)))
       throw new SyncStop('budget', 'Hourly call budget spent; resuming next hour', nextHour(now));

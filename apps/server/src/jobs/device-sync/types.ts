@@ -48,6 +48,8 @@ export interface GroupFailure {
 export interface SyncIO {
   now: Date;
   backfillDays: number;
+  /** How far back a stale cursor is followed (default: the provider's catch-up limit); the export's range raises it. */
+  catchUpDays?: number;
   /** One provider call, counted against the budget; throws a SyncStop or a transient error. */
   read(query: DataQuery): Promise<ProviderAnswer>;
   /** The participant's IANA zone (Fitbit profile, cached). */

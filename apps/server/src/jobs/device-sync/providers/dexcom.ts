@@ -128,7 +128,7 @@ export const dexcomSync: ProviderSync = {
       const wanted = new Set(g.metrics.filter((k) => metrics.includes(k)));
       if (wanted.size === 0) continue;
       const starts = [...wanted].map((k) => io.cursor(k).at?.getTime() ?? first);
-      const start = Math.max(Math.min(...starts), end - MAX_CATCH_UP_DAYS * DAY);
+      const start = Math.max(Math.min(...starts), end - (io.catchUpDays ?? MAX_CATCH_UP_DAYS) * DAY);
       for (let from = start; from < end; from += DEXCOM_MAX_WINDOW_DAYS * DAY) {
         const to = Math.min(end, from + DEXCOM_MAX_WINDOW_DAYS * DAY);
         let records: DexcomRecord[];

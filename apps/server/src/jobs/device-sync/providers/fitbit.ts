@@ -246,7 +246,7 @@ export const fitbitSync: ProviderSync = {
     const tz = await io.zone();
     const today = localDate(io.now, tz);
     const firstDay = addDays(today, -(io.backfillDays - 1));
-    const floor = addDays(today, -(MAX_CATCH_UP_DAYS - 1));
+    const floor = addDays(today, -((io.catchUpDays ?? MAX_CATCH_UP_DAYS) - 1));
     for (const g of GROUPS) {
       const wanted = new Set(g.metrics.filter((m) => metrics.includes(m)));
       if (wanted.size === 0) continue;

@@ -1,0 +1,322 @@
+/*
+ * The export archive (issue #12 item 3): data CSVs, data_dictionary.csv and
+ * manifest.json in one ZIP, streamed end to end:
+ *
+ *   COPY … TO STDOUT (CSV, formatted by PostgreSQL) → SHA-256 and row count
+ *   → yazl (deflate, CRC-32; ZIP64 as soon as an entry or offset needs it)
+ *   → `out` (the export storage's writer)
+ *
+ * Nothing holds more than a stream buffer: each stage is a Node stream and
+ * pipe/pipeline backpressure reaches back to the socket of the COPY, so a slow
+ * writer slows PostgreSQL down instead of filling memory. The manifest is the
+ * last entry, written once every data file's hash is known.
+ *
+ * CSV conventions (documented for the statisticians in the manifest too):
+ * - one row per stored reading; the header's first columns are exactly the
+ *   issue's; `value` is the stored number in the provider's unit (shortest
+ *   text that reads back the same double); `value_json` is the provider's
+ *   structured detail as compact JSON text (sleep stages, the Dexcom trend
+ *   arrow, the sleep period's times), empty when none;
+ * - local_date/local_time are the participant's wall clock, utc_offset the
+ *   offset in force then (±HH:MM), measured_at_utc the instant in ISO 8601
+ *   with Z (fractional seconds only when stored);
+ * - participants appear by participant code only (`#<id>` when a participant
+ *   has no code, as the portal shows it); no email, no notes.
+ *
+ * Abort: the signal stops the COPY (its connection is destroyed), the ZIP
+ * and `out` at once; the caller then aborts its storage writer.
+ */
+import { createHash } from 'node:crypto';
+import { Readable, type Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import yazl from 'yazl';
+import type { Db } from '../../../db/database.js';
+import { APP_VERSION } from '../../../version.js';
+import { useNativeCrc32 } from './native-crc32.js';
+import {
+  DATA_COLUMNS,
+  type ExportMetric,
+  type ExportParticipant,
+  type ExportSnapshot,
+  openExportSnapshot,
+} from './readings-stream-repo.js';
+
+export interface ArchiveRequest {
+  teamId: number;
+  /** Already authorized, of teamId. */
+  participantIds: number[];
+  metricKeys: string[];
+  /** Participant-local dates, inclusive, YYYY-MM-DD. */
+  startDate: string;
+  endDate: string;
+  mode: 'single-tab' | 'separate-tabs';
+  /** Echoed into manifest.json. */
+  jobParams: unknown;
+}
+
+export interface ArchiveFile {
+  name: string;
+  rows: number;
+  /** SHA-256 (hex) of the file as extracted. */
+  sha256: string;
+  /** Uncompressed size in bytes. */
+  bytes?: number;
+  kind?: 'data' | 'dictionary';
+}
+
+export interface ArchiveResult {
+  /** Bytes of the ZIP written to `out`. */
+  bytes: number;
+  /** The data files, then data_dictionary.csv (the manifest lists the same). */
+  files: ArchiveFile[];
+}
+
+export interface ArchiveOptions {
+  signal: AbortSignal;
+  /** Throttled (at most every PROGRESS_INTERVAL_MS), and once at the end with rowsTotal = rowsWritten. */
+  onProgress?: (p: { rowsWritten: number; rowsTotal: number }) => void;
+  /** 'auto' (default): ZIP64 records only where sizes or offsets need them; 'always': on every entry and the end record. */
+  zip64?: 'auto' | 'always';
+  /** The clock of generated_at and the entries' times (tests). */
+  now?: () => Date;
+}
+
+/** Deflate level: gzip's default, the level the bench compares with. */
+export const ZIP_COMPRESSION_LEVEL = 6;
+export const PROGRESS_INTERVAL_MS = 500;
+export const SINGLE_TAB_FILE = 'data.csv';
+export const DICTIONARY_FILE = 'data_dictionary.csv';
+export const MANIFEST_FILE = 'manifest.json';
+export const DICTIONARY_COLUMNS = [
+  'metric_key',
+  'metric_name',
+  'unit',
+  'description',
+  'source',
+  'device_type',
+] as const;
+
+const DATA_HEADER = Buffer.from(`${DATA_COLUMNS.join(',')}\n`);
+
+useNativeCrc32();
+
+/** A CSV field as PostgreSQL's CSV writes it: quoted only when it has to be. */
+export function csvField(v: string | null): string {
+  if (v === null) return '';
+  if (v === '' || /[",\r\n]/.test(v)) return `"${v.replaceAll('"', '""')}"`;
+  return v;
+}
+
+function countNewlines(chunk: Buffer): number {
+  let n = 0;
+  let i = chunk.indexOf(10);
+  while (i !== -1) {
+    n += 1;
+    i = chunk.indexOf(10, i + 1);
+  }
+  return n;
+}
+
+interface DataFile {
+  name: string;
+  /** One COPY each: a participant and the file's metrics. */
+  parts: { participant: ExportParticipant; metrics: ExportMetric[] }[];
+}
+
+function dataFiles(snapshot: ExportSnapshot, mode: ArchiveRequest['mode']): DataFile[] {
+  const { participants, metrics } = snapshot;
+  if (mode === 'single-tab') {
+    return [
+      {
+        name: SINGLE_TAB_FILE,
+        parts: participants.map((participant) => ({ participant, metrics })),
+      },
+    ];
+  }
+  return metrics.map((metric) => ({
+    name: `${metric.key}.csv`,
+    parts: participants.map((participant) => ({ participant, metrics: [metric] })),
+  }));
+}
+
+export async function writeExportArchive(
+  db: Db,
+  req: ArchiveRequest,
+  out: NodeJS.WritableStream,
+  opts: ArchiveOptions,
+): Promise<ArchiveResult> {
+  const { signal } = opts;
+  signal.throwIfAborted();
+  if (req.metricKeys.some((k) => !/^[A-Za-z0-9_.-]+$/.test(k)))
+    throw new Error('metric keys must be plain names');
+  const snapshot = await openExportSnapshot(db, req);
+
+  // The first failure (abort, SQL error, storage error) stops everything.
+  let failure: unknown;
+  let rejectFailed!: (err: unknown) => void;
+  const failed = new Promise<never>((_, reject) => {
+    rejectFailed = reject;
+  });
+  failed.catch(() => {});
+  let current: Readable | null = null;
+  const zip = new yazl.ZipFile();
+  const fail = (err: unknown) => {
+    if (failure !== undefined) return;
+    failure = err ?? new Error('export failed');
+    rejectFailed(failure);
+    current?.destroy();
+    void snapshot.close(failure);
+    (zip.outputStream as Readable).destroy();
+    // The caller aborts its storage writer; the stream stops taking bytes now.
+    (out as Partial<Writable>).destroy?.();
+  };
+  const onAbort = () => fail(signal.reason);
+  signal.addEventListener('abort', onAbort, { once: true });
+  if (signal.aborted) onAbort();
+
+  let zipBytes = 0;
+  zip.outputStream.on('data', (chunk: Buffer) => {
+    zipBytes += chunk.length;
+  });
+  const written = pipeline(zip.outputStream, out as NodeJS.WritableStream);
+  written.catch(fail);
+
+  try {
+    const now = opts.now?.() ?? new Date();
+    const zip64 = opts.zip64 === 'always';
+    const entryOptions = { mtime: now, compressionLevel: ZIP_COMPRESSION_LEVEL, forceZip64Format: zip64 };
+
+    let rowsWritten = 0;
+    let rowsTotal = await Promise.race([snapshot.countUpperBound(), failed]);
+    let lastReport = 0;
+    const report = (force = false) => {
+      if (!opts.onProgress) return;
+      const t = Date.now();
+      if (!force && t - lastReport < PROGRESS_INTERVAL_MS) return;
+      lastReport = t;
+      if (rowsWritten > rowsTotal) rowsTotal = rowsWritten;
+      opts.onProgress({ rowsWritten, rowsTotal });
+    };
+    report(true);
+
+    const files: ArchiveFile[] = [];
+    for (const file of dataFiles(snapshot, req.mode)) {
+      const entry = csvEntry(snapshot, file.parts, (n) => {
+        rowsWritten += n;
+        report();
+      });
+      current = entry.stream;
+      entry.stream.once('error', fail);
+      zip.addReadStream(entry.stream, file.name, entryOptions);
+      const r = await Promise.race([entry.result, failed]);
+      files.push({ name: file.name, kind: 'data', ...r });
+    }
+    current = null;
+    await Promise.race([snapshot.close(), failed]);
+
+    const dictionaryLines = [
+      DICTIONARY_COLUMNS.join(','),
+      ...snapshot.metrics.map((m) =>
+        [m.key, m.name, m.unit, m.description, m.source, m.deviceType].map(csvField).join(','),
+      ),
+    ];
+    const dictionary = Buffer.from(`${dictionaryLines.join('\n')}\n`);
+    files.push({
+      name: DICTIONARY_FILE,
+      kind: 'dictionary',
+      rows: snapshot.metrics.length,
+      sha256: createHash('sha256').update(dictionary).digest('hex'),
+      bytes: dictionary.length,
+    });
+    zip.addBuffer(dictionary, DICTIONARY_FILE, entryOptions);
+
+    const manifest = {
+      product: 'TrialWear',
+      product_version: APP_VERSION,
+      generated_at: now.toISOString(),
+      job_params: req.jobParams ?? null,
+      export: {
+        mode: req.mode,
+        start_date: req.startDate,
+        end_date: req.endDate,
+        metrics: snapshot.metrics.map((m) => m.key),
+        participants: snapshot.participants.map((p) => p.code),
+      },
+      columns: DATA_COLUMNS,
+      conventions: {
+        order: 'participant_code, metric_key, measured_at_utc',
+        dates:
+          'local_date and local_time are the participant-local wall clock; the date range is of local dates, inclusive',
+        utc_offset: 'offset from UTC in force at the reading, ±HH:MM; empty when the provider gave none',
+        measured_at_utc: 'ISO 8601 instant in UTC (Z); fractional seconds only when stored',
+        value: "the stored number in the provider's unit (see unit and data_dictionary.csv)",
+        value_json: "the provider's structured detail of the reading as JSON text; empty when none",
+        rows: 'row counts exclude the header row; sha256 is of the file as extracted',
+      },
+      files: files.map((f) => ({ name: f.name, rows: f.rows, bytes: f.bytes, sha256: f.sha256 })),
+    };
+    zip.addBuffer(Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`), MANIFEST_FILE, entryOptions);
+    zip.end({ forceZip64Format: zip64, comment: '' });
+    await Promise.race([written, failed]);
+    if (failure !== undefined) throw failure;
+    rowsTotal = rowsWritten;
+    report(true);
+    return { bytes: zipBytes, files };
+  } catch (err) {
+    fail(err);
+    throw failure;
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
+/**
+ * One data file: the header, then each (participant, metric) COPY in turn,
+ * hashed and counted on the way. `result` resolves when the last row has been
+ * handed on; a row count different from what PostgreSQL reports fails it.
+ */
+function csvEntry(
+  snapshot: ExportSnapshot,
+  parts: DataFile['parts'],
+  onRows: (n: number) => void,
+): { stream: Readable; result: Promise<{ rows: number; sha256: string; bytes: number }> } {
+  let resolve!: (r: { rows: number; sha256: string; bytes: number }) => void;
+  let reject!: (err: unknown) => void;
+  const result = new Promise<{ rows: number; sha256: string; bytes: number }>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  result.catch(() => {});
+  async function* produce() {
+    try {
+      const hash = createHash('sha256');
+      let rows = 0;
+      let bytes = DATA_HEADER.length;
+      hash.update(DATA_HEADER);
+      yield DATA_HEADER;
+      for (const { participant, metrics } of parts) {
+        const copy = snapshot.copyRows(participant, metrics);
+        let lines = 0;
+        for await (const chunk of copy.stream as AsyncIterable<Buffer>) {
+          hash.update(chunk);
+          const n = countNewlines(chunk);
+          lines += n;
+          bytes += chunk.length;
+          onRows(n);
+          yield chunk;
+        }
+        const reported = await copy.done;
+        if (reported !== lines)
+          throw new Error(
+            `export: ${lines} CSV lines for ${reported} rows (participant ${participant.code})`,
+          );
+        rows += lines;
+      }
+      resolve({ rows, sha256: hash.digest('hex'), bytes });
+    } catch (err) {
+      reject(err);
+      throw err;
+    }
+  }
+  return { stream: Readable.from(produce(), { objectMode: false, highWaterMark: 64 * 1024 }), result };
+}

@@ -1,0 +1,97 @@
+/*
+ * The export's first step: make sure the store holds the requested range for
+ * the chosen participants and metrics. Per participant device of the export's
+ * brand and metric, `export_fetch_coverage` says which local dates an earlier
+ * export already fetched; what is not covered is read through the background
+ * sync's own path (`syncDevice` with a range: the same budget, Retry-After
+ * and token handling, the same idempotent upserts), so an export never calls
+ * a provider more than the sync would, and a second export of the same range
+ * calls nothing. A provider that asks to wait (429, hourly budget spent)
+ * makes the job wait (ExportDeferred); a revoked link exports what is stored.
+ */
+import type { ExportJobParams } from '@trialwear/contract';
+import type { AppContext } from '../../app-context.js';
+import * as repo from '../../features/data-export/repo.js';
+import { earliestToday } from '../../features/data-export/service.js';
+import { addDays } from '../../features/device-data/local-dates.js';
+import { ProviderUnavailable, syncDevice } from '../device-sync/sync-device.js';
+
+/** A provider (or our budget for it) asks to wait until `until`. */
+export class ExportDeferred extends Error {
+  constructor(readonly until: Date) {
+    super(`Waiting for the provider until ${until.toISOString()}`);
+  }
+}
+
+/**
+ * The provider did not answer (5xx or network) while the export fetched: the
+ * device now backs off (sync-device's exponential back-off), so the export's
+ * next attempt waits at least until `until`, and nothing calls again sooner.
+ */
+export class ExportFetchUnavailable extends ProviderUnavailable {
+  constructor(
+    message: string,
+    readonly until: Date | null,
+  ) {
+    super(message);
+  }
+}
+
+/** Data of today (or later) is re-read when the last fetch is older than this. */
+const FRESH_MS = 15 * 60_000;
+
+export interface FetchSummary {
+  devices: number;
+  fetched: number;
+  rowsUpserted: number;
+  skipped: string[];
+}
+
+export async function fetchMissing(
+  ctx: AppContext,
+  teamId: number,
+  params: ExportJobParams,
+  signal: AbortSignal,
+): Promise<FetchSummary> {
+  const summary: FetchSummary = { devices: 0, fetched: 0, rowsUpserted: 0, skipped: [] };
+  const device = await repo.findTeamDevice(ctx.db, teamId, params.deviceId);
+  if (!device) return summary;
+  const links = (
+    await repo.participantDevices(ctx.db, teamId, params.participantIds, device.manufacturer)
+  ).filter((l) => l.authorization_status === 'authorized');
+  summary.devices = links.length;
+  const covered = await repo.coverage(
+    ctx.db,
+    links.map((l) => l.id),
+  );
+  const now = ctx.now();
+  // Every participant's local today is on or after this date (UTC−12's).
+  const today = earliestToday(now);
+  for (const link of links) {
+    if (signal.aborted) return summary;
+    const missing = params.metrics.filter((m) => {
+      const c = covered.find((x) => x.participant_device_id === link.id && x.metric_key === m);
+      if (!c || c.from_date > params.startDate) return true;
+      if (c.to_date < params.endDate && c.to_date < addDays(today, -1)) return true;
+      // The range reaches the days that still grow: re-read unless just read.
+      return params.endDate >= addDays(today, -1) && now.getTime() - c.fetched_at.getTime() > FRESH_MS;
+    });
+    if (missing.length === 0) continue;
+    const r = await syncDevice(ctx, link.id, { from: params.startDate, metrics: missing, signal });
+    summary.fetched++;
+    summary.rowsUpserted += r.rowsUpserted;
+    if ((r.status === 'rate_limited' || r.status === 'budget' || r.status === 'deferred') && r.nextAllowedAt)
+      throw new ExportDeferred(new Date(r.nextAllowedAt));
+    // A 5xx or no answer: the device now backs off (sync-device); the export retries after it.
+    if (r.status === 'unavailable')
+      throw new ExportFetchUnavailable(
+        r.errors.join('; ') || 'The provider did not answer',
+        r.nextAllowedAt ? new Date(r.nextAllowedAt) : null,
+      );
+    if (r.status === 'synced')
+      await repo.recordCoverage(ctx.db, link.id, r.metrics, params.startDate, today, ctx.now());
+    else
+      summary.skipped.push(`participant ${link.participant_id}: ${r.status} ${r.errors.join('; ')}`.trim());
+  }
+  return summary;
+}

@@ -1,0 +1,87 @@
+/*
+ * Batch data export jobs (issue #12). `data-export` runs one export
+ * (run-export.ts) by its export_jobs id; pg-boss only wakes workers, the row
+ * decides (claim, team slots, lease), so a duplicate wake-up is harmless.
+ * `wakeExports` sends a wake-up for each job of a team that may start now
+ * (after a request, and when a job ends and frees a slot).
+ * `data-export-sweep` (every minute) wakes whatever may start in any team:
+ * jobs that waited for a slot or a provider, and jobs whose worker died
+ * (lease expired) — the crash recovery. `data-export-expiry` (daily) deletes
+ * files past their 7 days and marks their jobs expired.
+ */
+import { EXPORT_LIMITS } from '@trialwear/contract';
+import { z } from 'zod';
+import type { AppContext } from '../../app-context.js';
+import * as repo from '../../features/data-export/repo.js';
+import { exportStorage } from '../../features/data-export/service.js';
+import { defineJob, enqueue } from '../job-definition.js';
+import { runExport } from './run-export.js';
+
+export const dataExport = defineJob({
+  name: 'data-export',
+  payload: z.object({ jobId: z.uuid() }).strict(),
+  async handler(ctx, { jobId }) {
+    const outcome = await runExport(ctx, jobId);
+    const row = await repo.jobById(ctx.db, jobId);
+    // A slot may have freed (this job ended) or this job must wait: wake the team's next ones.
+    if (row) await wakeExports(ctx, row.team_id);
+    return outcome;
+  },
+  // Retries are the row's business (attempts, requeue); pg-boss retries only a crash of the handler itself.
+  retry: { limit: 2, delaySeconds: 30, backoff: true },
+  // Two exports at once per process (the per-team limit is enforced by the claim).
+  workers: 2,
+  // A long export holds its pg-boss job this long at most; a dead worker's job is taken over by the lease first.
+  expireInSeconds: 6 * 3_600,
+});
+
+/** Wake the jobs of a team (or of every team) that may start now, oldest first, up to the free slots. */
+export async function wakeExports(ctx: AppContext, teamId: number | null): Promise<number> {
+  if (!ctx.boss) return 0;
+  const now = ctx.now();
+  const waiting = await repo.waitingJobs(ctx.db, teamId, now);
+  const byTeam = new Map<number, string[]>();
+  for (const j of waiting) byTeam.set(j.team_id, [...(byTeam.get(j.team_id) ?? []), j.id]);
+  let woken = 0;
+  for (const [team, ids] of byTeam) {
+    const free = EXPORT_LIMITS.runningPerTeam - (await repo.runningCount(ctx.db, team, now));
+    for (const id of ids.slice(0, Math.max(0, free))) {
+      await enqueue(ctx.boss, dataExport, { jobId: id });
+      woken++;
+    }
+  }
+  return woken;
+}
+
+export const dataExportSweep = defineJob({
+  name: 'data-export-sweep',
+  payload: z.object({}).strict(),
+  async handler(ctx) {
+    return { woken: await wakeExports(ctx, null) };
+  },
+  singletonKey: () => 'data-export-sweep',
+  retry: { limit: 1, delaySeconds: 30, backoff: false },
+  expireInSeconds: 120,
+  schedule: { cron: '* * * * *', payload: {} },
+});
+
+/** Files past their keep time: deleted from the storage, their jobs marked expired. */
+export async function expireExports(ctx: AppContext): Promise<{ expired: number }> {
+  const storage = exportStorage(ctx.config);
+  let expired = 0;
+  for (const job of await repo.dueForExpiry(ctx.db, ctx.now())) {
+    if (job.storage_key) await storage.remove(job.storage_key);
+    if (await repo.markExpired(ctx.db, job.id, ctx.now())) expired++;
+  }
+  return { expired };
+}
+
+export const dataExportExpiry = defineJob({
+  name: 'data-export-expiry',
+  payload: z.object({}).strict(),
+  handler: (ctx) => expireExports(ctx),
+  singletonKey: () => 'data-export-expiry',
+  retry: { limit: 3, delaySeconds: 600, backoff: true },
+  expireInSeconds: 3_600,
+  schedule: { cron: '15 4 * * *', payload: {} },
+});

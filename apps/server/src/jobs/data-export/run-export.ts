@@ -1,0 +1,237 @@
+/*
+ * One export job's run. The export_jobs row is the truth; pg-boss only wakes
+ * a worker with the job's id, and may do so more than once (a retry, the
+ * minute sweep, a waiting job woken when a slot frees). So the run first
+ * claims the row under the team's advisory lock:
+ * - only a pending job (its wait over) or a processing job whose worker
+ *   died (lease expired) can be claimed; anything else is left alone;
+ * - at most EXPORT_LIMITS.runningPerTeam (2) jobs of a team run at once,
+ *   and the waiting ones start in the order they were requested.
+ * While it works, the worker renews its lease and writes progress every
+ * HEARTBEAT_MS, and checks its row every POLL_MS: a cancel (status changed)
+ * or a lost lease aborts the signal, which stops the fetch and the archive
+ * writer; the storage writer is aborted, so no partial file is left. The
+ * ZIP becomes visible only on commit() (storage contract), under one key per
+ * job, and the row turns completed only if this worker still owns it, so a
+ * worker killed at any point leaves no half file, and the job's next run
+ * writes the one valid ZIP. The requester is emailed (after the commit) when
+ * the job completes or fails; never the data, only a link to /DataExport.
+ */
+import { randomUUID } from 'node:crypto';
+import { EXPORT_LIMITS, type ExportJobParams, exportJobParamsSchema } from '@trialwear/contract';
+import type { AppContext } from '../../app-context.js';
+import { inTransaction } from '../../db/transaction.js';
+import { writeExportArchive } from '../../features/data-export/archive/write-archive.js';
+import * as repo from '../../features/data-export/repo.js';
+import { exportStorage, storageKeyOf } from '../../features/data-export/service.js';
+import { ProviderUnavailable } from '../device-sync/sync-device.js';
+import { ExportDeferred, ExportFetchUnavailable, fetchMissing } from './fetch-missing.js';
+import { mailOutcome } from './mail.js';
+
+/** A lease outlives a few missed heartbeats; a killed worker's job is taken over after it. */
+export const LEASE_MS = 15_000;
+const HEARTBEAT_MS = 2_000;
+/** How often a running job looks at its row for a cancel: well within the promised second. */
+const POLL_MS = 200;
+/** Runs of one job (first run, retries after transient failures, takeovers after a crash). */
+export const MAX_ATTEMPTS = 3;
+const RETRY_DELAY_MS = 10_000;
+
+export type RunOutcome =
+  | { status: 'completed'; bytes: number; rows: number }
+  | { status: 'failed'; error: string }
+  | { status: 'cancelled' | 'lost' | 'skipped' | 'waiting' | 'retry' | 'deferred' | 'not_found' };
+
+type Claim =
+  | { ok: true; row: NonNullable<Awaited<ReturnType<typeof repo.jobById>>>; owner: string }
+  | { ok: false; outcome: RunOutcome };
+
+async function claimJob(ctx: AppContext, jobId: string): Promise<Claim> {
+  const first = await repo.jobById(ctx.db, jobId);
+  if (!first) return { ok: false, outcome: { status: 'not_found' } };
+  return inTransaction(ctx, async ({ db }) => {
+    await repo.lockTeamSlots(db, first.team_id);
+    const now = ctx.now();
+    const row = await repo.jobById(db, jobId);
+    if (!row) return { ok: false, outcome: { status: 'not_found' } };
+    const pendingReady = row.status === 'pending' && (!row.not_before || row.not_before <= now);
+    const orphaned = row.status === 'processing' && (!row.lease_expires_at || row.lease_expires_at <= now);
+    if (!pendingReady && !orphaned) return { ok: false, outcome: { status: 'skipped' } };
+    if (row.attempts >= MAX_ATTEMPTS) {
+      // Its runs kept dying or failing: fail it for good (a fresh owner, so the guard matches).
+      const owner = randomUUID();
+      await repo.claim(db, jobId, owner, now, new Date(now.getTime() + LEASE_MS));
+      const failed = await repo.fail(db, jobId, owner, now, failureText('too many attempts'));
+      return {
+        ok: false,
+        outcome: failed ? { status: 'failed', error: failed.error_message ?? '' } : { status: 'skipped' },
+      };
+    }
+    const running = await repo.runningCount(db, row.team_id, now, jobId);
+    const free = EXPORT_LIMITS.runningPerTeam - running;
+    const queue = (await repo.waitingJobs(db, row.team_id, now)).map((j) => j.id);
+    const place = queue.indexOf(jobId);
+    if (free <= 0 || place < 0 || place >= free) return { ok: false, outcome: { status: 'waiting' } };
+    const owner = randomUUID();
+    const claimed = await repo.claim(db, jobId, owner, now, new Date(now.getTime() + LEASE_MS));
+    return { ok: true, row: claimed, owner };
+  });
+}
+
+const failureText = (reason: string) => `The export failed: ${reason}. Please try again.`;
+
+export async function runExport(ctx: AppContext, jobId: string): Promise<RunOutcome> {
+  const claim = await claimJob(ctx, jobId);
+  if (!claim.ok) {
+    if (claim.outcome.status === 'failed') await mailOutcome(ctx, jobId);
+    return claim.outcome;
+  }
+  const { row, owner } = claim;
+  const params = exportJobParamsSchema.parse(row.job_params) as ExportJobParams;
+  const controller = new AbortController();
+  const progress = { rowsWritten: 0, rowsTotal: null as number | null, phase: 'fetching' };
+  let checking = false;
+  let lastBeat = Date.now();
+  const timer = setInterval(() => {
+    if (checking || controller.signal.aborted) return;
+    checking = true;
+    const beat = Date.now() - lastBeat >= HEARTBEAT_MS;
+    const check = beat
+      ? repo.heartbeat(ctx.db, jobId, owner, ctx.now(), new Date(ctx.now().getTime() + LEASE_MS), progress)
+      : repo.stillOwned(ctx.db, jobId, owner);
+    check
+      .then((mine) => {
+        if (beat) lastBeat = Date.now();
+        if (!mine) controller.abort();
+      })
+      .catch(() => {})
+      .finally(() => {
+        checking = false;
+      });
+  }, POLL_MS);
+
+  const storage = exportStorage(ctx.config);
+  const key = storageKeyOf(row.team_id, jobId);
+  let writer: Awaited<ReturnType<typeof storage.createWriter>> | null = null;
+  try {
+    // Raced against the signal: a cancel returns at once, whatever provider call is in flight
+    // (that call's readings are stored as any sync's would be; the next call is never made).
+    await untilAborted(fetchMissing(ctx, row.team_id, params, controller.signal), controller.signal);
+    if (controller.signal.aborted) return await stopped(ctx, jobId);
+    progress.phase = 'writing';
+    writer = await storage.createWriter(key);
+    const result = await writeExportArchive(
+      ctx.db,
+      {
+        teamId: row.team_id,
+        participantIds: params.participantIds,
+        metricKeys: params.metrics,
+        startDate: params.startDate,
+        endDate: params.endDate,
+        mode: params.exportMode,
+        jobParams: { jobId, ...params },
+      },
+      writer.stream,
+      {
+        signal: controller.signal,
+        onProgress: (p) => {
+          progress.rowsWritten = p.rowsWritten;
+          progress.rowsTotal = p.rowsTotal;
+        },
+      },
+    );
+    if (controller.signal.aborted) throw new Error('aborted');
+    await endStream(writer.stream);
+    const { size } = await writer.commit();
+    writer = null;
+    const now = ctx.now();
+    // Readings written: the data files' rows (the dictionary's are metrics).
+    const rows = result.files
+      .filter((f) => f.name !== 'data_dictionary.csv' && (f as { kind?: string }).kind !== 'dictionary')
+      .reduce((n, f) => n + f.rows, 0);
+    const done = await repo.complete(ctx.db, jobId, owner, {
+      now,
+      expiresAt: new Date(now.getTime() + EXPORT_LIMITS.filesKeptDays * 86_400_000),
+      size,
+      storageKey: key,
+      rows,
+      manifest: { files: result.files, bytes: result.bytes },
+    });
+    if (!done) {
+      // Cancelled while the file was committed: take it away again. (A lost lease: the new owner writes the same key.)
+      const now2 = await repo.jobById(ctx.db, jobId);
+      if (now2?.status === 'cancelled') await storage.remove(key);
+      return { status: now2?.status === 'cancelled' ? 'cancelled' : 'lost' };
+    }
+    await mailOutcome(ctx, jobId);
+    return { status: 'completed', bytes: size, rows };
+  } catch (err) {
+    if (writer) await writer.abort().catch(() => {});
+    writer = null;
+    if (controller.signal.aborted) return await stopped(ctx, jobId);
+    const now = ctx.now();
+    if (err instanceof ExportDeferred) {
+      await repo.requeue(ctx.db, jobId, owner, now, err.until, 'waiting for the provider');
+      return { status: 'deferred' };
+    }
+    const transient = err instanceof ProviderUnavailable || isConnectionError(err);
+    if (transient && row.attempts < MAX_ATTEMPTS) {
+      console.error(`[trialwear] export ${jobId}: attempt ${row.attempts} failed, retrying:`, err);
+      await repo.requeue(
+        ctx.db,
+        jobId,
+        owner,
+        now,
+        // Never sooner than the device's own back-off after that failure.
+        new Date(
+          Math.max(
+            now.getTime() + RETRY_DELAY_MS * row.attempts,
+            err instanceof ExportFetchUnavailable && err.until ? err.until.getTime() : 0,
+          ),
+        ),
+        'retrying',
+      );
+      return { status: 'retry' };
+    }
+    const reason =
+      err instanceof ProviderUnavailable ? err.message : 'an internal error occurred while writing the file';
+    console.error(`[trialwear] export ${jobId} failed:`, err);
+    const failed = await repo.fail(ctx.db, jobId, owner, now, failureText(reason));
+    if (failed) await mailOutcome(ctx, jobId);
+    return { status: 'failed', error: reason };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/** The run was stopped: by a cancel (the row says so) or by losing the lease to another worker. */
+async function stopped(ctx: AppContext, jobId: string): Promise<RunOutcome> {
+  const row = await repo.jobById(ctx.db, jobId);
+  return { status: row?.status === 'cancelled' ? 'cancelled' : 'lost' };
+}
+
+/** The work's result, or an AbortError as soon as the signal aborts (the work's own end is then ignored). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  work.catch(() => {});
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason ?? new Error('aborted'));
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+function endStream(stream: NodeJS.WritableStream): Promise<void> {
+  const s = stream as NodeJS.WritableStream & { writableEnded?: boolean; writableFinished?: boolean };
+  if (s.writableFinished) return Promise.resolve();
+  return new Promise<void>((resolve, reject) => {
+    s.once('finish', () => resolve());
+    s.once('error', reject);
+    if (!s.writableEnded) s.end();
+  });
+}
+
+function isConnectionError(err: unknown) {
+  const code = (err as { code?: string } | null)?.code ?? '';
+  return ['ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', '57P01', '08006', '08003'].includes(code);
+}

@@ -1,0 +1,295 @@
+/*
+ * Export storage (issue #12 item 4): one suite, run against the directory
+ * implementation and against S3 (s3rver, a real S3-compatible HTTP server
+ * started here, reached through createExportStorage with the EXPORT_S3_*
+ * configuration): nothing visible before commit, exact bytes and size after,
+ * abort (also mid-multipart) leaving nothing, remove, keys checked, and a
+ * large stream written under backpressure.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import S3rver from 's3rver';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../../../scripts/free-port.mjs';
+import { loadConfig } from '../../src/config.js';
+import {
+  createDirectoryExportStorage,
+  createExportStorage,
+  createS3ExportStorage,
+  type ExportStorage,
+} from '../../src/storage/export-storage.js';
+
+interface Subject {
+  storage: ExportStorage;
+  /** Every name the backing store holds (files, objects), temporary ones included. */
+  listAll: () => Promise<string[]>;
+  /** A storage on the same store with 5 MiB parts (S3: so a 12 MiB write is a multipart upload). */
+  smallParts: ExportStorage;
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const c of stream as AsyncIterable<Buffer>) chunks.push(c);
+  return Buffer.concat(chunks);
+}
+
+/** `total` bytes of pseudo-random data in 64 KiB chunks, produced on demand. */
+function generated(total: number, seed = 1): { stream: Readable; sha256: Promise<string> } {
+  const hash = createHash('sha256');
+  let sent = 0;
+  let x = seed;
+  let resolve!: (h: string) => void;
+  const sha256 = new Promise<string>((r) => {
+    resolve = r;
+  });
+  const stream = new Readable({
+    read() {
+      if (sent >= total) {
+        resolve(hash.digest('hex'));
+        this.push(null);
+        return;
+      }
+      const n = Math.min(65536, total - sent);
+      const chunk = Buffer.allocUnsafe(n);
+      for (let i = 0; i < n; i += 4) {
+        x = (x * 1103515245 + 12345) >>> 0;
+        chunk.writeUInt32LE(x, i);
+      }
+      hash.update(chunk);
+      sent += n;
+      this.push(chunk);
+    },
+  });
+  return { stream, sha256 };
+}
+
+function storageSuite(name: string, make: () => Promise<Subject>) {
+  describe(`export storage: ${name}`, () => {
+    let s: Subject;
+    beforeAll(async () => {
+      s = await make();
+    });
+
+    it('content is visible under the key only after commit, byte for byte, with its size', async () => {
+      const body = Buffer.from(`PK…${randomBytes(1000).toString('hex')}`);
+      const w = await s.storage.createWriter('exports/1.zip');
+      w.stream.write(body.subarray(0, 10));
+      w.stream.write(body.subarray(10));
+      expect(await s.storage.open('exports/1.zip')).toBeNull();
+      expect(await w.commit()).toEqual({ size: body.length });
+      const opened = await s.storage.open('exports/1.zip');
+      expect(opened?.size).toBe(body.length);
+      expect((await readAll(opened!.stream)).equals(body)).toBe(true);
+      expect(await s.listAll()).toEqual(['exports/1.zip']);
+    });
+
+    it('a commit after the writer ended its stream itself', async () => {
+      const w = await s.storage.createWriter('exports/2.zip');
+      await pipeline(Readable.from([Buffer.from('abc'), Buffer.from('def')]), w.stream);
+      expect(await w.commit()).toEqual({ size: 6 });
+      expect((await readAll((await s.storage.open('exports/2.zip'))!.stream)).toString()).toBe('abcdef');
+    });
+
+    it('abort leaves nothing: not the key, not a temporary file', async () => {
+      const before = await s.listAll();
+      const w = await s.storage.createWriter('exports/3.zip');
+      w.stream.write(Buffer.alloc(1000, 1));
+      await w.abort();
+      expect(await s.storage.open('exports/3.zip')).toBeNull();
+      expect(await s.listAll()).toEqual(before);
+    });
+
+    it('abort in the middle of a large (multipart) write leaves nothing', async () => {
+      const before = await s.listAll();
+      const w = await s.smallParts.createWriter('exports/4.zip');
+      const data = generated(64 * 1024 * 1024);
+      let written = 0;
+      const aborting = new Promise<void>((resolve) => {
+        data.stream.on('data', (c: Buffer) => {
+          written += c.length;
+          if (written >= 12 * 1024 * 1024 && written - c.length < 12 * 1024 * 1024) resolve();
+        });
+      });
+      const piping = pipeline(data.stream, w.stream).catch(() => {});
+      await aborting;
+      await w.abort();
+      await piping;
+      expect(written).toBeLessThan(64 * 1024 * 1024);
+      expect(await s.smallParts.open('exports/4.zip')).toBeNull();
+      expect(await s.listAll()).toEqual(before);
+    });
+
+    it('streams 40 MiB under backpressure and reads it back identical', async () => {
+      const data = generated(40 * 1024 * 1024, 7);
+      const w = await s.smallParts.createWriter('exports/big.zip');
+      const rssBefore = process.memoryUsage().rss;
+      await pipeline(data.stream, w.stream);
+      expect(await w.commit()).toEqual({ size: 40 * 1024 * 1024 });
+      // Parts in flight at most (2 × 5 MiB here), never the whole file.
+      expect(process.memoryUsage().rss - rssBefore).toBeLessThan(35 * 1024 * 1024);
+      const opened = await s.storage.open('exports/big.zip');
+      expect(opened?.size).toBe(40 * 1024 * 1024);
+      const hash = createHash('sha256');
+      for await (const c of opened!.stream as AsyncIterable<Buffer>) hash.update(c);
+      expect(hash.digest('hex')).toBe(await data.sha256);
+      await s.storage.remove('exports/big.zip');
+    });
+
+    it('remove deletes; removing or opening a missing key is not an error', async () => {
+      const w = await s.storage.createWriter('exports/5.zip');
+      w.stream.write('x');
+      await w.commit();
+      await s.storage.remove('exports/5.zip');
+      expect(await s.storage.open('exports/5.zip')).toBeNull();
+      await s.storage.remove('exports/5.zip');
+      expect(await s.storage.open('exports/never.zip')).toBeNull();
+    });
+
+    it('refuses keys that could leave its place', async () => {
+      for (const bad of [
+        '../x.zip',
+        'exports/../../x.zip',
+        '/abs.zip',
+        'a//b.zip',
+        'a b.zip',
+        '',
+        'x.zip.partial',
+      ])
+        await expect(s.storage.createWriter(bad)).rejects.toThrow('invalid export storage key');
+      await expect(s.storage.open('../etc/passwd')).rejects.toThrow('invalid export storage key');
+    });
+  });
+}
+
+// --- directory ---------------------------------------------------------------
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-export-storage-'));
+const walk = (root: string, at = ''): string[] =>
+  fs
+    .readdirSync(path.join(root, at), { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? walk(root, path.join(at, e.name)) : [path.join(at, e.name)]))
+    .sort();
+
+storageSuite('directory', async () => ({
+  storage: createExportStorage(loadConfig({ DATA_DIR: dir })),
+  smallParts: createDirectoryExportStorage(path.join(dir, 'exports')),
+  listAll: async () => (fs.existsSync(path.join(dir, 'exports')) ? walk(path.join(dir, 'exports')) : []),
+}));
+
+describe('export storage: directory specifics', () => {
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('lives in DATA_DIR/exports; a crashed attempt’s temporary file is never visible and goes with the next writer', async () => {
+    const storage = createExportStorage(loadConfig({ DATA_DIR: dir }));
+    const crashed = await storage.createWriter('exports/9.zip');
+    crashed.stream.write('half a zip');
+    await new Promise((r) => setTimeout(r, 50));
+    // The process "dies" here: neither commit nor abort.
+    const names = walk(path.join(dir, 'exports')).filter((n) => n.startsWith('exports/9.zip'));
+    expect(names).toHaveLength(1);
+    expect(names[0]).toMatch(/^exports\/9\.zip\.[0-9a-f]{12}\.partial$/);
+    expect(await storage.open('exports/9.zip')).toBeNull();
+    const next = await storage.createWriter('exports/9.zip');
+    next.stream.write('whole');
+    await next.commit();
+    expect(walk(path.join(dir, 'exports')).filter((n) => n.startsWith('exports/9.zip'))).toEqual([
+      'exports/9.zip',
+    ]);
+    expect(fs.readFileSync(path.join(dir, 'exports', 'exports', '9.zip'), 'utf8')).toBe('whole');
+  });
+});
+
+// --- S3 (s3rver) -------------------------------------------------------------
+
+const BUCKET = 'trialwear-exports';
+let s3rver: S3rver | undefined;
+const s3dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-s3rver-'));
+let endpoint = '';
+
+storageSuite('S3 (s3rver)', async () => {
+  const port = await freePort();
+  s3rver = new S3rver({
+    address: '127.0.0.1',
+    port,
+    silent: true,
+    directory: s3dir,
+    configureBuckets: [{ name: BUCKET, configs: [] }],
+  });
+  await s3rver.run();
+  endpoint = `http://127.0.0.1:${port}`;
+  const env = {
+    EXPORT_S3_BUCKET: BUCKET,
+    EXPORT_S3_ENDPOINT: endpoint,
+    EXPORT_S3_REGION: 'us-east-1',
+    EXPORT_S3_ACCESS_KEY_ID: 'S3RVER',
+    EXPORT_S3_SECRET_ACCESS_KEY: 'S3RVER',
+  };
+  const lister = new S3Client({
+    region: 'us-east-1',
+    endpoint,
+    forcePathStyle: true,
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+  });
+  return {
+    storage: createExportStorage(loadConfig({ DATA_DIR: dir, ...env })),
+    smallParts: createS3ExportStorage({
+      bucket: BUCKET,
+      partSize: 5 * 1024 * 1024,
+      client: {
+        region: 'us-east-1',
+        endpoint,
+        forcePathStyle: true,
+        credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+      },
+    }),
+    listAll: async () => {
+      const r = await lister.send(new ListObjectsV2Command({ Bucket: BUCKET }));
+      return (r.Contents ?? []).map((o) => o.Key!).sort();
+    },
+  };
+});
+
+describe('export storage: S3 configuration', () => {
+  afterAll(async () => {
+    // The SDK keeps connections alive: close them, or close() waits for their timeout.
+    (
+      s3rver as unknown as { httpServer?: import('node:http').Server } | undefined
+    )?.httpServer?.closeAllConnections();
+    await s3rver?.close();
+    fs.rmSync(s3dir, { recursive: true, force: true });
+  });
+
+  it('EXPORT_S3_BUCKET selects S3; the keys go under EXPORT_S3_PREFIX; the two credentials come together', async () => {
+    const storage = createExportStorage(
+      loadConfig({
+        DATA_DIR: dir,
+        EXPORT_S3_BUCKET: BUCKET,
+        EXPORT_S3_ENDPOINT: endpoint,
+        EXPORT_S3_ACCESS_KEY_ID: 'S3RVER',
+        EXPORT_S3_SECRET_ACCESS_KEY: 'S3RVER',
+        EXPORT_S3_PREFIX: 'tenant-a/',
+      }),
+    );
+    const w = await storage.createWriter('exports/p.zip');
+    w.stream.write('prefixed');
+    await w.commit();
+    expect(fs.existsSync(path.join(dir, 'exports', 'exports', 'p.zip'))).toBe(false);
+    const lister = new S3Client({
+      region: 'us-east-1',
+      endpoint,
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    });
+    const r = await lister.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'tenant-a/' }));
+    expect((r.Contents ?? []).map((o) => o.Key)).toEqual(['tenant-a/exports/p.zip']);
+    await storage.remove('exports/p.zip');
+    expect(() => loadConfig({ EXPORT_S3_BUCKET: BUCKET, EXPORT_S3_ACCESS_KEY_ID: 'only-one' })).toThrow(
+      'EXPORT_S3_ACCESS_KEY_ID and EXPORT_S3_SECRET_ACCESS_KEY are set together or not at all',
+    );
+  });
+});

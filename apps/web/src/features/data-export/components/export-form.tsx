@@ -1,0 +1,426 @@
+/*
+ * The export request form (admin §2, §5), in the spec's order: trial,
+ * device, participants (of the trial with the device), start and end date,
+ * metrics (of the device), export mode, file name. A new trial empties the
+ * participants; a new device empties the participants and the metrics.
+ * Validation runs on submit with the contract's schema and messages; each
+ * message sits under its field, announced and tied to it by Mantine
+ * (aria-describedby, aria-invalid).
+ */
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  Alert,
+  Button,
+  Card,
+  Checkbox,
+  Group,
+  MultiSelect,
+  Radio,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import {
+  type BatchExportBody,
+  batchExportFormSchema,
+  EXPORT_LIMITS,
+  EXPORT_MESSAGES,
+  type ExportMetric,
+  type ExportMode,
+} from '@trialwear/contract';
+import { useId, useMemo } from 'react';
+import { Controller, type Resolver, useForm } from 'react-hook-form';
+import {
+  useExportDevices,
+  useExportMetrics,
+  useExportParticipants,
+  useExportTrials,
+} from '../api/data-export-api';
+import { dateFieldError, daysBefore, participantLabel } from '../export-format';
+
+export interface ExportFormValues {
+  trialId: number | null;
+  deviceId: number | null;
+  participantIds: number[];
+  startDate: string;
+  endDate: string;
+  metrics: string[];
+  exportMode: ExportMode;
+  fileName: string;
+}
+
+const EMPTY: ExportFormValues = {
+  trialId: null,
+  deviceId: null,
+  participantIds: [],
+  startDate: '',
+  endDate: '',
+  metrics: [],
+  exportMode: 'separate-tabs',
+  fileName: '',
+};
+
+/** The form's order: the first field in error takes the focus after a refused submit. */
+const FIELD_ORDER: ReadonlyArray<keyof ExportFormValues> = [
+  'trialId',
+  'deviceId',
+  'participantIds',
+  'startDate',
+  'endDate',
+  'metrics',
+  'fileName',
+];
+
+const MODE_LABELS: Record<ExportMode, { label: string; description: string }> = {
+  'separate-tabs': { label: 'Separate tabs', description: 'One CSV file per metric' },
+  'single-tab': { label: 'Single tab', description: 'All metrics in one CSV file' },
+};
+
+/**
+ * The contract's form schema, plus its date rule whenever the schema left it
+ * unchecked because another field was wrong: one submit shows every message.
+ */
+function exportResolver(today: string): Resolver<ExportFormValues, unknown, BatchExportBody> {
+  const zod = zodResolver(batchExportFormSchema(() => today)) as unknown as Resolver<
+    ExportFormValues,
+    unknown,
+    BatchExportBody
+  >;
+  return async (values, context, options) => {
+    const result = await zod(values, context, options);
+    const date = dateFieldError(values.startDate, values.endDate, today);
+    if (!date || result.errors.startDate || result.errors.endDate) return result;
+    return {
+      values: {},
+      errors: { ...result.errors, [date.field]: { type: 'custom', message: date.message } },
+    };
+  };
+}
+
+/** 'Calories burned (kcal)'; the unit is left out where it only repeats the name ('Steps'). */
+const metricLabel = (m: ExportMetric) =>
+  m.units && m.units.toLowerCase() !== m.metric_name.toLowerCase()
+    ? `${m.metric_name} (${m.units})`
+    : m.metric_name;
+
+/** Metrics grouped by category, in the order the server lists them. */
+function byCategory(metrics: ExportMetric[]): Array<[string, ExportMetric[]]> {
+  const groups = new Map<string, ExportMetric[]>();
+  for (const m of metrics) {
+    const key = m.category ?? 'Other';
+    groups.set(key, [...(groups.get(key) ?? []), m]);
+  }
+  return [...groups];
+}
+
+export function ExportForm({
+  today,
+  onSubmit,
+}: {
+  /** The browser's local date, YYYY-MM-DD. */
+  today: string;
+  onSubmit: (body: BatchExportBody) => Promise<void>;
+}) {
+  const resolver = useMemo(() => exportResolver(today), [today]);
+  const { control, register, handleSubmit, setValue, setFocus, watch, formState } = useForm<
+    ExportFormValues,
+    unknown,
+    BatchExportBody
+  >({ resolver, defaultValues: EMPTY, shouldFocusError: false });
+  const trialId = watch('trialId');
+  const deviceId = watch('deviceId');
+
+  const trials = useExportTrials();
+  const devices = useExportDevices();
+  const participants = useExportParticipants(trialId, deviceId);
+  const metrics = useExportMetrics(deviceId);
+
+  const loadErrors = [
+    trials.isError && EXPORT_MESSAGES.loadTrials,
+    devices.isError && EXPORT_MESSAGES.loadDevices,
+    participants.isError && EXPORT_MESSAGES.loadParticipants,
+    metrics.isError && EXPORT_MESSAGES.loadMetrics,
+  ].filter(Boolean) as string[];
+
+  const participantOptions = (participants.data ?? []).map((p) => ({
+    value: String(p.participantId),
+    label: participantLabel(p),
+  }));
+  const metricList = metrics.data ?? [];
+  const earliest = daysBefore(today, EXPORT_LIMITS.maxRangeDays);
+  const e = formState.errors;
+  const titleId = useId();
+
+  return (
+    <Card withBorder padding="lg" component="section" aria-labelledby={titleId}>
+      <Text id={titleId} fw={600} size="lg" mb="sm">
+        New export
+      </Text>
+      {loadErrors.map((msg) => (
+        <Alert key={msg} color="red" role="alert" mb="sm">
+          {msg}
+        </Alert>
+      ))}
+      <form
+        onSubmit={handleSubmit(onSubmit, (errors) => {
+          const first = FIELD_ORDER.find((name) => errors[name]);
+          if (first) setFocus(first);
+        })}
+        noValidate
+        aria-label="Export request"
+      >
+        <Stack gap="md">
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <Controller
+              control={control}
+              name="trialId"
+              render={({ field }) => (
+                <Select
+                  ref={field.ref}
+                  label="Trial"
+                  withAsterisk
+                  placeholder={trials.isLoading ? 'Loading trials…' : 'Select a trial'}
+                  nothingFoundMessage="No trial found"
+                  data={(trials.data ?? []).map((t) => ({
+                    value: String(t.trialId),
+                    label: `#${t.trialNumber} - ${t.trialName}`,
+                  }))}
+                  value={field.value === null ? null : String(field.value)}
+                  onChange={(v) => {
+                    const next = v ? Number(v) : null;
+                    if (next !== field.value) setValue('participantIds', []);
+                    field.onChange(next);
+                  }}
+                  onBlur={field.onBlur}
+                  error={e.trialId?.message}
+                />
+              )}
+            />
+            <Controller
+              control={control}
+              name="deviceId"
+              render={({ field }) => (
+                <Select
+                  ref={field.ref}
+                  label="Device"
+                  withAsterisk
+                  placeholder={devices.isLoading ? 'Loading devices…' : 'Select a device'}
+                  nothingFoundMessage="Your team has no supported device"
+                  data={(devices.data ?? []).map((d) => ({ value: String(d.id), label: d.friendlyName }))}
+                  value={field.value === null ? null : String(field.value)}
+                  onChange={(v) => {
+                    const next = v ? Number(v) : null;
+                    if (next !== field.value) {
+                      setValue('participantIds', []);
+                      setValue('metrics', []);
+                    }
+                    field.onChange(next);
+                  }}
+                  onBlur={field.onBlur}
+                  error={e.deviceId?.message}
+                />
+              )}
+            />
+          </SimpleGrid>
+
+          <Controller
+            control={control}
+            name="participantIds"
+            render={({ field }) => {
+              const ready = trialId !== null && deviceId !== null;
+              const none = ready && participants.isSuccess && participantOptions.length === 0;
+              return (
+                <Stack gap={4}>
+                  <MultiSelect
+                    ref={field.ref}
+                    label="Participants"
+                    withAsterisk
+                    searchable
+                    clearable
+                    hidePickedOptions
+                    disabled={!ready || none}
+                    placeholder={
+                      !ready
+                        ? 'Select a trial and a device first'
+                        : participants.isLoading
+                          ? 'Loading participants…'
+                          : field.value.length
+                            ? ''
+                            : 'Select participants'
+                    }
+                    description={
+                      none
+                        ? 'No participant of this trial has linked this device.'
+                        : ready && participants.isSuccess
+                          ? `${field.value.length} of ${participantOptions.length} selected`
+                          : undefined
+                    }
+                    nothingFoundMessage="No participant found"
+                    maxDropdownHeight={260}
+                    data={participantOptions}
+                    value={field.value.map(String)}
+                    onChange={(v) => field.onChange(v.map(Number))}
+                    onBlur={field.onBlur}
+                    error={e.participantIds?.message}
+                  />
+                  {ready && participantOptions.length > 1 && (
+                    <Group gap="xs">
+                      <Button
+                        variant="subtle"
+                        size="compact-sm"
+                        aria-label="Select all participants"
+                        onClick={() => field.onChange(participantOptions.map((o) => Number(o.value)))}
+                      >
+                        Select all
+                      </Button>
+                      {field.value.length > 0 && (
+                        <Button
+                          variant="subtle"
+                          size="compact-sm"
+                          aria-label="Clear participants"
+                          onClick={() => field.onChange([])}
+                        >
+                          Clear
+                        </Button>
+                      )}
+                    </Group>
+                  )}
+                </Stack>
+              );
+            }}
+          />
+
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <TextInput
+              type="date"
+              label="Start date"
+              withAsterisk
+              min={earliest}
+              max={today}
+              error={e.startDate?.message}
+              {...register('startDate')}
+            />
+            <TextInput
+              type="date"
+              label="End date"
+              withAsterisk
+              error={e.endDate?.message}
+              {...register('endDate')}
+            />
+          </SimpleGrid>
+          <Text size="xs" c="dimmed" mt={-8}>
+            Participants' local dates, both included; at most one year, starting no earlier than {earliest}.
+          </Text>
+
+          <Controller
+            control={control}
+            name="metrics"
+            render={({ field }) => (
+              <Checkbox.Group
+                label="Metrics"
+                withAsterisk
+                description={
+                  deviceId === null
+                    ? 'Select a device to see its metrics.'
+                    : metrics.isSuccess && metricList.length === 0
+                      ? 'Your team stores no metric of this device.'
+                      : metrics.isSuccess
+                        ? `${field.value.length} of ${metricList.length} selected`
+                        : undefined
+                }
+                value={field.value}
+                onChange={field.onChange}
+                error={e.metrics?.message}
+              >
+                {metricList.length > 0 && (
+                  <Stack gap="xs" mt="xs">
+                    {metricList.length > 1 && (
+                      <Group gap="xs">
+                        <Button
+                          variant="subtle"
+                          size="compact-sm"
+                          aria-label="Select all metrics"
+                          onClick={() => field.onChange(metricList.map((m) => m.metric_key))}
+                        >
+                          Select all
+                        </Button>
+                        {field.value.length > 0 && (
+                          <Button
+                            variant="subtle"
+                            size="compact-sm"
+                            aria-label="Clear metrics"
+                            onClick={() => field.onChange([])}
+                          >
+                            Clear
+                          </Button>
+                        )}
+                      </Group>
+                    )}
+                    {byCategory(metricList).map(([category, list]) => (
+                      <div key={category}>
+                        <Text size="sm" fw={500} c="dimmed" mb={4} tt="capitalize">
+                          {category}
+                        </Text>
+                        <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }} spacing="xs" verticalSpacing={6}>
+                          {list.map((m) => (
+                            <Checkbox
+                              key={m.metric_key}
+                              ref={m.metric_key === metricList[0]?.metric_key ? field.ref : undefined}
+                              value={m.metric_key}
+                              label={metricLabel(m)}
+                            />
+                          ))}
+                        </SimpleGrid>
+                      </div>
+                    ))}
+                  </Stack>
+                )}
+              </Checkbox.Group>
+            )}
+          />
+
+          <Controller
+            control={control}
+            name="exportMode"
+            render={({ field }) => (
+              <Radio.Group
+                label="Export mode"
+                value={field.value}
+                onChange={(v) => field.onChange(v as ExportMode)}
+              >
+                <Group mt="xs" gap="xl">
+                  {(Object.keys(MODE_LABELS) as ExportMode[]).map((mode) => (
+                    <Radio
+                      key={mode}
+                      value={mode}
+                      label={MODE_LABELS[mode].label}
+                      description={MODE_LABELS[mode].description}
+                    />
+                  ))}
+                </Group>
+              </Radio.Group>
+            )}
+          />
+
+          <TextInput
+            label="File name"
+            withAsterisk
+            placeholder="e.g. sleep-study-november"
+            description="The download is named after it: <file name>.zip"
+            maxLength={EXPORT_LIMITS.fileNameMax}
+            error={e.fileName?.message}
+            {...register('fileName')}
+          />
+
+          <Group justify="flex-end">
+            <Button type="submit" loading={formState.isSubmitting}>
+              Export
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Card>
+  );
+}

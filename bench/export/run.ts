@@ -1,0 +1,376 @@
+/*
+ * Export (issue #12, performance): the archive writer against `psql COPY …
+ * TO STDOUT CSV | gzip -6` over the same rows, in the same run (budget: ≥
+ * 0.8× its rows/s), the writer's peak RSS (budget: < 250 MB), and a 100 MB
+ * download over HTTP against reading the file from disk (budget: ≥ 0.8×).
+ *
+ * Setup (support/readings-db.ts): an embedded PostgreSQL in a temp DATA_DIR,
+ * migrated as the server migrates it, 50 participants (codes BENCH0001…) each
+ * linked to a Fitbit Sense, filled in SQL (generate_series, foreign-key
+ * triggers off for the fill only) with per-minute heart rate and
+ * per-15-minute steps at UTC−05:00 for as many days as make `BENCH_ROWS`
+ * (10,000,000) readings, then VACUUM ANALYZE and CHECKPOINT.
+ *
+ * Each of `BENCH_ROUNDS` (1) rounds, in alternating order:
+ * - writer: a child process (writer.ts) runs writeExportArchive (single-tab,
+ *   every participant, both metrics, every day) into the directory export
+ *   storage (temp file, fsync, rename); it reports its time and its VmHWM;
+ * - psql | gzip -6: `COPY (SELECT <the stored columns> … ORDER BY
+ *   participant_id, metric_key, measured_at) TO STDOUT (FORMAT csv)` for the
+ *   same participants, metrics and local dates, through psql and gzip -6 to
+ *   a file (the strict baseline: PostgreSQL formats nothing, no joins).
+ * Both outputs are checked: the writer's manifest counts and the baseline's
+ * lines are the generated row count.
+ *
+ * Download: a 100 MiB file (`BENCH_DOWNLOAD_MB`) is written through the
+ * export storage; a child process (download-server.ts) serves it with
+ * Fastify from storage.open() as the download route does; `BENCH_DOWNLOAD_ROUNDS`
+ * (5) rounds of reading it from disk (`cat | wc -c`) and over HTTP (`curl` on
+ * loopback, status and length checked), medians: with the file
+ * dropped from the page cache before each read (from disk, the budget's
+ * case) and with it cached.
+ *
+ *   npx tsx --conditions=source bench/export/run.ts        # BENCH_ROWS=1000000 for a quick run
+ *   BENCH_PARTS=download npx tsx --conditions=source bench/export/run.ts   # the download alone
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createDirectoryExportStorage } from '../../apps/server/src/storage/export-storage.js';
+import { root } from '../support/processes.js';
+import { readingsDatabase } from '../support/readings-db.js';
+
+const ROWS = Number(process.env.BENCH_ROWS ?? 10_000_000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
+const DOWNLOAD_MB = Number(process.env.BENCH_DOWNLOAD_MB ?? 100);
+const DOWNLOAD_ROUNDS = Number(process.env.BENCH_DOWNLOAD_ROUNDS ?? 5);
+/** Which parts run: `export`, `download` or both (comma-separated). */
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'export,download').split(','));
+const PARTICIPANTS = 50;
+const PER_DAY = 1440 + 96; // heart rate every minute, steps every 15 minutes
+const OFFSET_MIN = -300;
+const FIRST_DAY = '2026-01-01';
+const FILL_DAYS = 5;
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const fmt = (n: number) => Math.round(n).toLocaleString('en');
+const addDays = (date: string, n: number) =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+
+function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env) {
+  return new Promise<{ stdout: string; ms: number }>((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(cmd, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString();
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      stderr = (stderr + c.toString()).slice(-5000);
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      const ms = performance.now() - t0;
+      if (code === 0) resolve({ stdout, ms });
+      else reject(new Error(`${cmd} exited with ${code}:\n${stderr}`));
+    });
+  });
+}
+
+async function main() {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-bench-export-'));
+  try {
+    if (PARTS.has('export')) await exportBench(work);
+    if (PARTS.has('download')) await downloadBench(work);
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+async function exportBench(work: string) {
+  const load = os.loadavg();
+  const bench = await readingsDatabase('export', PARTICIPANTS);
+  try {
+    const { db, maintenance, teamId, participantIds, connectionString } = bench;
+    const days = Math.max(1, Math.round(ROWS / (PARTICIPANTS * PER_DAY)));
+    const total = days * PARTICIPANTS * PER_DAY;
+    const lastDay = addDays(FIRST_DAY, days - 1);
+
+    // Participant codes and a Fitbit Sense each, as a real team has them.
+    const sense = await db
+      .selectFrom('global_device_catalog')
+      .select('id')
+      .where('device_name', '=', 'Fitbit Sense')
+      .executeTakeFirstOrThrow();
+    for (const [i, id] of participantIds.entries()) {
+      const suffix = String(i + 1).padStart(4, '0');
+      await db
+        .updateTable('participants')
+        .set({ participant_code: `BENCH${suffix}`, participant_code_suffix: suffix })
+        .where('id', '=', id)
+        .execute();
+    }
+    const links = await db
+      .insertInto('participant_devices')
+      .values(
+        participantIds.map((id) => ({
+          participant_id: id,
+          team_id: teamId,
+          provider: 'fitbit' as const,
+          global_device_catalog_id: sense.id,
+          authorization_status: 'authorized' as const,
+        })),
+      )
+      .returning(['id', 'participant_id'])
+      .execute();
+
+    const f0 = performance.now();
+    await maintenance('SET session_replication_role = replica');
+    const start = new Date(Date.parse(`${FIRST_DAY}T00:00:00Z`) - OFFSET_MIN * 60_000); // local midnight
+    for (let d0 = 0; d0 < days; d0 += FILL_DAYS) {
+      await maintenance(
+        `INSERT INTO device_readings (participant_id, team_id, metric_key, measured_at, local_date, local_time,
+           utc_offset_minutes, value, participant_device_id, provider, fetched_at)
+         SELECT l.participant_id, $1, m.key, t.at, (t.at + interval '${OFFSET_MIN} minutes')::date,
+                (t.at + interval '${OFFSET_MIN} minutes')::time, ${OFFSET_MIN},
+                CASE WHEN m.key = 'steps' THEN (l.participant_id * 31 + q) % 1800 ELSE 52 + (l.participant_id * 7 + q) % 90 END,
+                l.id, 'fitbit', now()
+           FROM generate_series($2::int, $3::int) AS d
+           CROSS JOIN (VALUES ('heart_rate_intraday', 1), ('steps', 15)) AS m(key, step)
+           CROSS JOIN LATERAL generate_series(0, 1439, m.step) AS q
+           CROSS JOIN LATERAL (SELECT $4::timestamptz + make_interval(days => d, mins => q) AS at) AS t
+           CROSS JOIN unnest($5::int[], $6::int[]) AS l(participant_id, id)`,
+        [
+          teamId,
+          d0,
+          Math.min(d0 + FILL_DAYS, days) - 1,
+          start,
+          links.map((l) => l.participant_id),
+          links.map((l) => l.id),
+        ],
+      );
+    }
+    await maintenance('SET session_replication_role = DEFAULT');
+    await maintenance('VACUUM ANALYZE device_readings');
+    await maintenance('CHECKPOINT');
+    const filled = Number(
+      (await bench.pool.query('SELECT count(*)::bigint AS n FROM device_readings')).rows[0].n,
+    );
+    if (filled !== total) throw new Error(`filled ${filled} rows, expected ${total}`);
+    console.log(
+      `${fmt(total)} readings (${PARTICIPANTS} participants × ${days} days × ${PER_DAY}), filled in ${((performance.now() - f0) / 1000).toFixed(0)} s; ${os.cpus().length} CPUs, load average ${load.map((l) => l.toFixed(1)).join(' ')}`,
+    );
+
+    const request = {
+      teamId,
+      participantIds,
+      metricKeys: ['heart_rate_intraday', 'steps'],
+      startDate: FIRST_DAY,
+      endDate: lastDay,
+      mode: 'single-tab' as const,
+      jobParams: { fileName: 'bench', startDate: FIRST_DAY, endDate: lastDay },
+    };
+    const baselineSql = `COPY (SELECT r.participant_id, r.metric_key, r.local_date, r.local_time, r.utc_offset_minutes,
+        r.measured_at, r.value, r.value_json, r.participant_device_id, r.provider
+      FROM device_readings r
+      WHERE r.team_id = ${teamId} AND r.participant_id = ANY('{${participantIds.join(',')}}'::int[])
+        AND r.metric_key IN ('heart_rate_intraday', 'steps')
+        AND r.local_date BETWEEN '${FIRST_DAY}' AND '${lastDay}'
+      ORDER BY r.participant_id, r.metric_key, r.measured_at) TO STDOUT (FORMAT csv)`;
+    const plan = await bench.pool.query(
+      `EXPLAIN ${baselineSql.slice(6, baselineSql.lastIndexOf(') TO STDOUT'))}`,
+    );
+    console.log(`baseline plan:\n  ${plan.rows.map((r) => r['QUERY PLAN']).join('\n  ')}`);
+    // The writer's statement for one participant, planned with the settings of its transaction.
+    const planClient = await bench.pool.connect();
+    let partPlan: { rows: Record<string, string>[] };
+    try {
+      await planClient.query('BEGIN');
+      await planClient.query('SET LOCAL enable_sort = off');
+      await planClient.query('SET LOCAL enable_bitmapscan = off');
+      await planClient.query('SET LOCAL enable_seqscan = off');
+      partPlan = await planClient.query(
+        `EXPLAIN SELECT * FROM device_readings r WHERE r.participant_id = ${participantIds[0]}
+           AND r.metric_key = ANY(ARRAY['heart_rate_intraday', 'steps']::text[])
+           AND r.measured_at >= '${addDays(FIRST_DAY, -2)}' AND r.measured_at < '${addDays(lastDay, 3)}'
+           AND r.team_id = ${teamId} AND r.local_date BETWEEN '${FIRST_DAY}' AND '${lastDay}'
+         ORDER BY r.metric_key, r.measured_at`,
+      );
+    } finally {
+      await planClient.query('ROLLBACK');
+      planClient.release();
+    }
+    console.log(`writer's per-part plan:\n  ${partPlan.rows.map((r) => r['QUERY PLAN']).join('\n  ')}`);
+
+    const times: Record<'writer' | 'psql | gzip -6', number[]> = { writer: [], 'psql | gzip -6': [] };
+    const sizes: Record<string, number> = {};
+    const rss: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const order: (keyof typeof times)[] =
+        round % 2 ? ['psql | gzip -6', 'writer'] : ['writer', 'psql | gzip -6'];
+      for (const name of order) {
+        await maintenance('CHECKPOINT');
+        if (name === 'writer') {
+          const out = await run(
+            process.execPath,
+            [...process.execArgv, path.join(root, 'bench/export/writer.ts')],
+            {
+              ...process.env,
+              BENCH_EXPORT: JSON.stringify({
+                databaseUrl: connectionString,
+                dir: work,
+                key: `writer-${round}.zip`,
+                request,
+              }),
+            },
+          );
+          const r = JSON.parse(out.stdout.trim().split('\n').at(-1)!) as {
+            ms: number;
+            rows: number;
+            bytes: number;
+            vmHwmKb: number;
+            startKb: number;
+            progressCalls: number;
+          };
+          if (r.rows !== total) throw new Error(`the writer exported ${r.rows} rows, not ${total}`);
+          times.writer.push(r.ms);
+          rss.push(r.vmHwmKb);
+          sizes.writer = r.bytes;
+          console.log(
+            `round ${round + 1} writer: ${(r.ms / 1000).toFixed(1)} s, ${fmt(r.rows / (r.ms / 1000))} rows/s, ${(r.bytes / 1048576).toFixed(1)} MiB ZIP, peak RSS ${(r.vmHwmKb / 1024).toFixed(0)} MiB (at start ${(r.startKb / 1024).toFixed(0)} MiB), ${r.progressCalls} progress calls`,
+          );
+          fs.rmSync(path.join(work, `writer-${round}.zip`), { force: true });
+        } else {
+          const file = path.join(work, `baseline-${round}.csv.gz`);
+          const r = await run(
+            'bash',
+            [
+              '-c',
+              'set -o pipefail; psql "$BENCH_URL" -X -q -v ON_ERROR_STOP=1 -c "$BENCH_SQL" | gzip -6 > "$BENCH_OUT"',
+            ],
+            { ...process.env, BENCH_URL: connectionString, BENCH_SQL: baselineSql, BENCH_OUT: file },
+          );
+          times['psql | gzip -6'].push(r.ms);
+          sizes['psql | gzip -6'] = fs.statSync(file).size;
+          if (round === 0) {
+            const lines = Number((await run('bash', ['-c', `gzip -dc "${file}" | wc -l`])).stdout.trim());
+            if (lines !== total) throw new Error(`the baseline wrote ${lines} lines, not ${total}`);
+          }
+          console.log(
+            `round ${round + 1} psql | gzip -6: ${(r.ms / 1000).toFixed(1)} s, ${fmt(total / (r.ms / 1000))} rows/s, ${(sizes['psql | gzip -6']! / 1048576).toFixed(1)} MiB`,
+          );
+          fs.rmSync(file, { force: true });
+        }
+      }
+    }
+    const rate = (name: keyof typeof times) => total / (median(times[name]) / 1000);
+    const ratio = rate('writer') / rate('psql | gzip -6');
+    const peak = Math.max(...rss) / 1024;
+    console.log(
+      `\n${'case'.padEnd(16)} ${'median'.padStart(8)} ${'rows/s'.padStart(11)} ${'MiB'.padStart(8)}`,
+    );
+    for (const name of Object.keys(times) as (keyof typeof times)[])
+      console.log(
+        `${name.padEnd(16)} ${`${(median(times[name]) / 1000).toFixed(1)} s`.padStart(8)} ${fmt(rate(name)).padStart(11)} ${(sizes[name]! / 1048576).toFixed(1).padStart(8)}`,
+      );
+    console.log(
+      `writer / baseline: ${ratio.toFixed(2)}× (target ≥ 0.8×: ${ratio >= 0.8 ? 'met' : 'MISSED'})`,
+    );
+    console.log(
+      `writer peak RSS: ${peak.toFixed(0)} MiB (target < 250 MB: ${peak * 1.048576 < 250 ? 'met' : 'MISSED'})`,
+    );
+  } finally {
+    await bench.stop();
+  }
+}
+
+async function downloadBench(work: string) {
+  const dir = path.join(work, 'download');
+  const storage = createDirectoryExportStorage(dir);
+  const size = DOWNLOAD_MB * 1024 * 1024;
+  const writer = await storage.createWriter('exports/download.zip');
+  const block = Buffer.alloc(1024 * 1024);
+  for (let i = 0; i < DOWNLOAD_MB; i++) {
+    for (let j = 0; j < block.length; j += 4) block.writeUInt32LE((Math.random() * 2 ** 32) >>> 0, j);
+    if (!writer.stream.write(block)) await new Promise((r) => writer.stream.once('drain', r));
+  }
+  await writer.commit();
+  const file = path.join(dir, 'exports', 'download.zip');
+
+  const server = spawn(
+    process.execPath,
+    [...process.execArgv, path.join(root, 'bench/export/download-server.ts')],
+    {
+      cwd: root,
+      env: { ...process.env, BENCH_DOWNLOAD_DIR: dir },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      let out = '';
+      server.stdout!.on('data', (c: Buffer) => {
+        out += c.toString();
+        const m = /listening (\d+)/.exec(out);
+        if (m) resolve(Number(m[1]));
+      });
+      server.on('exit', (code) => reject(new Error(`download server exited with ${code}`)));
+    });
+    // Both read by a small program, as a person downloading or copying the file would: cat from
+    // disk, curl over HTTP (Node's own HTTP client reads at a third of curl's speed here).
+    const timed = async (cmd: string, args: string[], check: (stdout: string) => boolean) => {
+      const r = await run(cmd, args);
+      if (!check(r.stdout)) throw new Error(`${cmd}: ${r.stdout}`);
+      return r.ms;
+    };
+    const fromDisk = () =>
+      timed('bash', ['-c', `cat "${file}" | wc -c`], (out) => Number(out.trim()) === size);
+    const overHttp = () =>
+      timed(
+        'curl',
+        [
+          '-s',
+          '-o',
+          '/dev/null',
+          '-w',
+          '%{http_code} %{size_download}',
+          `http://127.0.0.1:${port}/download/download.zip`,
+        ],
+        (out) => out.trim() === `200 ${size}`,
+      );
+    // Cold: the file's pages dropped from the page cache before each read
+    // (GNU dd's nocache: posix_fadvise DONTNEED on this file only), so both
+    // read it from disk, as a download of a file written days ago does.
+    // Warm: both read it from the page cache (memory speed against TCP).
+    const evict = () => {
+      const r = spawnSync('dd', [`if=${file}`, 'iflag=nocache', 'count=0', 'status=none']);
+      if (r.status !== 0) throw new Error(`dd: ${r.stderr}`);
+    };
+    const mbps = (ms: number) => size / 1048576 / (ms / 1000);
+    for (const cache of ['cold', 'warm'] as const) {
+      const disk: number[] = [];
+      const web: number[] = [];
+      if (cache === 'warm') {
+        await fromDisk();
+        await overHttp();
+      }
+      for (let i = 0; i < DOWNLOAD_ROUNDS; i++) {
+        if (cache === 'cold') evict();
+        disk.push(await fromDisk());
+        if (cache === 'cold') evict();
+        web.push(await overHttp());
+      }
+      const ratio = mbps(median(web)) / mbps(median(disk));
+      console.log(
+        `download of ${DOWNLOAD_MB} MiB, page cache ${cache}, median of ${DOWNLOAD_ROUNDS}: disk ${mbps(median(disk)).toFixed(0)} MiB/s, HTTP ${mbps(median(web)).toFixed(0)} MiB/s: ${ratio.toFixed(2)}×${cache === 'cold' ? ` (target ≥ 0.8×: ${ratio >= 0.8 ? 'met' : 'MISSED'})` : ''}`,
+      );
+    }
+  } finally {
+    server.kill('SIGTERM');
+    if (server.exitCode === null) await new Promise((r) => server.once('exit', r));
+  }
+}
+
+await main();

@@ -1,0 +1,450 @@
+/*
+ * Batch data export in the browser (issue #12), against the built server,
+ * its workers and the mounted Fitbit simulator. A journey trial of its own
+ * with two participants who link a Fitbit; the demo team stores steps and
+ * calories for the duration (put back afterwards). A coordinator (role User)
+ * fills the form, meeting every §5 message once, requests an export, sees
+ * the success modal and watches the job in the panel go processing →
+ * completed; downloads the ZIP (the link opens a new tab; the test fetches
+ * its address with the page's cookies) and unzips it: the CSV header and
+ * every stored reading of the range are there. A second export is cancelled
+ * while processing; both are deleted after the confirmation.
+ *
+ * The processing state is made observable honestly: the journey holds an
+ * ACCESS EXCLUSIVE lock on export_fetch_coverage (only export jobs read it),
+ * so the jobs are really running — claimed, leased, heart-beating — and
+ * wait at their first step until the lock is released. With 2 × 29 days of
+ * data the writing itself takes milliseconds, far less than the panel's
+ * 10 s poll, so what the panel can show while processing is the
+ * indeterminate bar ('Preparing the data'); the percent bar is covered by
+ * the unit tests and the screenshots with fixtures.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
+import { EXPORT_MESSAGES } from '@trialwear/contract';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, newPage, screenshot, signIn } from '../support/browser.js';
+import { consentFromEmail } from '../support/consent.js';
+import { withDatabase } from '../support/database.js';
+import { waitForMail } from '../support/inbox.js';
+import { gone, shows } from '../support/wait.js';
+
+const TRIAL_NUMBER = 'EXP-E2E';
+const TRIAL_NAME = 'Export Journey Study';
+const EMAILS = ['exp-e2e-1@participants.trialwear.local', 'exp-e2e-2@participants.trialwear.local'];
+const METRICS = ['steps', 'calories'] as const;
+const FILE = 'export-journey';
+const CANCEL_FILE = 'export-journey-cancelled';
+const SHOTS = '/tmp/shots-wt-export-web';
+const CSV_HEADER = 'participant_code,metric_key,local_date,local_time,utc_offset,measured_at_utc,value,unit';
+
+async function shot(page: Page, name: string) {
+  await screenshot(page, `data-export-${name}`);
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS, `journey-${name}.png`), fullPage: true });
+}
+
+/** axe (WCAG 2.1 A/AA) over the page in this state: no serious or critical violation. */
+async function accessible(page: Page, where: string) {
+  const result = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(
+    bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join('; ')})`),
+    `axe on ${where}`,
+  ).toEqual([]);
+}
+
+/** A JSON write from inside the page (its cookies and CSRF token), as the SPA makes it. */
+async function apiWrite<T>(page: Page, method: string, url: string, body: unknown): Promise<T> {
+  const res = await page.evaluate(
+    async ({ method, url, body }) => {
+      const csrf = (await (await fetch('/api/csrf-token')).json()).csrfToken as string;
+      const r = await fetch(url, {
+        method,
+        headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
+        body: JSON.stringify(body),
+      });
+      return { status: r.status, json: await r.json() };
+    },
+    { method, url, body },
+  );
+  if (res.status !== 200) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(res.json)}`);
+  return res.json as T;
+}
+
+/** The texts a field's aria-describedby points at (its error among them). */
+const describedBy = (field: Locator) =>
+  field.evaluate((el) =>
+    (el.getAttribute('aria-describedby') ?? '')
+      .split(/\s+/)
+      .map((id) => (id ? (document.getElementById(id)?.textContent ?? '') : ''))
+      .join(' | '),
+  );
+
+const isoDay = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
+
+describe('batch data export', () => {
+  let browser: Browser;
+  let restoreMetrics: (() => Promise<unknown>) | undefined;
+  let releaseLock: (() => void) | undefined;
+  let lockHeld: Promise<unknown> | undefined;
+  const participantIds: number[] = [];
+  const codes: string[] = [];
+  let deviceName = '';
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-export-journey-'));
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    const admin = await newPage(browser);
+    await signIn(admin.page, 'admin');
+    // The journey's own trial, the coordinator on it, two participants who link a Fitbit.
+    const { trialId } = await apiWrite<{ trialId: number }>(admin.page, 'POST', '/api/userTrials', {
+      trialNumber: TRIAL_NUMBER,
+      trialName: TRIAL_NAME,
+      trialNotes: 'Created by the data export journey',
+    });
+    await apiWrite(admin.page, 'POST', '/api/trialUsers', {
+      trialId,
+      userEmail: 'coordinator@demo.trialwear.local',
+    });
+    for (const [i, email] of EMAILS.entries()) {
+      const p = await apiWrite<{ participantId: number; participant_code: string }>(
+        admin.page,
+        'POST',
+        '/api/trialParticipants',
+        { trialId, email, gender: 'None', age: '40', notes: '', codeSuffix: `00${i + 1}` },
+      );
+      participantIds.push(p.participantId);
+      codes.push(p.participant_code);
+      await apiWrite(
+        admin.page,
+        'POST',
+        `/api/participantDevices/${p.participantId}/fitbit/consentRequest`,
+        {},
+      );
+      const participant = await consentFromEmail(browser, email, 'Allow');
+      await shows(
+        participant.page.getByText('Your Fitbit is now connected to your study. You may close this page.'),
+      );
+      await participant.context.close();
+    }
+    await admin.context.close();
+
+    // The demo team stores steps and calories of its Fitbit tracker (what the metrics manager and
+    // the retention page set); what it had before is put back afterwards.
+    await withDatabase(async (db) => {
+      const { rows } = await db.query<{ id: number; team_id: number; device_name: string }>(
+        `SELECT s.id, s.team_id, g.device_name FROM team_supported_devices s
+         JOIN global_device_catalog g ON g.id = s.global_device_catalog_id
+         JOIN teams t ON t.id = s.team_id
+         WHERE t.team_name = 'Demo Research Team' AND s.is_active
+           AND g.manufacturer = 'Fitbit' AND g.device_type = 'fitness_tracker'
+         ORDER BY g.device_name, s.id LIMIT 1`,
+      );
+      const device = rows[0]!;
+      deviceName = device.device_name;
+      const settingsBefore = await db.query<{ id: number; is_enabled: boolean }>(
+        `SELECT id, is_enabled FROM device_metric_settings
+         WHERE team_supported_device_id = $1 AND metric_key = ANY($2)`,
+        [device.id, METRICS],
+      );
+      const storedBefore = await db.query<{ id: number; is_enabled: boolean }>(
+        `SELECT id, is_enabled FROM team_storage_settings
+         WHERE team_id = $1 AND device_type = 'fitness_tracker' AND metric_key = ANY($2)`,
+        [device.team_id, METRICS],
+      );
+      restoreMetrics = () =>
+        withDatabase(async (db2) => {
+          await db2.query(
+            `DELETE FROM device_metric_settings WHERE team_supported_device_id = $1 AND metric_key = ANY($2)
+             AND NOT (id = ANY($3::int[]))`,
+            [device.id, METRICS, settingsBefore.rows.map((r) => r.id)],
+          );
+          for (const r of settingsBefore.rows)
+            await db2.query('UPDATE device_metric_settings SET is_enabled = $2 WHERE id = $1', [
+              r.id,
+              r.is_enabled,
+            ]);
+          await db2.query(
+            `DELETE FROM team_storage_settings WHERE team_id = $1 AND device_type = 'fitness_tracker'
+             AND metric_key = ANY($2) AND NOT (id = ANY($3::int[]))`,
+            [device.team_id, METRICS, storedBefore.rows.map((r) => r.id)],
+          );
+          for (const r of storedBefore.rows)
+            await db2.query('UPDATE team_storage_settings SET is_enabled = $2 WHERE id = $1', [
+              r.id,
+              r.is_enabled,
+            ]);
+        });
+      await db.query(
+        `INSERT INTO device_metric_settings (team_id, team_supported_device_id, metric_key, metric_name, metric_units, is_enabled)
+         SELECT $1, $2, c.metric_key, c.metric_name, c.units, true FROM metric_catalog c
+         WHERE c.device_type = 'fitness_tracker' AND c.metric_key = ANY($3)
+         ON CONFLICT (team_supported_device_id, metric_key) DO UPDATE SET is_enabled = true`,
+        [device.team_id, device.id, METRICS],
+      );
+      await db.query(
+        `INSERT INTO team_storage_settings (team_id, device_type, metric_key, metric_name, units)
+         SELECT $1, 'fitness_tracker', c.metric_key, c.metric_name, c.units FROM metric_catalog c
+         WHERE c.device_type = 'fitness_tracker' AND c.metric_key = ANY($2)
+         ON CONFLICT DO NOTHING`,
+        [device.team_id, METRICS],
+      );
+      await db.query(
+        `UPDATE team_storage_settings SET is_enabled = true
+         WHERE team_id = $1 AND device_type = 'fitness_tracker' AND metric_key = ANY($2)`,
+        [device.team_id, METRICS],
+      );
+    });
+  }, 180_000);
+
+  afterAll(async () => {
+    releaseLock?.();
+    await lockHeld;
+    await restoreMetrics?.();
+    await browser?.close();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('form with every validation message, export, processing → completed, download and unzip, cancel, delete', async () => {
+    const { page, context } = await newPage(browser);
+    await signIn(page, 'coordinator');
+    await page.getByRole('link', { name: 'Data Export' }).click();
+    await page.waitForURL('**/DataExport');
+    await shows(page.getByRole('heading', { name: 'Batch Data Export' }));
+    await shows(page.getByRole('heading', { name: 'Export jobs' }));
+    const exportButton = page.getByRole('button', { name: 'Export', exact: true });
+    const trial = page.getByRole('textbox', { name: 'Trial', exact: true });
+    const device = page.getByRole('textbox', { name: 'Device', exact: true });
+    const participants = page.getByRole('textbox', { name: 'Participants', exact: true });
+    const start = page.getByLabel(/^Start date/);
+    const end = page.getByLabel(/^End date/);
+    const metrics = page.getByRole('group', { name: 'Metrics' });
+    const fileName = page.getByRole('textbox', { name: 'File name', exact: true });
+    expect(await participants.isDisabled()).toBe(true);
+    await shot(page, 'empty');
+
+    // 1. An empty submit: each field says what it needs, tied to it, and the first takes the focus.
+    await exportButton.click();
+    const once = async (message: string, field: Locator) => {
+      await shows(page.getByText(message, { exact: true }));
+      expect(await page.getByText(message, { exact: true }).count()).toBe(1);
+      expect(await describedBy(field)).toContain(message);
+    };
+    await once(EXPORT_MESSAGES.trialRequired, trial);
+    await once(EXPORT_MESSAGES.deviceRequired, device);
+    await once(EXPORT_MESSAGES.participantsRequired, participants);
+    await once(EXPORT_MESSAGES.datesRequired, start);
+    await once(EXPORT_MESSAGES.metricsRequired, metrics);
+    await once(EXPORT_MESSAGES.fileNameRequired, fileName);
+    expect(await trial.getAttribute('aria-invalid')).toBe('true');
+    expect(await trial.evaluate((el) => el === document.activeElement)).toBe(true);
+    await shot(page, 'validation');
+    await accessible(page, 'the form with every message');
+
+    // 2. Trial and device: the participants of the trial with a Fitbit, the metrics the team stores.
+    await trial.click();
+    await page.getByRole('option', { name: `#${TRIAL_NUMBER} - ${TRIAL_NAME}` }).click();
+    await device.click();
+    await page.getByRole('option', { name: deviceName, exact: true }).click();
+    await gone(page.getByText(EXPORT_MESSAGES.trialRequired, { exact: true }));
+    await shows(page.getByRole('button', { name: 'Select all participants' }));
+    expect(await describedBy(participants)).toContain('0 of 2 selected');
+    await page.getByRole('button', { name: 'Select all participants' }).click();
+    expect(await describedBy(participants)).toContain('2 of 2 selected');
+    for (const code of codes) await shows(page.getByText(new RegExp(`^${code}`)));
+    await shows(metrics.getByRole('checkbox', { name: 'Steps', exact: true }));
+    await metrics.getByRole('checkbox', { name: 'Steps', exact: true }).check();
+    await metrics.getByRole('checkbox', { name: 'Calories burned (kcal)' }).check();
+    expect(await describedBy(metrics)).toMatch(/\b2 of \d+ selected/);
+    await fileName.fill(FILE);
+
+    // 3. The date rules, one at a time: start after end, then more than a year.
+    const from = isoDay(30);
+    const to = isoDay(2);
+    await start.fill(to);
+    await end.fill(from);
+    await exportButton.click();
+    await once(EXPORT_MESSAGES.startAfterEnd, start);
+    await shot(page, 'start-after-end');
+    await start.fill(isoDay(400));
+    await end.fill(to);
+    await exportButton.click();
+    await once(EXPORT_MESSAGES.rangeTooLong, start);
+    expect(await page.getByText(EXPORT_MESSAGES.startAfterEnd, { exact: true }).count()).toBe(0);
+    await start.fill(from);
+    await gone(page.getByText(EXPORT_MESSAGES.rangeTooLong, { exact: true }));
+
+    // 4. Hold the jobs at their first step, so that the panel can show them processing.
+    let locked!: () => void;
+    const isLocked = new Promise<void>((r) => {
+      locked = r;
+    });
+    const release = new Promise<void>((r) => {
+      releaseLock = r;
+    });
+    lockHeld = withDatabase(async (db) => {
+      await db.query('BEGIN');
+      await db.query('LOCK TABLE export_fetch_coverage IN ACCESS EXCLUSIVE MODE');
+      locked();
+      await release;
+      await db.query('COMMIT');
+    });
+    await isLocked;
+
+    // 5. Submit: the success modal.
+    await exportButton.click();
+    const success = page.getByRole('dialog', { name: EXPORT_MESSAGES.successTitle });
+    await shows(success.getByText(EXPORT_MESSAGES.success, { exact: true }));
+    await shot(page, 'success-modal');
+    await accessible(page, 'the success modal');
+    await success.getByRole('button', { name: 'OK' }).click();
+    await gone(success);
+
+    // 6. The panel, polled every 10 s: the job running, with its (indeterminate) progress bar.
+    const table = page.getByRole('table', { name: 'Export jobs' });
+    const row = table.locator('tbody tr', { hasText: `${FILE}.zip` });
+    const statusOf = (r: Locator) => r.locator('[data-job-status]').getAttribute('data-job-status');
+    await shows(row);
+    await expect.poll(() => statusOf(row), { timeout: 25_000, interval: 250 }).toBe('processing');
+    await shows(row.getByRole('progressbar', { name: `Progress of ${FILE}` }));
+    await shows(row.getByText('Preparing the data'));
+    await shows(row.getByText(`2 participants: ${codes.join(', ')}`));
+    await shows(row.getByText('2 metrics: steps, calories (one CSV per metric)'));
+    await shows(row.getByText(`${from} to ${to}`));
+    await shows(row.getByRole('button', { name: `Cancel ${FILE}.zip` }));
+    expect(await row.getByRole('link', { name: `Download ${FILE}.zip` }).count()).toBe(0);
+    await shot(page, 'processing');
+    await page
+      .getByRole('region', { name: 'Export jobs' })
+      .screenshot({ path: path.join(SHOTS, 'journey-processing-panel.png') });
+    await accessible(page, 'the panel with a processing job');
+
+    // 7. A second export (one CSV), cancelled while it runs: it stops and says so.
+    await page.getByRole('radio', { name: /Single tab/ }).check();
+    await fileName.fill(CANCEL_FILE);
+    await exportButton.click();
+    await success.getByRole('button', { name: 'OK' }).click();
+    const cancelRow = table.locator('tbody tr', { hasText: `${CANCEL_FILE}.zip` });
+    await shows(cancelRow);
+    await shows(cancelRow.getByRole('button', { name: `Cancel ${CANCEL_FILE}.zip` }));
+    expect(['pending', 'processing']).toContain(await statusOf(cancelRow));
+    await cancelRow.getByRole('button', { name: `Cancel ${CANCEL_FILE}.zip` }).click();
+    await shows(page.getByText(EXPORT_MESSAGES.cancelled, { exact: true }));
+    await expect.poll(() => statusOf(cancelRow), { timeout: 15_000, interval: 250 }).toBe('cancelled');
+    await shows(cancelRow.getByText(EXPORT_MESSAGES.cancelledByUser, { exact: true }));
+    await shows(cancelRow.getByRole('button', { name: `Delete ${CANCEL_FILE}.zip` }));
+    await shot(page, 'cancelled');
+
+    // 8. Released: the first job fetches through the sync path, writes the ZIP and completes.
+    releaseLock?.();
+    await lockHeld;
+    await expect.poll(() => statusOf(row), { timeout: 60_000, interval: 500 }).toBe('completed');
+    await shows(row.getByText(/^\d+(\.\d)? (B|KB|MB)$/));
+    await shows(row.getByText(/^Kept until \d{4}-\d{2}-\d{2} \d{2}:\d{2}$/));
+    expect(await row.getByRole('progressbar').count()).toBe(0);
+    const cancelled = await withDatabase(async (db) => {
+      const { rows } = await db.query<{ status: string; file_size: string | null }>(
+        `SELECT status, file_size FROM export_jobs WHERE job_params->>'fileName' = $1`,
+        [CANCEL_FILE],
+      );
+      return rows;
+    });
+    expect(cancelled).toEqual([{ status: 'cancelled', file_size: null }]);
+    await shot(page, 'completed');
+    await page
+      .getByRole('region', { name: 'Export jobs' })
+      .screenshot({ path: path.join(SHOTS, 'journey-completed-panel.png') });
+    await accessible(page, 'the panel with a completed and a cancelled job');
+
+    // 9. Download: a link opening a new tab; fetched here with the page's cookies and unzipped.
+    const link = row.getByRole('link', { name: `Download ${FILE}.zip` });
+    expect(await link.getAttribute('target')).toBe('_blank');
+    const href = (await link.getAttribute('href'))!;
+    expect(href).toMatch(/^\/api\/dataExport\/jobs\/[0-9a-f-]{36}\/download$/);
+    const res = await page.request.get(href);
+    expect(res.status()).toBe(200);
+    expect(res.headers()['content-type']).toBe('application/zip');
+    expect(res.headers()['content-disposition']).toContain(`filename="${FILE}.zip"`);
+    const zipPath = path.join(tmp, `${FILE}.zip`);
+    fs.writeFileSync(zipPath, await res.body());
+    const names = execFileSync('unzip', ['-Z1', zipPath], { encoding: 'utf8' }).trim().split('\n');
+    expect(names).toEqual(expect.arrayContaining(['manifest.json', 'data_dictionary.csv']));
+    const expected = await withDatabase(async (db) => {
+      const { rows } = await db.query<{ metric_key: string; participant_id: number; n: string }>(
+        `SELECT metric_key, participant_id, count(*) AS n FROM device_readings
+         WHERE participant_id = ANY($1) AND metric_key = ANY($2) AND local_date BETWEEN $3 AND $4
+         GROUP BY 1, 2`,
+        [participantIds, METRICS, from, to],
+      );
+      return rows;
+    });
+    for (const metric of METRICS) {
+      const csvName = names.find(
+        (n) => n.endsWith('.csv') && n.includes(metric) && !n.includes('dictionary'),
+      );
+      expect(csvName, `a CSV for ${metric} in ${names.join(', ')}`).toBeTruthy();
+      const lines = execFileSync('unzip', ['-p', zipPath, csvName!], { encoding: 'utf8' })
+        .replace(/^\uFEFF/, '')
+        .trim()
+        .split(/\r?\n/)
+        .map((l) => l.replace(/"/g, ''));
+      expect(lines[0]!.startsWith(CSV_HEADER), lines[0]).toBe(true);
+      const rows = lines.slice(1);
+      for (const [i, id] of participantIds.entries()) {
+        const stored = Number(
+          expected.find((e) => e.metric_key === metric && e.participant_id === id)?.n ?? 0,
+        );
+        expect(stored, `stored ${metric} readings of ${codes[i]}`).toBeGreaterThan(0);
+        const mine = rows.filter((l) => l.startsWith(`${codes[i]},${metric},`));
+        expect(mine.length, `${metric} rows of ${codes[i]}`).toBe(stored);
+        for (const l of mine) {
+          const day = l.split(',')[2]!;
+          expect(day >= from && day <= to).toBe(true);
+        }
+      }
+      expect(rows.length).toBe(
+        expected.filter((e) => e.metric_key === metric).reduce((n, e) => n + Number(e.n), 0),
+      );
+    }
+    const manifest = JSON.parse(
+      execFileSync('unzip', ['-p', zipPath, 'manifest.json'], { encoding: 'utf8' }),
+    );
+    expect(JSON.stringify(manifest)).toContain(FILE);
+
+    // The requester is emailed a link to the page, never the data.
+    const mail = await waitForMail(
+      (m) =>
+        m.includes('To: coordinator@demo.trialwear.local') && m.includes(FILE) && m.includes('/DataExport'),
+      15_000,
+    );
+    expect(mail).not.toContain('participant_code');
+
+    // 10. Delete, after the confirmation that the file is permanently removed.
+    for (const [r, name] of [
+      [row, FILE],
+      [cancelRow, CANCEL_FILE],
+    ] as const) {
+      await r.getByRole('button', { name: `Delete ${name}.zip` }).click();
+      const confirm = page.getByRole('dialog', { name: EXPORT_MESSAGES.deleteTitle });
+      await shows(confirm.getByText(EXPORT_MESSAGES.deleteConfirm, { exact: false }));
+      if (name === FILE) {
+        await shot(page, 'delete-confirm');
+        await accessible(page, 'the delete confirmation');
+      }
+      await confirm.getByRole('button', { name: 'Delete', exact: true }).click();
+      await gone(confirm);
+      await gone(r);
+    }
+    await shows(page.getByText(EXPORT_MESSAGES.deleted, { exact: true }));
+    expect((await page.request.get(href)).status()).toBe(404);
+    await shot(page, 'deleted');
+    await context.close();
+  }, 420_000);
+});

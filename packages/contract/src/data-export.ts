@@ -1,0 +1,340 @@
+/*
+ * Batch data export (admin §1–§9, issue #12): the page's lists, the request
+ * and its validation (§5, the same rules on the web and the server), the
+ * jobs panel (latest 10, polled every 10 s), download, delete, and our
+ * cancel call (the spec leaves it open: `POST /api/dataExport/jobs/{id}/cancel`).
+ *
+ * Date rules: both dates are participant-local calendar dates (YYYY-MM-DD),
+ * inclusive. The range end − start is at most 365 days (§9: 31536000000 ms)
+ * and the start is no older than 365 days before today; both break the same
+ * message 'Date range cannot exceed 1 year.'. "Today" depends on a clock, so
+ * the static body schema checks everything else and `exportDateIssue` (used
+ * by `batchExportFormSchema(today)` on the web and by the server's service
+ * with its clock) checks the age of the start.
+ */
+import { z } from 'zod';
+import { EXPORT } from './constants.js';
+import { idSchema } from './ids.js';
+
+export const EXPORT_MESSAGES = {
+  // §5, in the order of the form
+  trialRequired: 'Please select a trial.',
+  deviceRequired: 'Please select a device.',
+  participantsRequired: 'Please select at least one participant.',
+  datesRequired: 'Please select both start and end dates.',
+  startAfterEnd: 'Start date must be on or before end date.',
+  rangeTooLong: 'Date range cannot exceed 1 year.',
+  metricsRequired: 'Please select at least one metric.',
+  fileNameRequired: 'Please enter a file name.',
+  // file name rules of ours (it becomes `<fileName>.zip` in a Content-Disposition header)
+  fileNameInvalid:
+    'The file name may contain only letters, digits, spaces, dots, hyphens and underscores (at most 100 characters).',
+  // the success modal (§2)
+  successTitle: 'Export Started',
+  success: 'Your export is being processed in the background. You will receive an email when it is ready.',
+  // §8
+  failedTitle: 'Export Failed',
+  loadTrials: 'Failed to load trials',
+  loadDevices: 'Failed to load devices',
+  loadParticipants: 'Failed to load participants',
+  loadMetrics: 'Failed to load metrics',
+  unableToConnect: 'Unable to connect to the server. Please check your connection and try again.',
+  endpointNotFound: 'Export endpoint not found',
+  authError: 'Authentication error. Please log in again.',
+  // server refusals (400/404/409/410), displayable
+  trialNotFound: 'Trial not found',
+  deviceNotFound: 'Device not found for your team',
+  participantsNotEligible:
+    'One or more selected participants are not in this trial or have no linked device of this type.',
+  metricsNotAvailable:
+    'One or more selected metrics are not available for this device or not enabled for your team.',
+  jobNotFound: 'Export job not found',
+  notReady: 'This export is not ready for download.',
+  expired:
+    'This export has expired: export files are kept 7 days and this one has been deleted. Please request the export again.',
+  cannotCancel: 'Only pending or processing export jobs can be cancelled.',
+  cannotDelete: 'Only completed, failed, cancelled or expired export jobs can be deleted.',
+  // answers and panel texts
+  cancelled: 'Export job cancelled.',
+  deleted: 'Export job deleted.',
+  deleteTitle: 'Delete Export Job',
+  deleteConfirm: 'The export file will be permanently removed. This cannot be undone.',
+  expiredNote: 'Expired: the file was deleted after 7 days.',
+  cancelledByUser: 'Cancelled by the user.',
+} as const;
+
+/** §8 'Server error (status)' for a 5xx answer. */
+export const exportServerError = (status: number) => `Server error (${status})`;
+
+/** The §8 text for a failed call of the page (status 0: no answer). */
+export function exportCallError(status: number): string {
+  if (status === 0) return EXPORT_MESSAGES.unableToConnect;
+  if (status === 401 || status === 403) return EXPORT_MESSAGES.authError;
+  if (status === 404) return EXPORT_MESSAGES.endpointNotFound;
+  if (status >= 500) return exportServerError(status);
+  return EXPORT_MESSAGES.failedTitle;
+}
+
+/** Constants of §9 and ours (all from `EXPORT` in constants.ts, named here for the page and the jobs). */
+export const EXPORT_LIMITS = {
+  jobsListLimit: EXPORT.jobsListLimit,
+  pollMs: EXPORT.pollMs,
+  filesKeptDays: EXPORT.filesKeptDays,
+  maxRangeMs: EXPORT.maxRangeMs,
+  maxRangeDays: 365,
+  /** Jobs of one team running at once; the rest wait in the order requested. */
+  runningPerTeam: 2,
+  fileNameMax: 100,
+  participantsMax: 10_000,
+  metricsMax: 100,
+} as const;
+
+export const EXPORT_MODES = EXPORT.modes;
+export const exportModeSchema = z.enum(EXPORT_MODES);
+export type ExportMode = z.infer<typeof exportModeSchema>;
+
+export const EXPORT_JOB_STATUSES = [
+  'pending',
+  'processing',
+  'completed',
+  'failed',
+  'cancelled',
+  'expired',
+] as const;
+export const exportJobStatusSchema = z.enum(EXPORT_JOB_STATUSES);
+export type ExportJobStatus = z.infer<typeof exportJobStatusSchema>;
+
+/** What each state allows (admin §4, plus cancelled and expired, which can be deleted too). */
+export const EXPORT_JOB_ACTIONS = {
+  cancellable: ['pending', 'processing'],
+  deletable: ['completed', 'failed', 'cancelled', 'expired'],
+  downloadable: ['completed'],
+} as const satisfies Record<string, readonly ExportJobStatus[]>;
+
+export const canCancelExport = (s: ExportJobStatus) =>
+  (EXPORT_JOB_ACTIONS.cancellable as readonly string[]).includes(s);
+export const canDeleteExport = (s: ExportJobStatus) =>
+  (EXPORT_JOB_ACTIONS.deletable as readonly string[]).includes(s);
+export const canDownloadExport = (s: ExportJobStatus) =>
+  (EXPORT_JOB_ACTIONS.downloadable as readonly string[]).includes(s);
+
+/** Percent of rows written (0–100), or null when the total is not known yet. */
+export function exportProgressPercent(p: { rowsWritten: number; rowsTotal: number } | null): number | null {
+  if (!p || p.rowsTotal <= 0) return null;
+  return Math.min(100, Math.floor((p.rowsWritten / p.rowsTotal) * 100));
+}
+
+// ---------------------------------------------------------------- dates
+
+const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A real calendar date written YYYY-MM-DD (2026-02-30 is not one). */
+export function isIsoDate(s: unknown): s is string {
+  if (typeof s !== 'string' || !DATE_RE.test(s)) return false;
+  const d = new Date(`${s}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+}
+
+const dayMs = (s: string) => Date.parse(`${s}T00:00:00Z`);
+
+/**
+ * The §5 date rules, in order; `today` (YYYY-MM-DD) adds the "start not older
+ * than one year" rule. Answers the message of the first rule broken, or null.
+ */
+export function exportDateIssue(
+  startDate: string | null | undefined,
+  endDate: string | null | undefined,
+  today?: string,
+): string | null {
+  if (!isIsoDate(startDate) || !isIsoDate(endDate)) return EXPORT_MESSAGES.datesRequired;
+  const start = dayMs(startDate);
+  const end = dayMs(endDate);
+  if (start > end) return EXPORT_MESSAGES.startAfterEnd;
+  if (end - start > EXPORT.maxRangeMs) return EXPORT_MESSAGES.rangeTooLong;
+  if (today !== undefined && isIsoDate(today) && dayMs(today) - start > EXPORT.maxRangeMs)
+    return EXPORT_MESSAGES.rangeTooLong;
+  return null;
+}
+
+/** The local calendar date of `now` (UTC by default) as YYYY-MM-DD, for `exportDateIssue`'s today. */
+export function isoDateOf(now: Date, timeZone = 'UTC'): string {
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(now);
+}
+
+// ---------------------------------------------------------------- the request
+
+const FILE_NAME_RE = /^[A-Za-z0-9 ._-]+$/;
+
+const requiredId = (message: string) =>
+  z.number({ message }).int(message).positive(message).max(2_147_483_647, message);
+
+const dateField = z.string({ message: EXPORT_MESSAGES.datesRequired });
+
+/** The request's fields; each with the §5 message of its own rule. */
+const batchExportFields = z.object({
+  trialId: requiredId(EXPORT_MESSAGES.trialRequired),
+  deviceId: requiredId(EXPORT_MESSAGES.deviceRequired),
+  participantIds: z
+    .array(requiredId(EXPORT_MESSAGES.participantsRequired), {
+      message: EXPORT_MESSAGES.participantsRequired,
+    })
+    .min(1, EXPORT_MESSAGES.participantsRequired)
+    .max(EXPORT_LIMITS.participantsMax),
+  startDate: dateField,
+  endDate: dateField,
+  metrics: z
+    .array(z.string().trim().min(1, EXPORT_MESSAGES.metricsRequired).max(100), {
+      message: EXPORT_MESSAGES.metricsRequired,
+    })
+    .min(1, EXPORT_MESSAGES.metricsRequired)
+    .max(EXPORT_LIMITS.metricsMax),
+  fileName: z
+    .string({ message: EXPORT_MESSAGES.fileNameRequired })
+    .trim()
+    .min(1, { message: EXPORT_MESSAGES.fileNameRequired, abort: true })
+    .max(EXPORT_LIMITS.fileNameMax, EXPORT_MESSAGES.fileNameInvalid)
+    .regex(FILE_NAME_RE, EXPORT_MESSAGES.fileNameInvalid),
+  exportMode: exportModeSchema,
+});
+
+function refineDates(today?: () => string) {
+  return (v: { startDate: string; endDate: string }, ctx: z.RefinementCtx) => {
+    const issue = exportDateIssue(v.startDate, v.endDate, today?.());
+    if (!issue) return;
+    // The missing one (or the start) carries the message, so the form shows it under a date field.
+    const path = issue === EXPORT_MESSAGES.datesRequired && isIsoDate(v.startDate) ? 'endDate' : 'startDate';
+    ctx.addIssue({ code: 'custom', message: issue, path: [path] });
+  };
+}
+
+/**
+ * POST /api/dataExport/batchDataExport body. Every rule but "start not older
+ * than one year" (the server adds it with its clock; the web uses
+ * `batchExportFormSchema`).
+ */
+export const batchExportBodySchema = batchExportFields.superRefine(refineDates());
+export type BatchExportBody = z.infer<typeof batchExportBodySchema>;
+
+/** The same rules plus the age of the start against `today()` (YYYY-MM-DD): the web form's resolver. */
+export const batchExportFormSchema = (today: () => string) =>
+  batchExportFields.superRefine(refineDates(today));
+
+/** `{ success, message, error }` (§7), plus the new job's id. */
+export const batchExportResultSchema = z.object({
+  success: z.boolean(),
+  message: z.string(),
+  error: z.string().nullable(),
+  jobId: z.string().optional(),
+});
+export type BatchExportResult = z.infer<typeof batchExportResultSchema>;
+
+// ---------------------------------------------------------------- the lists
+
+/** GET /api/dataExport/trials: Export trial (§3), the trials the caller sees. */
+export const exportTrialSchema = z.object({
+  trialId: z.number(),
+  trialName: z.string(),
+  trialNumber: z.string(),
+});
+export type ExportTrial = z.infer<typeof exportTrialSchema>;
+
+/** GET /api/dataExport/devices: Export device (§3), the team's active supported devices. */
+export const exportDeviceSchema = z.object({
+  id: z.number(),
+  friendlyName: z.string(),
+  deviceType: z.string(),
+  manufacturer: z.string(),
+});
+export type ExportDevice = z.infer<typeof exportDeviceSchema>;
+
+/**
+ * GET /api/dataExport/trials/{trialId}/participants/{deviceId}: the trial's
+ * participants with an authorized (or once authorized) link of the device's
+ * brand. `email` is null when the team hides it.
+ */
+export const exportParticipantSchema = z.object({
+  participantId: z.number(),
+  participantCode: z.string().nullable(),
+  email: z.string().nullable(),
+});
+export type ExportParticipant = z.infer<typeof exportParticipantSchema>;
+
+/** GET /api/dataExport/metrics/{deviceId}: Export metric (§3), those of the device the team stores. */
+export const exportMetricSchema = z.object({
+  metric_key: z.string(),
+  metric_name: z.string(),
+  category: z.string().nullable(),
+  units: z.string().nullable(),
+});
+export type ExportMetric = z.infer<typeof exportMetricSchema>;
+
+export const exportTrialParamsSchema = z.object({ trialId: idSchema, deviceId: idSchema });
+export const exportDeviceParamsSchema = z.object({ deviceId: idSchema });
+
+// ---------------------------------------------------------------- jobs
+
+/** job_params as stored and shown (§2 fileName, startDate, endDate, participantIds, metrics, and the rest of the request). */
+export const exportJobParamsSchema = z.object({
+  fileName: z.string(),
+  startDate: z.string(),
+  endDate: z.string(),
+  participantIds: z.array(z.number()),
+  metrics: z.array(z.string()),
+  trialId: z.number(),
+  deviceId: z.number(),
+  exportMode: exportModeSchema,
+});
+export type ExportJobParams = z.infer<typeof exportJobParamsSchema>;
+
+export const exportProgressSchema = z.object({ rowsWritten: z.number(), rowsTotal: z.number() });
+export type ExportProgress = z.infer<typeof exportProgressSchema>;
+
+/** Export job (§3) as the jobs panel lists it, plus progress and expiry. */
+export const exportJobSchema = z.object({
+  id: z.string(),
+  status: exportJobStatusSchema,
+  job_params: exportJobParamsSchema,
+  created_at: z.string(),
+  started_at: z.string().nullable(),
+  completed_at: z.string().nullable(),
+  /** Bytes of the ZIP (completed jobs). */
+  file_size: z.number().nullable(),
+  error_message: z.string().nullable(),
+  /** Rows written of the total, while processing and once done; null before. */
+  progress: exportProgressSchema.nullable(),
+  /** When the file is deleted (completed jobs). */
+  expires_at: z.string().nullable(),
+});
+export type ExportJob = z.infer<typeof exportJobSchema>;
+
+export const exportJobsQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(EXPORT.jobsListLimit).default(EXPORT.jobsListLimit),
+});
+
+/** GET /api/dataExport/jobs?limit=10: `{ success, data, total }` (§7); total counts every job of the team. */
+export const exportJobsResultSchema = z.object({
+  success: z.boolean(),
+  data: z.array(exportJobSchema),
+  total: z.number(),
+});
+export type ExportJobsResult = z.infer<typeof exportJobsResultSchema>;
+
+export const exportJobIdParamsSchema = z.object({
+  id: z.string().uuid(EXPORT_MESSAGES.jobNotFound),
+});
+
+/** DELETE /api/dataExport/jobs/{id} and POST /api/dataExport/jobs/{id}/cancel. */
+export const exportJobActionResultSchema = z.object({
+  success: z.boolean(),
+  message: z.string(),
+  job: exportJobSchema.optional(),
+});
+export type ExportJobActionResult = z.infer<typeof exportJobActionResultSchema>;
+
+/** The download's name: `<fileName>.zip`. */
+export const exportZipName = (fileName: string) => `${fileName}.zip`;
