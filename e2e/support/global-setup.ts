@@ -19,6 +19,8 @@ declare module 'vitest' {
     dataDir: string;
     /** Where the test SMTP server drops every message it accepts (one .eml file each). */
     inboxDir: string;
+    /** The test SMTP server (journeys that start a server of their own send their mail there too). */
+    smtpUrl: string;
   }
 }
 
@@ -100,6 +102,9 @@ export default async function setup(project: TestProject) {
       SUPPORT_EMAIL: 'support@trialwear.test',
       // The journeys drive the simulators' control API (a test configuration).
       SIMULATOR_CONTROL: 'true',
+      // The shared server's journeys test the legacy Fitbit flow; google-health.e2e runs its own
+      // server with the default (Google Health API).
+      FITBIT_API: 'legacy',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -113,6 +118,7 @@ export default async function setup(project: TestProject) {
   project.provide('baseUrl', baseUrl);
   project.provide('dataDir', dataDir);
   project.provide('inboxDir', inboxDir);
+  project.provide('smtpUrl', smtp.url);
 
   return async () => {
     try {

@@ -28,6 +28,13 @@ describe('config', () => {
     expect(c.SEED_DEMO).toBe(false);
     expect(c.publicUrl).toBe('https://tw.example.org');
   });
+  it('links Fitbits through the Google Health API unless FITBIT_API says legacy', () => {
+    expect(loadConfig({}).FITBIT_API).toBe('google_health');
+    expect(loadConfig({ FITBIT_API: '' }).FITBIT_API).toBe('google_health');
+    expect(loadConfig({ FITBIT_API: 'legacy' }).FITBIT_API).toBe('legacy');
+    expect(() => loadConfig({ FITBIT_API: 'fitbit' })).toThrow(/FITBIT_API/);
+    expect(loadConfig({}).GOOGLE_HEALTH_API_URL).toBe('https://health.googleapis.com');
+  });
   it('names the bad variable', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ SEED_DEMO: 'maybe' })).toThrow(/SEED_DEMO/);

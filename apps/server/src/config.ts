@@ -79,6 +79,28 @@ export const configSchema = z.object({
   FITBIT_CLIENT_SECRET: optionalString,
   FITBIT_AUTHORIZE_URL: z.url().default('https://www.fitbit.com/oauth2/authorize'),
   FITBIT_API_URL: z.url().default('https://api.fitbit.com'),
+  /**
+   * Which API new Fitbit links use (issue #13): the Google Health API (v4, the
+   * legacy API's successor) or the legacy Fitbit Web API. A link keeps the API
+   * it was authorized with until the participant consents again.
+   */
+  FITBIT_API: z.preprocess(emptyToUndefined, z.enum(['google_health', 'legacy']).default('google_health')),
+  // Google Health API: unset client id = the simulator mounted at /sim/google-health on this server.
+  GOOGLE_HEALTH_CLIENT_ID: optionalString,
+  GOOGLE_HEALTH_CLIENT_SECRET: optionalString,
+  GOOGLE_HEALTH_AUTHORIZE_URL: z.url().default('https://accounts.google.com/o/oauth2/v2/auth'),
+  GOOGLE_HEALTH_TOKEN_URL: z.url().default('https://oauth2.googleapis.com/token'),
+  GOOGLE_HEALTH_REVOKE_URL: z.url().default('https://oauth2.googleapis.com/revoke'),
+  GOOGLE_HEALTH_API_URL: z.url().default('https://health.googleapis.com'),
+  /**
+   * Google Health notifications (POST /webhooks/google-health): the secret
+   * registered as the subscriber's endpointAuthorization (sent verbatim in
+   * Authorization), and optionally Google's ECDSA P-256 public key (PEM) to
+   * check the signature header. Neither set: the endpoint is off (404) and
+   * the 15-minute polling sync alone brings data in.
+   */
+  GOOGLE_HEALTH_WEBHOOK_SECRET: optionalString,
+  GOOGLE_HEALTH_WEBHOOK_PUBLIC_KEY: optionalString,
   OMRON_CLIENT_ID: optionalString,
   OMRON_CLIENT_SECRET: optionalString,
   OMRON_AUTHORIZE_URL: z.url().default('https://prd-oauth-website.ohiomron.com/connect/authorize'),

@@ -50,10 +50,29 @@ export const DEVICE_TYPE_LABEL: Record<NonNullable<DeviceEntry['deviceType']>, s
 };
 
 export const LINK_STATUSES = ['none', 'pending', 'authorized', 'revoked', 'error'] as const;
+/**
+ * Which API a Fitbit link reads through (issue #13): the legacy Fitbit Web
+ * API or its successor, the Google Health API. Null for other brands and
+ * for a participant without a link.
+ */
+export const FITBIT_APIS = ['google_health', 'legacy'] as const;
+export type FitbitApi = (typeof FITBIT_APIS)[number];
+export const FITBIT_API_LABELS: Record<FitbitApi, string> = {
+  google_health: 'Google Health API',
+  legacy: 'Fitbit Web API (legacy)',
+};
+
 export const linkStatusSchema = z.object({
   status: z.enum(LINK_STATUSES),
   authorizationDate: z.string().nullable(),
   revokeAvailable: z.boolean(),
+  api: z.enum(FITBIT_APIS).nullable(),
+  /**
+   * The link reads through the legacy Fitbit Web API, this deployment links
+   * through the Google Health API, and the legacy link stopped working: the
+   * participant must consent again (the consent request sends the Google link).
+   */
+  reconsentRequired: z.boolean(),
 });
 export type LinkStatus = z.infer<typeof linkStatusSchema>;
 
@@ -94,6 +113,8 @@ export const LINK_MESSAGES = {
   tooManyRequests: 'Too many consent requests for this participant. Please try again in an hour.',
   otherAccount:
     'This participant is already linked to a different account of this brand. The study team must revoke the current link before a new account can be linked.',
+  reconsent:
+    'The legacy Fitbit link stopped working. The participant must consent again: Request Authorization sends the link to the Google Health API consent.',
 } as const;
 
 /** Consent links (core §4): valid for 7 days, spent by a successful link, at most 3 requests an hour per participant and brand. */

@@ -188,6 +188,8 @@ export interface ParticipantDevicesTable {
   authorization_status: Generated<'pending' | 'authorized' | 'revoked' | 'error'>;
   authorization_date: Timestamp | null;
   provider_user_id: string | null;
+  /** A Google Health link's legacy Fitbit user id (identity.legacyUserId; migration 013). */
+  legacy_user_id: string | null;
   provider_timezone: string | null;
   notes: string | null;
   created_at: Generated<Date>;

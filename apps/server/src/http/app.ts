@@ -22,6 +22,7 @@ import { registerDbInfoRoutes } from '../features/db-info/routes.js';
 import { registerDeviceDataRoutes } from '../features/device-data/routes.js';
 import { registerDeviceLinkRoutes } from '../features/device-links/routes.js';
 import { registerDeviceMetricRoutes } from '../features/device-metrics/routes.js';
+import { registerGoogleHealthWebhookRoutes } from '../features/google-health-webhooks/routes.js';
 import { registerHealthRoutes } from '../features/health/routes.js';
 import { registerMetaRoutes } from '../features/meta/routes.js';
 import { registerParticipantPortalRoutes } from '../features/participant-portal/routes.js';
@@ -193,6 +194,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     await wakeExports(c, teamId);
   });
   registerDbInfoRoutes(app, ctx);
+  await registerGoogleHealthWebhookRoutes(app, ctx);
   await mountSimulators(app, ctx);
 
   const servesWeb = opts.serveWeb && (await registerStaticWeb(app, ctx.config.WEB_DIST ?? defaultWebDist()));

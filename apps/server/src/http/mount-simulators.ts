@@ -8,7 +8,6 @@
 import {
   dexcomSimulator,
   fitbitSimulator,
-  GOOGLE_HEALTH_SIM_CLIENT_ID,
   GOOGLE_HEALTH_SIM_PREFIX,
   googleHealthSimulator,
   omronSimulator,
@@ -17,7 +16,6 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { DEXCOM_SIM_PREFIX } from '../providers/dexcom/dexcom-client.js';
 import { FITBIT_SIM_PREFIX } from '../providers/fitbit/fitbit-client.js';
-import { simulatorClientSecret } from '../providers/http-json.js';
 import { OMRON_SIM_PREFIX } from '../providers/omron/omron-client.js';
 import type { ProviderSettings } from '../providers/types.js';
 
@@ -27,23 +25,18 @@ export async function mountSimulators(app: FastifyInstance, ctx: AppContext) {
   ];
   // The control API breaks links on purpose: never on a default `npm start` (NODE_ENV=production).
   const control = ctx.config.simulatorControl;
-  const { fitbit, omron, dexcom } = ctx.providers;
+  // Both Fitbit back ends: new links use the one FITBIT_API names, older links keep theirs.
+  const { fitbit, google_health: googleHealth, omron, dexcom } = ctx.providers.links;
   if (fitbit.settings.simulated)
     await app.register(fitbitSimulator, {
       prefix: FITBIT_SIM_PREFIX,
       clients: client(fitbit.settings),
       control,
     });
-  if (fitbit.settings.simulated)
+  if (googleHealth.settings.simulated)
     await app.register(googleHealthSimulator, {
       prefix: GOOGLE_HEALTH_SIM_PREFIX,
-      clients: [
-        {
-          clientId: GOOGLE_HEALTH_SIM_CLIENT_ID,
-          clientSecret: simulatorClientSecret(ctx.secrets.sessionSecret, 'google-health'),
-          redirectUris: [fitbit.settings.redirectUri],
-        },
-      ],
+      clients: client(googleHealth.settings),
       // A participant's Google user is the same person as their simulated legacy Fitbit user.
       legacyFitbitClientId: fitbit.settings.clientId,
       control,

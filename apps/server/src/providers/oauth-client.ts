@@ -17,6 +17,7 @@ export interface OAuthTokenClient {
 }
 
 export interface OAuthDialect<Body> {
+  /** A path under the settings' apiUrl, or an absolute URL (Google's token host is not its API host). */
   tokenPath: string;
   /** null: no revoke endpoint. */
   revokePath: string | null;
@@ -40,8 +41,9 @@ export function createOAuthTokenClient<Body>(s: ProviderSettings, d: OAuthDialec
           },
         }
       : { fields: { client_id: s.clientId, client_secret: s.clientSecret }, headers: {} };
+  const urlOf = (path: string) => (/^https?:\/\//.test(path) ? path : `${s.apiUrl}${path}`);
   const post = <T>(path: string, fields: Record<string, string>) =>
-    callJson<T>(`${s.apiUrl}${path}`, formPost({ ...fields, ...auth.fields }, auth.headers), d.errorOf);
+    callJson<T>(urlOf(path), formPost({ ...fields, ...auth.fields }, auth.headers), d.errorOf);
   const tokens = async (fields: Record<string, string>): Promise<ProviderResult<ProviderTokens>> => {
     const r = await post<Body>(d.tokenPath, fields);
     return r.ok ? { ok: true, data: d.toTokens(r.data) } : r;

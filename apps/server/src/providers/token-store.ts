@@ -97,8 +97,13 @@ export function refreshOnce(
       const row = await repo.lockTokensForRefresh(trx, participantDeviceId);
       if (!row?.refresh_token_enc) throw new Error('No refresh token stored');
       if (row.version !== staleVersion) return; // already refreshed by another request
-      const fresh = await refresh(openToken(ctx, participantDeviceId, row.refresh_token_enc));
-      await saveTokens({ ...ctx, db: trx }, participantDeviceId, fresh);
+      const current = openToken(ctx, participantDeviceId, row.refresh_token_enc);
+      const fresh = await refresh(current);
+      // A provider that does not rotate (Google) answers no refresh token: the stored one stays valid.
+      await saveTokens({ ...ctx, db: trx }, participantDeviceId, {
+        ...fresh,
+        refresh_token: fresh.refresh_token ?? current,
+      });
     });
     const tokens = await loadTokens(ctx, participantDeviceId);
     if (!tokens) throw new Error('Tokens vanished during refresh');

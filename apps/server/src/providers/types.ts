@@ -5,7 +5,7 @@
  * through the registry (`ctx.providers`), so routes, background jobs and the
  * CLI call providers the same way without importing HTTP code.
  */
-import type { Brand, DeviceEntry, Provider } from '@trialwear/contract';
+import type { Brand, DeviceEntry, LinkProvider, Provider } from '@trialwear/contract';
 import type { OAuthTokenClient } from './oauth-client.js';
 
 export type { DeviceEntry, Provider };
@@ -19,6 +19,8 @@ export interface ProviderSettings {
   redirectUri: string;
   scopes: string[];
   pkce: boolean;
+  /** Further authorize parameters (Google: offline access, forced consent). */
+  authorizeExtras?: Record<string, string>;
 }
 
 export interface ProviderFailure {
@@ -38,6 +40,12 @@ export interface ProviderTokens {
   expires_in?: number;
   scope?: string;
   providerUserId: string | null;
+  /**
+   * The Google Health identity's `legacyUserId`: the same person's legacy
+   * Fitbit user id, used only to tell whether a Google consent is the
+   * participant of an existing legacy link (google-health-api.md §2.6).
+   */
+  legacyUserId?: string | null;
 }
 
 /**
@@ -71,6 +79,12 @@ export interface ProviderDataReader {
 
 export interface ProviderClient {
   provider: Provider;
+  /**
+   * What a link authorized through this client records as its provider:
+   * Fitbit's two back ends ('fitbit' = legacy Web API, 'google_health') are
+   * one brand with two APIs; the others are their provider.
+   */
+  linkProvider: LinkProvider;
   brand: Brand;
   /** The global-catalog device a new link points at. */
   catalogDevice: string;

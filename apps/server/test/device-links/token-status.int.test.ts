@@ -40,6 +40,8 @@ describe('token status', () => {
       status: 'none',
       authorizationDate: null,
       revokeAvailable: true,
+      api: null,
+      reconsentRequired: false,
       scopes: [],
       expiresAt: null,
       tokenUpdatedAt: null,
@@ -63,8 +65,10 @@ describe('token status', () => {
     expect(Date.parse(body.expiresAt)).toBeGreaterThan(Date.now());
     expect(Object.keys(body).sort()).toEqual(
       [
+        'api',
         'authorizationDate',
         'expiresAt',
+        'reconsentRequired',
         'refreshable',
         'revokeAvailable',
         'scopes',

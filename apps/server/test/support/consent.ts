@@ -19,27 +19,36 @@ export async function throughAuthorizePage(
   base: string,
   provider: Provider,
   consentLink: string | URL,
-  opts: { decision?: 'allow' | 'deny'; account?: string } = {},
+  opts: {
+    decision?: 'allow' | 'deny';
+    account?: string;
+    /** The provider's authorize URL, when the test got it otherwise than from the consent page's call. */
+    authorizeUrl?: string;
+  } = {},
 ): Promise<AuthorizePageResult> {
   const link = new URL(consentLink);
-  const authz = await fetch(
-    `${base}/api/consent/${provider}/authorizeUrl?id=${link.searchParams.get('id')}&t=${encodeURIComponent(link.searchParams.get('t') ?? '')}`,
-  );
-  if (!authz.ok) throw new Error(`authorizeUrl answered ${authz.status}: ${await authz.text()}`);
-  const { url } = (await authz.json()) as { url: string };
+  let url = opts.authorizeUrl;
+  if (!url) {
+    const authz = await fetch(
+      `${base}/api/consent/${provider}/authorizeUrl?id=${link.searchParams.get('id')}&t=${encodeURIComponent(link.searchParams.get('t') ?? '')}`,
+    );
+    if (!authz.ok) throw new Error(`authorizeUrl answered ${authz.status}: ${await authz.text()}`);
+    url = ((await authz.json()) as { url: string }).url;
+  }
   const page = await (await fetch(url)).text();
-  const form = Object.fromEntries(
-    [...page.matchAll(/name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1]!, m[2]!.replaceAll('&#34;', '"')]),
+  // Every field as the browser sends it: a granular consent page (Google) ticks one checkbox per scope.
+  const fields = [...page.matchAll(/name="([^"]+)" value="([^"]*)"/g)].map(
+    (m) => [m[1]!, m[2]!.replaceAll('&#34;', '"')] as [string, string],
   );
+  const form = Object.fromEntries(fields);
   const authorize = new URL(url);
+  const body = new URLSearchParams(fields.filter(([k]) => k !== 'account' || !opts.account));
+  if (opts.account) body.set('account', opts.account);
+  body.set('decision', opts.decision ?? 'allow');
   const back = await fetch(`${authorize.origin}${authorize.pathname}`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      ...form,
-      ...(opts.account ? { account: opts.account } : {}),
-      decision: opts.decision ?? 'allow',
-    }).toString(),
+    body: body.toString(),
     redirect: 'manual',
   });
   const location = back.headers.get('location');

@@ -5,6 +5,7 @@
  */
 import type { Provider } from '@trialwear/contract';
 import { accountFromSeed } from '@trialwear/simulators';
+import { authorizeUrl, completeConsent } from '../../src/features/device-links/service.js';
 import { throughAuthorizePage } from './consent.js';
 import type { TeamFixture } from './fixtures.js';
 import type { TestApp } from './test-app.js';
@@ -30,13 +31,40 @@ export async function linkParticipant(t: TestApp, team: TeamFixture, pid: number
     .selectFrom('participant_devices')
     .select('provider_user_id')
     .where('participant_id', '=', pid)
-    .where('provider', '=', provider)
+    .where('provider', 'in', provider === 'fitbit' ? ['fitbit', 'google_health'] : [provider])
     .executeTakeFirstOrThrow();
   return row.provider_user_id!;
 }
 
+/**
+ * A legacy Fitbit Web API link in an app that links new Fitbits through the
+ * Google Health API: the link a participant made before the deployment
+ * switched, made by the same service calls with the legacy client.
+ */
+export async function linkLegacyFitbit(t: TestApp, team: TeamFixture, pid: number) {
+  const legacy = t.ctx.providers.links.fitbit;
+  const req = await team.as.Admin.post(`/api/participantDevices/${pid}/fitbit/consentRequest`);
+  const link = new URL(req.json().link);
+  const { url } = await authorizeUrl(t.ctx, legacy, pid, link.searchParams.get('t')!);
+  const { callback } = await throughAuthorizePage(t.ctx.config.publicUrl, 'fitbit', link, {
+    authorizeUrl: url,
+  });
+  await completeConsent(
+    t.ctx,
+    legacy,
+    callback.searchParams.get('code')!,
+    callback.searchParams.get('state')!,
+    '127.0.0.1',
+  );
+  return t.ctx.db
+    .selectFrom('participant_devices')
+    .select(['id', 'provider', 'provider_user_id'])
+    .where('participant_id', '=', pid)
+    .executeTakeFirstOrThrow();
+}
+
 /** The simulator's control API (mounted in test configurations). */
-export function simControl(t: TestApp, provider: Provider) {
+export function simControl(t: TestApp, provider: Provider | 'google-health') {
   const url = (path: string) => `${t.ctx.config.publicUrl}/sim/${provider}/_control/${path}`;
   const post = async (path: string, body: object = {}) => {
     const res = await fetch(url(path), {

@@ -17,6 +17,7 @@ const envFor = (t: TestApp, extra: Record<string, string> = {}) => ({
   DATABASE_URL: t.ctx.config.DATABASE_URL!,
   DATA_DIR: t.dataDir,
   LOG_LEVEL: 'silent',
+  FITBIT_API: t.ctx.config.FITBIT_API,
   ...extra,
 });
 

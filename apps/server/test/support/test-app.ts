@@ -80,6 +80,8 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     LOG_LEVEL: 'silent',
     ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     SESSION_SECRET: randomBytes(32).toString('base64url'),
+    // The tests written for the legacy Fitbit Web API stay on it; Google Health tests set FITBIT_API.
+    FITBIT_API: 'legacy',
     ...(opts.listen ? { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` } : {}),
     ...(opts.webDist ? { WEB_DIST: opts.webDist } : {}),
     ...opts.env,

@@ -6,7 +6,7 @@ import type { Db } from '../../db/database.js';
 export function findLink(db: Db, participantId: number, providers: readonly LinkProvider[]) {
   return db
     .selectFrom('participant_devices')
-    .select(['id', 'authorization_status', 'provider_user_id'])
+    .select(['id', 'provider', 'authorization_status', 'provider_user_id'])
     .where('participant_id', '=', participantId)
     .where('provider', 'in', providers)
     .executeTakeFirst();

@@ -89,7 +89,8 @@ async function readerFor(
     repo.findLink(ctx.db, participantId, LINK_PROVIDERS[provider]),
   ]);
   if (link?.authorization_status !== 'authorized') throw notAuthorized();
-  const client = ctx.providers[provider];
+  // The API the link was authorized with (a legacy Fitbit link keeps the legacy API).
+  const client = ctx.providers.links[link.provider];
   const data = client.data;
   if (!data) throw new AppError(501, DATA_MESSAGES.noDataAvailable, 'InternalError', { displayToUser: true });
   return {

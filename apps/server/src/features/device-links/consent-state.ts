@@ -13,7 +13,7 @@
  * consent wait in the same row.
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { CONSENT_LINKS, LINK_MESSAGES, type Provider } from '@trialwear/contract';
+import { CONSENT_LINKS, LINK_MESSAGES, type LinkProvider, type Provider } from '@trialwear/contract';
 import type { AppContext } from '../../app-context.js';
 import { AppError } from '../../http/errors.js';
 import * as repo from './repo.js';
@@ -84,7 +84,8 @@ export async function checkConsentLink(
 export async function createConsentState(
   ctx: AppContext,
   participantId: number,
-  provider: Provider,
+  /** The API the consent goes through (a Fitbit consent: legacy or Google Health). */
+  provider: LinkProvider,
   consentTokenHash: string,
 ) {
   const nonce = randomBytes(16).toString('base64url');
@@ -107,7 +108,7 @@ export async function createConsentState(
 }
 
 /** Verifies and spends a state; returns the participant, the PKCE verifier and the consent link. */
-export async function consumeConsentState(ctx: AppContext, state: string, provider: Provider) {
+export async function consumeConsentState(ctx: AppContext, state: string, provider: LinkProvider) {
   const [id, nonce, mac] = state.split('.');
   if (!id || !nonce || !mac || !/^\d{1,9}$/.test(id)) throw linkError(LINK_MESSAGES.invalidState);
   if (!sameText(sign(ctx.secrets.sessionSecret, `${id}.${nonce}`), mac))

@@ -32,9 +32,12 @@ export async function catalogDeviceId(db: Db, deviceName: string) {
 }
 
 export interface AuthorizedValues {
+  /** The API the link is (now) authorized through: a Fitbit link moves to the Google Health API on re-consent. */
+  provider: LinkProvider;
   authorization_status: 'authorized';
   authorization_date: Date;
   provider_user_id: string | null;
+  legacy_user_id: string | null;
   updated_at: Date;
 }
 
@@ -53,23 +56,31 @@ export async function insertLink(
   link: {
     participantId: number;
     teamId: number;
-    provider: LinkProvider;
     catalogId: number | null;
   } & AuthorizedValues,
 ) {
-  const { participantId, teamId, provider, catalogId, ...values } = link;
+  const { participantId, teamId, catalogId, ...values } = link;
   const row = await db
     .insertInto('participant_devices')
     .values({
       participant_id: participantId,
       team_id: teamId,
-      provider,
       global_device_catalog_id: catalogId,
       ...values,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
+}
+
+/** The link stopped working for good (its token refused): staff must have the participant consent again. */
+export async function setLinkErrored(db: Db, linkId: number, now: Date) {
+  await db
+    .updateTable('participant_devices')
+    .set({ authorization_status: 'error', updated_at: now })
+    .where('id', '=', linkId)
+    .where('authorization_status', '=', 'authorized')
+    .execute();
 }
 
 export async function setLinkRevoked(db: Db, linkId: number, now: Date) {

@@ -12,6 +12,7 @@ import {
   linkStatusSchema,
   PROVIDER_BRAND,
   PROVIDERS,
+  type Provider,
   participantAuthResultSchema,
   providerClientIdResultSchema,
   providerSchema,
@@ -53,7 +54,7 @@ const callbackBody = z
 
 export function registerDeviceLinkRoutes(app: FastifyInstance, ctx: AppContext) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const client = (provider: keyof typeof ctx.providers) => ctx.providers[provider];
+  const client = (provider: Provider) => ctx.providers[provider];
   const participantParams = z.object({ participantId: idSchema, provider: providerSchema });
 
   r.get(

@@ -9,7 +9,9 @@ import {
   DEVICE_ERROR_LABELS,
   type DeviceEntry,
   type DeviceErrorLabel,
+  type FitbitApi,
   LINK_MESSAGES,
+  type LinkProvider,
   type LinkStatus,
   linkedMessage,
   PROVIDER_PAGES,
@@ -88,6 +90,18 @@ const findLink = (ctx: AppContext, provider: Provider, participantId: number) =>
     provider === 'fitbit' ? (['fitbit', 'google_health'] as const) : ([provider] as const),
   );
 
+/**
+ * The client of the API a link was authorized with: a legacy Fitbit link
+ * keeps the legacy client when the deployment links through Google Health,
+ * until the participant consents again.
+ */
+const linkClient = (ctx: AppContext, link: { provider: LinkProvider }) => ctx.providers.links[link.provider];
+
+const FITBIT_API_OF: Partial<Record<LinkProvider, FitbitApi>> = {
+  fitbit: 'legacy',
+  google_health: 'google_health',
+};
+
 export async function requestConsent(
   ctx: AppContext,
   c: ProviderClient,
@@ -109,7 +123,9 @@ export async function requestConsent(
         'Hello,',
         '',
         `Your study team asks you to share your ${c.brand} data with the study through TrialWear.`,
-        `Open this link, sign in to ${c.brand} and choose Allow:`,
+        c.linkProvider === 'google_health'
+          ? `Open this link, sign in with the Google account your ${c.brand} uses and choose Allow:`
+          : `Open this link, sign in to ${c.brand} and choose Allow:`,
         '',
         link.toString(),
         '',
@@ -135,7 +151,12 @@ export async function authorizeUrl(
 ) {
   const consentTokenHash = await checkConsentLink(ctx, participantId, c.provider, linkToken);
   const s = c.settings;
-  const { state, codeChallenge } = await createConsentState(ctx, participantId, c.provider, consentTokenHash);
+  const { state, codeChallenge } = await createConsentState(
+    ctx,
+    participantId,
+    c.linkProvider,
+    consentTokenHash,
+  );
   const url = new URL(s.authorizeUrl);
   const params = new URLSearchParams({
     client_id: s.clientId,
@@ -148,6 +169,7 @@ export async function authorizeUrl(
     params.set('code_challenge', codeChallenge);
     params.set('code_challenge_method', 'S256');
   }
+  for (const [k, v] of Object.entries(s.authorizeExtras ?? {})) params.set(k, v);
   url.search = params.toString();
   return { url: url.toString() };
 }
@@ -159,10 +181,16 @@ export async function completeConsent(
   state: string,
   ip: string,
 ) {
-  const { participantId, codeVerifier, consentTokenHash } = await consumeConsentState(ctx, state, c.provider);
+  const { participantId, codeVerifier, consentTokenHash } = await consumeConsentState(
+    ctx,
+    state,
+    c.linkProvider,
+  );
   const tokens = await c.oauth.exchangeCode(authCode, codeVerifier);
   if (!tokens.ok) throw new AppError(502, LINK_MESSAGES.authFailed, 'InternalError', { displayToUser: true });
   const now = ctx.now();
+  // A link moving to another API (legacy Fitbit → Google Health): its old grant is given back afterwards.
+  let replaced: { client: ProviderClient; token: string } | null = null;
   // The link, its tokens, the spent consent link and the audit entry commit together or not at all.
   const refusal = await ctx.db.transaction().execute(async (trx) => {
     const participant = await repo.participantExists(trx, participantId);
@@ -171,7 +199,7 @@ export async function completeConsent(
     if (consentTokenHash && !(await repo.spendConsentLink(trx, consentTokenHash, now)))
       throw new AppError(422, LINK_MESSAGES.linkUsed, 'ValidationError', { displayToUser: true });
     const existing = await findLink({ ...ctx, db: trx }, c.provider, participantId);
-    if (isOtherAccount(existing, tokens.data.providerUserId)) {
+    if (isOtherAccount(existing, c.linkProvider, tokens.data)) {
       await recordAudit(trx, {
         userId: null,
         teamId: participant.team_id,
@@ -185,17 +213,22 @@ export async function completeConsent(
       return 'other_account' as const;
     }
     const values = {
+      provider: c.linkProvider,
       authorization_status: 'authorized' as const,
       authorization_date: now,
       provider_user_id: tokens.data.providerUserId,
+      legacy_user_id: tokens.data.legacyUserId ?? null,
       updated_at: now,
     };
+    if (existing && existing.provider !== c.linkProvider) {
+      const old = await loadTokens({ ...ctx, db: trx }, existing.id);
+      if (old) replaced = { client: linkClient(ctx, existing), token: old.refreshToken ?? old.accessToken };
+    }
     const linkId = existing
       ? await repo.authorizeLink(trx, existing.id, values)
       : await repo.insertLink(trx, {
           participantId,
           teamId: participant.team_id,
-          provider: c.provider,
           catalogId: await repo.catalogDeviceId(trx, c.catalogDevice),
           ...values,
         });
@@ -206,7 +239,13 @@ export async function completeConsent(
       action: `${c.provider}.authorized`,
       entityType: 'participant',
       entityId: participantId,
-      after: { participantDeviceId: linkId },
+      ...(existing && existing.provider !== c.linkProvider
+        ? { before: { api: FITBIT_API_OF[existing.provider] ?? existing.provider } }
+        : {}),
+      after: {
+        participantDeviceId: linkId,
+        ...(FITBIT_API_OF[c.linkProvider] ? { api: FITBIT_API_OF[c.linkProvider] } : {}),
+      },
       ip,
     });
     return null;
@@ -216,6 +255,9 @@ export async function completeConsent(
     if (c.oauth.revoke) await c.oauth.revoke(tokens.data.refresh_token ?? tokens.data.access_token);
     throw new AppError(409, LINK_MESSAGES.otherAccount, 'Conflict', { displayToUser: true });
   }
+  // The legacy grant is no longer used: give it back to Fitbit (best effort: it may be dead already).
+  const old = replaced as { client: ProviderClient; token: string } | null;
+  if (old?.client.oauth.revoke) await old.client.oauth.revoke(old.token).catch(() => undefined);
   return { success: true, message: linkedMessage(c.provider) };
 }
 
@@ -224,13 +266,21 @@ export async function completeConsent(
  * account cannot be moved to another account by a consent: staff revoke
  * first. (Providers that name no user, like Dexcom, cannot be compared.)
  */
-function isOtherAccount(existing: repo.LinkRow | undefined, providerUserId: string | null) {
-  return (
-    existing?.authorization_status === 'authorized' &&
-    existing.provider_user_id !== null &&
-    providerUserId !== null &&
-    existing.provider_user_id !== providerUserId
-  );
+function isOtherAccount(
+  existing: repo.LinkRow | undefined,
+  linkProvider: LinkProvider,
+  tokens: { providerUserId: string | null; legacyUserId?: string | null },
+) {
+  if (existing?.authorization_status !== 'authorized' || existing.provider_user_id === null) return false;
+  // A legacy Fitbit link re-consented through Google: the Google identity's legacyUserId names
+  // the Fitbit user it was (google-health-api.md §2.6); without one, nothing can be compared.
+  const comparable =
+    existing.provider === linkProvider
+      ? tokens.providerUserId
+      : existing.provider === 'fitbit' && linkProvider === 'google_health'
+        ? (tokens.legacyUserId ?? null)
+        : null;
+  return comparable !== null && existing.provider_user_id !== comparable;
 }
 
 export async function linkStatus(
@@ -241,10 +291,14 @@ export async function linkStatus(
 ): Promise<LinkStatus> {
   await getParticipant(ctx, actor, participantId);
   const link = await findLink(ctx, c.provider, participantId);
+  const api = link ? (FITBIT_API_OF[link.provider] ?? null) : null;
   return {
     status: link?.authorization_status ?? 'none',
     authorizationDate: link?.authorization_date ? new Date(link.authorization_date).toISOString() : null,
-    revokeAvailable: c.oauth.revoke !== null,
+    revokeAvailable: (link ? linkClient(ctx, link) : c).oauth.revoke !== null,
+    api,
+    reconsentRequired:
+      link?.authorization_status === 'error' && link.provider !== ctx.providers[c.provider].linkProvider,
   };
 }
 
@@ -288,9 +342,27 @@ export async function listDevices(
   if (link?.authorization_status !== 'authorized') return [];
   // One provider call of the device's hourly budget, shared with the data pages, the sync and every server.
   if (!(await takeInteractiveCall(ctx, link.id)).ok) return [errorEntry(DEVICE_ERROR_LABELS.rateLimited)];
-  const res = await withFreshToken(ctx, c, link.id, (accessToken) => c.devices(accessToken, ctx.now()));
+  const lc = linkClient(ctx, link);
+  const res = await withFreshToken(ctx, lc, link.id, (accessToken) => lc.devices(accessToken, ctx.now()));
   if (res.ok) return res.data;
+  if (link.provider !== c.linkProvider && authorizationDead(res)) {
+    // A link on the API this deployment no longer links with has failed for good: it is not
+    // refreshed back to life, so the card asks for a new consent (through the current API).
+    await repo.setLinkErrored(ctx.db, link.id, ctx.now());
+    await recordActorAudit(ctx.db, actor, {
+      action: `${c.provider}.link.failed`,
+      entityType: 'participant',
+      entityId: participantId,
+      after: { participantDeviceId: link.id, api: FITBIT_API_OF[link.provider] ?? link.provider },
+    });
+  }
   return [errorEntry(isTokenFailure(res) ? tokenErrorLabel(res) : deviceErrorLabel(res))];
+}
+
+/** The token is refused for good: the refresh was refused, nothing is stored, or a 401/403 survived the retry. */
+function authorizationDead(res: { ok: false } & (TokenFailure | ProviderFailure)) {
+  if ('tokenProblem' in res) return res.tokenProblem === 'missing' || res.tokenProblem === 'refresh_refused';
+  return res.status === 401 || res.status === 403;
 }
 
 export async function refreshParticipantToken(
@@ -305,7 +377,7 @@ export async function refreshParticipantToken(
     link && (await loadTokens(ctx, link.id).catch(refusedWhenUndecryptable(LINK_MESSAGES.refreshFailed)));
   if (!link || !tokens) throw notFound(LINK_MESSAGES.notLinked);
   try {
-    await refreshTokens(ctx, c, link.id, tokens.version);
+    await refreshTokens(ctx, linkClient(ctx, link), link.id, tokens.version);
   } catch {
     throw new AppError(502, LINK_MESSAGES.refreshFailed, 'InternalError', { displayToUser: true });
   }
@@ -326,7 +398,7 @@ export async function revokeParticipant(
   await getParticipant(ctx, actor, participantId);
   const link = await findLink(ctx, c.provider, participantId);
   if (!link) throw notFound(LINK_MESSAGES.notLinked);
-  await revokeLink(ctx, c, link, {
+  await revokeLink(ctx, linkClient(ctx, link), link, {
     userId: actor.userId,
     teamId: actor.teamId,
     requestId: actor.requestId,

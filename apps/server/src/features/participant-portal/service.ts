@@ -148,9 +148,10 @@ export async function stopSharing(
 ) {
   const link = await repo.findSharedLink(ctx.db, who.accountId, linkId);
   if (!link) throw notFound(PARTICIPANT_PORTAL_MESSAGES.linkNotFound);
-  const provider = PROVIDER_OF_LINK[link.provider as keyof typeof PROVIDER_OF_LINK];
+  // The client of the link's own API (a Fitbit link: legacy or Google Health).
+  const client = ctx.providers.links[link.provider as keyof typeof PROVIDER_OF_LINK];
   try {
-    await revokeLink(ctx, ctx.providers[provider], link, {
+    await revokeLink(ctx, client, link, {
       userId: null,
       teamId: link.team_id,
       requestId: origin.requestId,

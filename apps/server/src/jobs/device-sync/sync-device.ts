@@ -111,7 +111,8 @@ export async function syncDevice(
     return { ...result, status: 'deferred', nextAllowedAt: state.next_allowed_at.toISOString() };
 
   const sync = SYNCS[provider];
-  const client = ctx.providers[provider];
+  // The API the link was authorized with (a legacy Fitbit link keeps the legacy API).
+  const client = ctx.providers.links[device.provider];
   const metrics = (await repo.metricsFor(ctx.db, device.team_id, device.provider)).filter(
     (m) => sync.metrics.includes(m) && (!range.metrics || range.metrics.includes(m)),
   );

@@ -74,6 +74,7 @@ function dexcomDataReader(s: ProviderSettings): ProviderDataReader {
 export function createDexcomClient(s: ProviderSettings): ProviderClient {
   return {
     provider: 'dexcom',
+    linkProvider: 'dexcom',
     brand: 'Dexcom',
     catalogDevice: 'Dexcom G7 CGM',
     settings: s,

@@ -103,6 +103,7 @@ function fitbitDataReader(s: ProviderSettings): ProviderDataReader {
 export function createFitbitClient(s: ProviderSettings): ProviderClient {
   return {
     provider: 'fitbit',
+    linkProvider: 'fitbit',
     brand: 'Fitbit',
     catalogDevice: 'Fitbit Smartwatches & Trackers',
     settings: s,

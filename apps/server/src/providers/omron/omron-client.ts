@@ -135,6 +135,7 @@ function omronDataReader(s: ProviderSettings): ProviderDataReader {
 export function createOmronClient(s: ProviderSettings): ProviderClient {
   return {
     provider: 'omron',
+    linkProvider: 'omron',
     brand: 'Omron',
     catalogDevice: 'Omron Blood Pressure Monitor',
     settings: s,

@@ -5,7 +5,13 @@
  */
 import { Alert, Button, Card, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { LINK_MESSAGES, PROVIDER_BRAND, type Provider, type Trial } from '@trialwear/contract';
+import {
+  FITBIT_API_LABELS,
+  LINK_MESSAGES,
+  PROVIDER_BRAND,
+  type Provider,
+  type Trial,
+} from '@trialwear/contract';
 import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { ConfirmModal } from '../../../components/confirm-modal';
@@ -76,6 +82,12 @@ export function ProviderSection({
             <Text size="sm" c="dimmed">
               {t.brand} · {statusText}
             </Text>
+            {status.data?.api && (
+              // Which API the link reads through (issue #13): legacy Fitbit Web API or Google Health API.
+              <Text size="sm" c="dimmed">
+                API: {FITBIT_API_LABELS[status.data.api]}
+              </Text>
+            )}
           </div>
           <Group gap="xs">
             <Button
@@ -121,6 +133,11 @@ export function ProviderSection({
             )}
           </Group>
         </Group>
+        {status.data?.reconsentRequired && (
+          <Alert color="orange" title="Consent needed">
+            {LINK_MESSAGES.reconsent}
+          </Alert>
+        )}
         {note && <ActionNoteAlert note={note} onClose={() => setNote(null)} />}
         {devices.error && (
           <Alert color="red">

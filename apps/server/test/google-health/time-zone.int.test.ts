@@ -1,0 +1,144 @@
+/*
+ * A participant who moves to another time zone in the middle of the period
+ * (the Google Health simulator's person changes zone from an instant; each
+ * local date is lived in the zone in force when it began): every local date
+ * keeps its own values — in the data API and in the stored readings — the
+ * dates stay consecutive up to the local today in the new zone, and the
+ * days after the move carry the new zone's offset.
+ */
+import { fitbitDay } from '@trialwear/simulators';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { syncDevice } from '../../src/jobs/device-sync/sync-device.js';
+import { type TeamFixture, teamWithRoles } from '../support/fixtures.js';
+import { linkParticipant, simControl, trialWithParticipants } from '../support/linked-participant.js';
+import { storeMetrics } from '../support/stored-metrics.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+import { testClock } from '../support/test-clock.js';
+
+const NOW = '2027-04-20T11:40:00Z';
+const MOVED = '2027-04-08T12:00:00Z';
+const clock = testClock(NOW);
+const addDays = (d: string, n: number) =>
+  new Date(Date.parse(`${d}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+const localDate = (tz: string, t: string | number) =>
+  new Intl.DateTimeFormat('en-CA', { timeZone: tz }).format(new Date(t));
+/** The zone's offset in minutes at an instant. */
+function offsetAt(tz: string, t: number) {
+  const p = Object.fromEntries(
+    new Intl.DateTimeFormat('en-US', {
+      timeZone: tz,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+    })
+      .formatToParts(new Date(t))
+      .map((x) => [x.type, x.value]),
+  );
+  return Math.round((Date.UTC(+p.year!, +p.month! - 1, +p.day!, +p.hour!, +p.minute!) - t) / 60_000);
+}
+
+describe('a Google Health participant who changes time zone mid-period', () => {
+  let t: TestApp;
+  let a: TeamFixture;
+  let pid: number;
+  let deviceId: number;
+  let legacyId: string;
+  let from: string;
+  let to: string;
+  let moveDate: string;
+  const newZone = (old: string) => (old.startsWith('America/') ? 'Asia/Tokyo' : 'America/Los_Angeles');
+  let zone: string;
+
+  beforeAll(async () => {
+    t = await createTestApp({ listen: true, now: clock.now, env: { FITBIT_API: 'google_health' } });
+    a = await teamWithRoles(t, 'Travel', { hiddenFields: [], allowedBrands: ['Fitbit'] });
+    await storeMetrics(a, 'Fitbit Sense', ['steps', 'sleep_duration', 'weight']);
+    [pid] = (await trialWithParticipants(a, 'Travel', ['travel@x.example'])).ids as [number];
+    await simControl(t, 'google-health').clock(NOW);
+    const healthUserId = await linkParticipant(t, a, pid, 'fitbit');
+    deviceId = (
+      await t.ctx.db
+        .selectFrom('participant_devices')
+        .select('id')
+        .where('participant_id', '=', pid)
+        .executeTakeFirstOrThrow()
+    ).id;
+    const person = (await (
+      await fetch(`${t.ctx.config.publicUrl}/sim/google-health/_control/person?userId=${healthUserId}`)
+    ).json()) as { legacyFitbitUserId: string; zones: Array<{ timeZone: string }> };
+    legacyId = person.legacyFitbitUserId;
+    zone = newZone(person.zones[0]!.timeZone);
+    await simControl(t, 'google-health').post('time-zone', {
+      userId: healthUserId,
+      timeZone: zone,
+      from: MOVED,
+    });
+    to = localDate(zone, NOW);
+    from = addDays(to, -29);
+    // The first local date begun in the new zone.
+    moveDate = addDays(localDate(zone, MOVED), 1);
+  });
+  afterAll(() => t?.close());
+
+  const data = async (path: string) => {
+    const res = await a.as.Viewer.get(
+      `/api/getFitbitServerParticipantData/${pid}/-/${encodeURIComponent(path)}`,
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json() as { timeZone: string; data: Record<string, Array<Record<string, unknown>>> };
+  };
+
+  it('the data API: the new zone, consecutive local dates to its today, each date with its own values', async () => {
+    const steps = await data(`/activities/steps/date/${from}/${to}.json`);
+    expect(steps.timeZone).toBe(zone);
+    const rows = steps.data['activities-steps']!;
+    expect(rows.map((r) => r.dateTime)).toEqual(Array.from({ length: 30 }, (_, i) => addDays(from, i)));
+    for (const r of rows)
+      expect(r.value, String(r.dateTime)).toBe(String(fitbitDay(legacyId, String(r.dateTime)).steps));
+    const sleep = (await data(`/sleep/date/${from}/${to}.json`)).data.sleep!;
+    for (const s of sleep)
+      expect(s.minutesAsleep, String(s.dateOfSleep)).toBe(
+        fitbitDay(legacyId, String(s.dateOfSleep)).sleep!.minutesAsleep,
+      );
+    expect(sleep.length).toBe(
+      Array.from({ length: 30 }, (_, i) => addDays(from, i)).filter((d) => fitbitDay(legacyId, d).sleep)
+        .length,
+    );
+    const weights = (await data(`/body/log/weight/date/${from}/${to}.json`)).data.weight!;
+    for (const w of weights) {
+      // Weighed at 07:38:14 local time, wherever the participant was that morning.
+      expect(w.time).toBe('07:38:14');
+      expect(w.weight, String(w.date)).toBe(fitbitDay(legacyId, String(w.date)).weightKg);
+    }
+  });
+
+  it('the stored readings keep each local date’s values; days after the move carry the new offset', async () => {
+    await simControl(t, 'google-health').post('reset-rate-limit');
+    const r = await syncDevice(t.ctx, deviceId);
+    expect(r.status, r.errors.join('; ')).toBe('synced');
+    const rows = await t.ctx.db
+      .selectFrom('device_readings')
+      .select(['metric_key', 'measured_at', 'local_date', 'local_time', 'utc_offset_minutes', 'value'])
+      .where('participant_id', '=', pid)
+      .orderBy('measured_at')
+      .execute();
+    const steps = rows.filter((x) => x.metric_key === 'steps');
+    expect(steps.map((x) => x.local_date)).toEqual(Array.from({ length: 30 }, (_, i) => addDays(from, i)));
+    for (const s of steps) {
+      expect(s.value, s.local_date).toBe(fitbitDay(legacyId, s.local_date).steps);
+      if (s.local_date >= moveDate) {
+        expect(s.utc_offset_minutes, s.local_date).toBe(offsetAt(zone, s.measured_at.getTime()));
+        expect(localDate(zone, s.measured_at.getTime()), s.local_date).toBe(s.local_date);
+      }
+    }
+    for (const w of rows.filter((x) => x.metric_key === 'weight')) {
+      expect(w.local_time).toBe('07:38:14');
+      expect(w.value, w.local_date).toBe(fitbitDay(legacyId, w.local_date).weightKg);
+    }
+    for (const s of rows.filter((x) => x.metric_key === 'sleep_duration'))
+      expect(s.value, s.local_date).toBe(fitbitDay(legacyId, s.local_date).sleep!.minutesAsleep);
+  });
+});
