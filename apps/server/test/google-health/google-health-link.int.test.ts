@@ -91,7 +91,7 @@ describe('Fitbit through the Google Health API: link, device card, tokens, refre
       legacy_user_id: person.legacyUserId,
     });
     const row = await tokenRow();
-    expect(row.access_token_enc).toMatch(/^v1\./);
+    expect(row.access_token_enc).toMatch(/^v2\./);
     expect(row.access_token_enc).not.toContain('ya29.');
     expect(row.refresh_token_enc).not.toContain('1//');
     expect(decryptSecret(key(), row.access_token_enc)).toMatch(/^ya29\./);
