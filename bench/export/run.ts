@@ -38,6 +38,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createDirectoryExportStorage } from '../../apps/server/src/storage/export-storage.js';
+import { cpuMs, postmasterPid } from '../support/cpu.js';
 import { root } from '../support/processes.js';
 import { readingsDatabase } from '../support/readings-db.js';
 
@@ -205,6 +206,13 @@ async function exportBench(work: string) {
     console.log(`writer's per-part plan:\n  ${partPlan.rows.map((r) => r['QUERY PLAN']).join('\n  ')}`);
 
     const times: Record<'writer' | 'psql | gzip -6', number[]> = { writer: [], 'psql | gzip -6': [] };
+    // CPU seconds per case: PostgreSQL's (the postmaster and its backends) and the client's
+    // (the writer process; psql and gzip), to tell where the time goes.
+    const cpu: Record<keyof typeof times, { pg: number[]; client: number[] }> = {
+      writer: { pg: [], client: [] },
+      'psql | gzip -6': { pg: [], client: [] },
+    };
+    const pgCpu = () => cpuMs(postmasterPid(bench.dataDir), true);
     const sizes: Record<string, number> = {};
     const rss: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
@@ -212,6 +220,7 @@ async function exportBench(work: string) {
         round % 2 ? ['psql | gzip -6', 'writer'] : ['writer', 'psql | gzip -6'];
       for (const name of order) {
         await maintenance('CHECKPOINT');
+        const pg0 = pgCpu();
         if (name === 'writer') {
           const out = await run(
             process.execPath,
@@ -233,7 +242,10 @@ async function exportBench(work: string) {
             vmHwmKb: number;
             startKb: number;
             progressCalls: number;
+            cpuMs: number;
           };
+          cpu.writer.pg.push(pgCpu() - pg0);
+          cpu.writer.client.push(r.cpuMs);
           if (r.rows !== total) throw new Error(`the writer exported ${r.rows} rows, not ${total}`);
           times.writer.push(r.ms);
           rss.push(r.vmHwmKb);
@@ -248,9 +260,18 @@ async function exportBench(work: string) {
             'bash',
             [
               '-c',
-              'set -o pipefail; psql "$BENCH_URL" -X -q -v ON_ERROR_STOP=1 -c "$BENCH_SQL" | gzip -6 > "$BENCH_OUT"',
+              // `times`: the CPU of the shell's children (psql and gzip), user then system.
+              'set -o pipefail; psql "$BENCH_URL" -X -q -v ON_ERROR_STOP=1 -c "$BENCH_SQL" | gzip -6 > "$BENCH_OUT"; times',
             ],
             { ...process.env, BENCH_URL: connectionString, BENCH_SQL: baselineSql, BENCH_OUT: file },
+          );
+          cpu['psql | gzip -6'].pg.push(pgCpu() - pg0);
+          const children = r.stdout.trim().split('\n').at(-1)!;
+          cpu['psql | gzip -6'].client.push(
+            [...children.matchAll(/(\d+)m([\d.]+)s/g)].reduce(
+              (ms, m) => ms + (Number(m[1]) * 60 + Number(m[2])) * 1000,
+              0,
+            ),
           );
           times['psql | gzip -6'].push(r.ms);
           sizes['psql | gzip -6'] = fs.statSync(file).size;
@@ -269,11 +290,12 @@ async function exportBench(work: string) {
     const ratio = rate('writer') / rate('psql | gzip -6');
     const peak = Math.max(...rss) / 1024;
     console.log(
-      `\n${'case'.padEnd(16)} ${'median'.padStart(8)} ${'rows/s'.padStart(11)} ${'MiB'.padStart(8)}`,
+      `\n${'case'.padEnd(16)} ${'median'.padStart(8)} ${'rows/s'.padStart(11)} ${'MiB'.padStart(8)} ${'PG CPU'.padStart(8)} ${'client CPU'.padStart(11)}`,
     );
+    const cpuS = (xs: number[]) => `${(median(xs) / 1000).toFixed(1)} s`;
     for (const name of Object.keys(times) as (keyof typeof times)[])
       console.log(
-        `${name.padEnd(16)} ${`${(median(times[name]) / 1000).toFixed(1)} s`.padStart(8)} ${fmt(rate(name)).padStart(11)} ${(sizes[name]! / 1048576).toFixed(1).padStart(8)}`,
+        `${name.padEnd(16)} ${`${(median(times[name]) / 1000).toFixed(1)} s`.padStart(8)} ${fmt(rate(name)).padStart(11)} ${(sizes[name]! / 1048576).toFixed(1).padStart(8)} ${cpuS(cpu[name].pg).padStart(8)} ${cpuS(cpu[name].client).padStart(11)}`,
       );
     console.log(
       `writer / baseline: ${ratio.toFixed(2)}× (target ≥ 0.8×: ${ratio >= 0.8 ? 'met' : 'MISSED'})`,

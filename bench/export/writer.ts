@@ -4,7 +4,8 @@
  * request from BENCH_EXPORT (JSON), writes the archive with
  * writeExportArchive into the directory export storage (temp file, fsync,
  * rename), and prints one JSON line: ms, rows, bytes, files, vmHwmKb,
- * progressCalls.
+ * progressCalls, cpuMs and cpuSystemMs (from the start of the job: the whole
+ * process, main thread and zlib's threads).
  */
 import fs from 'node:fs';
 import { openDatabase } from '../../apps/server/src/db/database.js';
@@ -30,6 +31,7 @@ try {
   const storage = createDirectoryExportStorage(job.dir);
   const startKb = vmHwmKb();
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   const writer = await storage.createWriter(job.key);
   let progressCalls = 0;
   try {
@@ -51,6 +53,8 @@ try {
         vmHwmKb: vmHwmKb(),
         startKb,
         progressCalls,
+        cpuMs: ((c) => (c.user + c.system) / 1000)(process.cpuUsage(cpu0)),
+        cpuSystemMs: process.cpuUsage(cpu0).system / 1000,
       }),
     );
   } catch (err) {

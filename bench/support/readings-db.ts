@@ -75,6 +75,7 @@ export async function readingsDatabase(name: string, participants: number) {
       db,
       pool,
       connectionString: runtime.database.connectionString,
+      dataDir,
       maintenance,
       teamId,
       participantIds: ids,

@@ -5,18 +5,23 @@
  * during the export changes nothing in it, and the manifest's counts are the
  * files' rows.
  *
- * The rows leave PostgreSQL as CSV: `COPY (SELECT …) TO STDOUT (FORMAT csv)`
- * through pg-copy-streams (with a leaner parser, lean-copy-to.ts), one COPY per participant (and metric, for
- * separate tabs), participants in code order. Each is a range scan of the
- * primary key (participant_id, metric_key, measured_at), which is the export
- * order: no sort and no new index. PostgreSQL formats the columns (the
- * cheapest place to do it) and Node only hashes and deflates bytes.
+ * The rows leave PostgreSQL as `COPY (SELECT …) TO STDOUT (FORMAT binary)`
+ * through pg-copy-streams (with a leaner parser, lean-copy-to.ts), one COPY
+ * per participant (and metric, for separate tabs), participants in code
+ * order. Each is a range scan of the primary key (participant_id,
+ * metric_key, measured_at), which is the export order: no sort and no new
+ * index. PostgreSQL sends the stored values as they are, in binary; Node
+ * writes their text (binary-copy-csv.ts). Formatting in PostgreSQL kept its
+ * one core busy while Node waited: it made the export 0.66× of the bench's
+ * baseline; formatting in Node overlaps it with PostgreSQL's scan.
  * COPY takes no bind parameters: the few values written into its text are
  * integers, dates checked against YYYY-MM-DD and strings passed through the
  * driver's escapeLiteral.
  */
 import type { Readable } from 'node:stream';
 import { type Db, poolOf } from '../../../db/database.js';
+import { BINARY_COLUMNS, type RowConstants } from './binary-copy-csv.js';
+import { csvField } from './csv-text.js';
 import { leanCopyTo } from './lean-copy-to.js';
 
 /** The first columns are the issue's, in its order; value_json, device and source follow. */
@@ -79,31 +84,20 @@ export interface ExportSnapshot {
    */
   countUpperBound(): Promise<number>;
   /**
-   * The CSV rows (no header) of one participant and some of the metrics, by
-   * metric (in `metrics` order) then time. `done` resolves with the row count
-   * PostgreSQL reports once the COPY completed.
+   * The rows of one participant and some of the metrics, by metric (in
+   * `metrics` order) then time, as a binary COPY of BINARY_COLUMNS, with what
+   * is constant across them (binary-copy-csv.ts writes the CSV lines).
+   * `done` resolves with the row count PostgreSQL reports once the COPY completed.
    */
   copyRows(
     participant: ExportParticipant,
     metrics: ExportMetric[],
-  ): { stream: Readable; done: Promise<number> };
+  ): { stream: Readable; done: Promise<number>; constants: RowConstants };
   /** Ends the transaction and returns the connection; with an error (abort, failure) the connection is destroyed, which stops a running COPY at once. */
   close(error?: unknown): Promise<void>;
 }
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-/** '-14:00' … '+14:00' by quarter hour: a constant array indexed per row is cheaper than formatting. */
-const QUARTER_HOUR_OFFSETS = Array.from({ length: 113 }, (_, i) => {
-  const m = (i - 56) * 15;
-  const a = Math.abs(m);
-  return `${m < 0 ? '-' : '+'}${String(Math.floor(a / 60)).padStart(2, '0')}:${String(a % 60).padStart(2, '0')}`;
-});
-/** utc_offset as ±HH:MM (NULL stays NULL). */
-const OFFSET_TEXT = `CASE WHEN r.utc_offset_minutes % 15 = 0 AND r.utc_offset_minutes BETWEEN -840 AND 840
-        THEN ('{${QUARTER_HOUR_OFFSETS.join(',')}}'::text[])[r.utc_offset_minutes / 15 + 57]
-        ELSE CASE WHEN r.utc_offset_minutes < 0 THEN '-' ELSE '+' END
-             || to_char(abs(r.utc_offset_minutes) / 60, 'FM00') || ':' || to_char(abs(r.utc_offset_minutes) % 60, 'FM00') END`;
 
 export async function openExportSnapshot(db: Db, scope: ExportScope): Promise<ExportSnapshot> {
   if (!DATE.test(scope.startDate) || !DATE.test(scope.endDate))
@@ -127,10 +121,6 @@ export async function openExportSnapshot(db: Db, scope: ExportScope): Promise<Ex
   };
   try {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY');
-    // COPY writes dates and times in the session's style and floats at the
-    // session's precision: ISO dates, shortest exact float text.
-    await client.query("SET LOCAL datestyle = 'ISO, YMD'");
-    await client.query('SET LOCAL extra_float_digits = 1');
     // Every COPY reads one participant's rows in primary-key order (metric,
     // instant), which is the export's order: the planner is kept from a
     // bitmap scan or sequential scan plus a sort of the formatted rows, which
@@ -209,13 +199,6 @@ export async function openExportSnapshot(db: Db, scope: ExportScope): Promise<Ex
     });
 
     const lit = (v: string | null) => (v === null ? 'NULL' : client.escapeLiteral(v));
-    /** A CASE over the participant's links: device name and provider per participant_device_id. */
-    const byDevice = (participantId: number, pick: (d: (typeof devices)[number]) => string | null) => {
-      const own = devices.filter((d) => d.participant_id === participantId);
-      if (own.length === 0) return 'NULL::text';
-      return `CASE r.participant_device_id ${own.map((d) => `WHEN ${d.id} THEN ${lit(pick(d))}`).join(' ')} END`;
-    };
-
     const rangeCondition = `r.measured_at >= ${lit(lo)}::timestamptz AND r.measured_at < ${lit(hi)}::timestamptz`;
 
     return {
@@ -234,23 +217,26 @@ export async function openExportSnapshot(db: Db, scope: ExportScope): Promise<Ex
           ofMetrics.length === 1
             ? `r.metric_key = ${lit(ofMetrics[0]!.key)}`
             : `r.metric_key = ANY(ARRAY[${ofMetrics.map((m) => lit(m.key)).join(', ')}]::text[])`;
-        const unit =
-          ofMetrics.length === 1
-            ? `${lit(ofMetrics[0]!.unit)}::text`
-            : `CASE r.metric_key ${ofMetrics.map((m) => `WHEN ${lit(m.key)} THEN ${lit(m.unit)}`).join(' ')} END`;
         const text = `COPY (
-          SELECT ${lit(participant.code)}, r.metric_key, r.local_date, r.local_time, ${OFFSET_TEXT},
-                 replace((r.measured_at AT TIME ZONE 'UTC')::text, ' ', 'T') || 'Z',
-                 r.value, ${unit}, r.value_json,
-                 ${byDevice(participant.id, (d) => d.device_name)},
-                 coalesce(r.provider, ${byDevice(participant.id, (d) => d.provider)})
+          SELECT ${BINARY_COLUMNS.join(', ')}
             FROM device_readings r
            WHERE r.participant_id = ${participant.id} AND ${metricCondition}
              AND ${rangeCondition}
              AND r.team_id = ${Number(scope.teamId)}
              AND r.local_date BETWEEN ${lit(scope.startDate)}::date AND ${lit(scope.endDate)}::date
            ORDER BY r.metric_key, r.measured_at
-        ) TO STDOUT (FORMAT csv)`;
+        ) TO STDOUT (FORMAT binary)`;
+        const constants: RowConstants = {
+          code: csvField(participant.code),
+          unitOf: new Map(ofMetrics.map((m) => [m.key, csvField(m.unit)])),
+          // A reading of another participant's link cannot occur (the link's participant is the
+          // reading's); a link without a catalog device has no name.
+          deviceOf: new Map(
+            devices
+              .filter((d) => d.participant_id === participant.id)
+              .map((d) => [d.id, { name: csvField(d.device_name), provider: csvField(d.provider) }]),
+          ),
+        };
         const stream = leanCopyTo(text, { highWaterMark: 256 * 1024 });
         // pg calls the active query's handleReadyForQuery once the COPY's
         // CommandComplete ("COPY n", which sets rowCount) has been read.
@@ -261,7 +247,7 @@ export async function openExportSnapshot(db: Db, scope: ExportScope): Promise<Ex
         });
         done.catch(() => {}); // the caller awaits it; an early failure surfaces there or on the stream
         client.query(stream);
-        return { stream: stream as Readable, done };
+        return { stream: stream as Readable, done, constants };
       },
       close: async (error?: unknown) => {
         if (released) return;

@@ -1,0 +1,391 @@
+/*
+ * The export's data rows: PostgreSQL's binary COPY of the readings
+ * (`COPY (SELECT <BINARY_COLUMNS> …) TO STDOUT (FORMAT binary)`, one per
+ * participant and metrics) turned into the CSV lines of the data file.
+ *
+ * PostgreSQL sends each value in its binary form (cheap for it: no text
+ * output functions, no CSV quoting) and this class writes the line the
+ * export promises, the text of every value made by csv-text.ts exactly as
+ * PostgreSQL's text output would make it, plus what is constant per
+ * participant: the code, the metric's unit, the device's name and provider.
+ *
+ * The line is written as bytes into one Buffer per chunk, from tables of
+ * the text of every second of the day, of the quarter-hour offsets and of
+ * the last dates: building it as JavaScript strings cost twice the time, in
+ * string building, encoding and garbage collection (bench/export).
+ *
+ * Binary COPY format (PostgreSQL docs, "COPY: Binary Format"): an 11-byte
+ * signature, int32 flags, int32 header-extension length and that many bytes;
+ * then per row an int16 field count and per field an int32 length (-1 for
+ * NULL) and the bytes; an int16 -1 ends it. A row may be cut by a chunk's
+ * end: its bytes wait for the next chunk.
+ */
+import { offsetText, pgDate, pgFloat8 } from './csv-text.js';
+
+/** The SELECT list of the export's binary COPY, in the order this parser reads it. */
+export const BINARY_COLUMNS = [
+  'r.metric_key',
+  'r.local_date',
+  'r.local_time',
+  'r.utc_offset_minutes',
+  'r.measured_at',
+  'r.value',
+  'r.value_json::text',
+  'r.participant_device_id',
+  'r.provider',
+] as const;
+const FIELDS = BINARY_COLUMNS.length;
+const SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
+const EMPTY = Buffer.alloc(0);
+const US_PER_DAY = 86_400_000_000;
+const COMMA = 0x2c;
+const QUOTE = 0x22;
+const LF = 0x0a;
+const CR = 0x0d;
+
+/** What is the same for every row of one participant's COPY, as CSV fields. */
+export interface RowConstants {
+  /** The participant code. */
+  code: string;
+  /** Unit per metric key. */
+  unitOf: ReadonlyMap<string, string>;
+  /** Device name and provider per participant_device_id of the participant's links. */
+  deviceOf: ReadonlyMap<number, { name: string; provider: string }>;
+}
+
+/** 'HH:MM:SS' of every second of the day, 8 bytes each, made on first use. */
+let secondsOfDay: Buffer | null = null;
+function secondsTable(): Buffer {
+  if (secondsOfDay) return secondsOfDay;
+  const table = Buffer.alloc(86_400 * 8);
+  for (let s = 0; s < 86_400; s++) {
+    const h = Math.floor(s / 3600);
+    const m = Math.floor(s / 60) % 60;
+    const sec = s % 60;
+    const at = s * 8;
+    table[at] = 48 + Math.floor(h / 10);
+    table[at + 1] = 48 + (h % 10);
+    table[at + 2] = 0x3a;
+    table[at + 3] = 48 + Math.floor(m / 10);
+    table[at + 4] = 48 + (m % 10);
+    table[at + 5] = 0x3a;
+    table[at + 6] = 48 + Math.floor(sec / 10);
+    table[at + 7] = 48 + (sec % 10);
+  }
+  secondsOfDay = table;
+  return table;
+}
+
+/** The bytes of a date's text, remembering the last (consecutive rows share their date). */
+class DateBytes {
+  private days = Number.NaN;
+  readonly bytes = Buffer.alloc(10);
+  of(days: number): Buffer {
+    if (days !== this.days) {
+      this.bytes.write(pgDate(days), 0, 'latin1');
+      this.days = days;
+    }
+    return this.bytes;
+  }
+}
+
+const two = (n: number) => (n < 10 ? `0${n}` : String(n));
+// Big-endian integers read by hand: Buffer's readers check their bounds on every call, and the
+// parser has checked the row's length already.
+const int32 = (b: Buffer, at: number) => (b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!;
+const int16 = (b: Buffer, at: number) => (((b[at]! << 8) | b[at + 1]!) << 16) >> 16;
+const uint32 = (b: Buffer, at: number) => int32(b, at) >>> 0;
+/** An int64 as a number: exact for |n| < 2^52 (times of day; instants of 1715–2285), the caller's check. */
+const int64 = (b: Buffer, at: number) => int32(b, at) * 4_294_967_296 + uint32(b, at + 4);
+const US_PER_DAY_BIG = 86_400_000_000n;
+
+export class BinaryCopyCsv {
+  /** Rows written so far. */
+  rows = 0;
+  private state: 'header' | 'rows' | 'done' = 'header';
+  private carry: Buffer | null = null;
+  private readonly starts = new Int32Array(FIELDS);
+  private readonly lengths = new Int32Array(FIELDS);
+  private readonly seconds = secondsTable();
+  private readonly localDate = new DateBytes();
+  private readonly utcDate = new DateBytes();
+  /** `<code>,` */
+  private readonly prefix: Buffer;
+  /** `,<unit>,` per metric key. */
+  private readonly unitOf: Map<string, Buffer>;
+  private readonly deviceOf: Map<number, { name: Buffer; provider: Buffer }>;
+  private readonly noDevice = { name: EMPTY, provider: EMPTY };
+  /** The longest constant part of a line, for the room a row needs. */
+  private readonly constantBytes: number;
+  private metricBytes: Buffer = EMPTY;
+  private unitBytes: Buffer = Buffer.from(',,');
+  private offsetMinutes = Number.NaN;
+  private offsetBytes: Buffer = EMPTY;
+  private out: Buffer = EMPTY;
+  private o = 0;
+  private filled: Buffer[] = [];
+
+  constructor(constants: RowConstants) {
+    this.prefix = Buffer.from(`${constants.code},`);
+    this.unitOf = new Map([...constants.unitOf].map(([key, unit]) => [key, Buffer.from(`,${unit},`)]));
+    this.deviceOf = new Map(
+      [...constants.deviceOf].map(([id, d]) => [
+        id,
+        { name: Buffer.from(d.name), provider: Buffer.from(d.provider) },
+      ]),
+    );
+    this.constantBytes =
+      this.prefix.length +
+      Math.max(2, ...[...this.unitOf.values()].map((b) => b.length)) +
+      Math.max(0, ...[...this.deviceOf.values()].map((d) => d.name.length + d.provider.length));
+  }
+
+  /** The CSV lines (UTF-8) of the rows this chunk completes. */
+  write(incoming: Buffer): Buffer {
+    // About the size of the CSV of these rows; a row that does not fit starts another buffer.
+    this.out = Buffer.allocUnsafe(Math.max(incoming.length * 2, 64 * 1024));
+    this.o = 0;
+    let buf = incoming;
+    let at = 0;
+    const carry = this.carry;
+    this.carry = null;
+    if (carry !== null) {
+      // The row cut by the last chunk's end: joined with the start of this
+      // chunk only (joining whole chunks copied every byte once more).
+      let take = Math.min(incoming.length, 4096);
+      for (;;) {
+        const joined = Buffer.concat([carry, incoming.subarray(0, take)]);
+        const consumed = this.parse(joined, 0);
+        if (consumed > carry.length || this.state === 'done') {
+          at = consumed - carry.length;
+          break;
+        }
+        if (take === incoming.length) {
+          buf = joined;
+          at = consumed;
+          break;
+        }
+        take = incoming.length;
+      }
+    }
+    at = this.parse(buf, at);
+    if (at < buf.length) {
+      if (this.state === 'done') throw new Error('export: bytes after the end of the COPY');
+      this.carry = buf.subarray(at);
+    }
+    const last = this.out.subarray(0, this.o);
+    this.out = EMPTY;
+    if (this.filled.length === 0) return last;
+    const all = Buffer.concat([...this.filled, last]);
+    this.filled = [];
+    return all;
+  }
+
+  /** Writes the lines of the whole rows in buf from `at`; returns where the first incomplete row starts. */
+  private parse(buf: Buffer, from: number): number {
+    let at = from;
+    if (this.state === 'header') {
+      if (buf.length - at >= 11 && !buf.subarray(at, at + 11).equals(SIGNATURE))
+        throw new Error('export: not a binary COPY');
+      if (buf.length - at < 19 || buf.length - at < 19 + buf.readInt32BE(at + 15)) return at;
+      at += 19 + buf.readInt32BE(at + 15);
+      this.state = 'rows';
+    }
+    const starts = this.starts;
+    const lengths = this.lengths;
+    const end = buf.length;
+    while (this.state === 'rows' && at + 2 <= end) {
+      const count = int16(buf, at);
+      if (count === -1) {
+        this.state = 'done';
+        return at + 2;
+      }
+      if (count !== FIELDS) throw new Error(`export: a COPY row of ${count} fields, not ${FIELDS}`);
+      let p = at + 2;
+      for (let f = 0; f < FIELDS; f++) {
+        if (p + 4 > end) return at;
+        const length = int32(buf, p);
+        p += 4;
+        starts[f] = p;
+        lengths[f] = length;
+        if (length > 0) p += length;
+      }
+      if (p > end) return at;
+      this.line(buf);
+      this.rows += 1;
+      at = p;
+    }
+    return at;
+  }
+
+  /** Checks that the COPY ended whole (its trailer read, nothing left over). */
+  end(): void {
+    if (this.state !== 'done' || this.carry !== null) throw new Error('export: the COPY ended mid-row');
+  }
+
+  /** `<code>,<metric>,<date>,<time>,<offset>,<instant>,<value>,<unit>,<json>,<device>,<source>\n` */
+  private line(buf: Buffer): void {
+    const s = this.starts;
+    const l = this.lengths;
+    const jsonLength = l[6]! > 0 ? l[6]! : 0;
+    const providerLength = l[8]! > 0 ? l[8]! : 0;
+    // Room: the constants, the metric, dates and times with fractions, a float's text,
+    // and text fields that may double their quotes.
+    const need = this.constantBytes + l[0]! + 2 * (jsonLength + providerLength) + 128;
+    if (this.o + need > this.out.length) {
+      this.filled.push(this.out.subarray(0, this.o));
+      this.out = Buffer.allocUnsafe(Math.max(64 * 1024, need));
+      this.o = 0;
+    }
+    const out = this.out;
+    let o = this.put(this.prefix, this.o);
+
+    // metric_key: the requested keys are plain names (checked), written as stored.
+    const metricStart = s[0]!;
+    const metricLength = l[0]!;
+    if (!this.sameMetric(buf, metricStart, metricLength)) {
+      this.metricBytes = Buffer.from(buf.subarray(metricStart, metricStart + metricLength));
+      this.unitBytes = this.unitOf.get(this.metricBytes.toString('utf8')) ?? Buffer.from(',,');
+    }
+    o = this.put(this.metricBytes, o);
+    out[o++] = COMMA;
+
+    o = this.put(this.localDate.of(int32(buf, s[1]!)), o);
+    out[o++] = COMMA;
+    if (l[2]! >= 0) o = this.time(int64(buf, s[2]!), o);
+    out[o++] = COMMA;
+    if (l[3]! >= 0) o = this.put(this.offset(int16(buf, s[3]!)), o);
+    out[o++] = COMMA;
+
+    // The instant as its UTC day and µs into it; beyond 2^52 µs of 2000 in BigInt, exactly.
+    const hi = int32(buf, s[4]!);
+    let days: number;
+    let us: number;
+    if (hi > -1_048_576 && hi < 1_048_576) {
+      const instant = int64(buf, s[4]!);
+      days = Math.floor(instant / US_PER_DAY);
+      us = instant - days * US_PER_DAY;
+    } else {
+      const instant = BigInt.asIntN(64, (BigInt(hi) << 32n) | BigInt(uint32(buf, s[4]! + 4)));
+      let d = instant / US_PER_DAY_BIG;
+      if (instant % US_PER_DAY_BIG < 0n) d -= 1n;
+      days = Number(d);
+      us = Number(instant - d * US_PER_DAY_BIG);
+    }
+    o = this.put(this.utcDate.of(days), o);
+    out[o++] = 0x54; // T
+    o = this.time(us, o);
+    out[o++] = 0x5a; // Z
+    out[o++] = COMMA;
+
+    if (l[5]! >= 0) o = this.float(buf.readDoubleBE(s[5]!), o);
+    o = this.put(this.unitBytes, o);
+    if (l[6]! >= 0) o = this.text(buf, s[6]!, l[6]!, o);
+    out[o++] = COMMA;
+
+    const device = l[7]! < 0 ? this.noDevice : (this.deviceOf.get(int32(buf, s[7]!)) ?? this.noDevice);
+    o = this.put(device.name, o);
+    out[o++] = COMMA;
+    if (l[8]! >= 0) o = this.text(buf, s[8]!, l[8]!, o);
+    else o = this.put(device.provider, o);
+    out[o++] = LF;
+    this.o = o;
+  }
+
+  /** The bytes of an offset's text, remembering the last (a participant's offset changes twice a year). */
+  private offset(minutes: number): Buffer {
+    if (minutes !== this.offsetMinutes) {
+      this.offsetBytes = Buffer.from(offsetText(minutes), 'latin1');
+      this.offsetMinutes = minutes;
+    }
+    return this.offsetBytes;
+  }
+
+  private sameMetric(buf: Buffer, start: number, length: number): boolean {
+    const m = this.metricBytes;
+    if (m.length !== length || length === 0) return false;
+    for (let i = 0; i < length; i++) if (m[i] !== buf[start + i]) return false;
+    return true;
+  }
+
+  /** Copies short constant bytes (a loop beats a native copy at these sizes). */
+  private put(src: Buffer, o: number): number {
+    const out = this.out;
+    for (let i = 0; i < src.length; i++) out[o + i] = src[i]!;
+    return o + src.length;
+  }
+
+  /** HH:MM:SS[.ffffff without trailing zeros] of µs since midnight. */
+  private time(us: number, o: number): number {
+    const out = this.out;
+    const second = Math.floor(us / 1_000_000);
+    if (second >= 86_400) {
+      // 24:00:00 is a valid time; nothing else past midnight reaches here.
+      o += out.write(
+        `${Math.floor(second / 3600)}:${two(Math.floor(second / 60) % 60)}:${two(second % 60)}`,
+        o,
+        'latin1',
+      );
+    } else {
+      const table = this.seconds;
+      const t = second * 8;
+      for (let i = 0; i < 8; i++) out[o + i] = table[t + i]!;
+      o += 8;
+    }
+    let fraction = us - second * 1_000_000;
+    if (fraction === 0) return o;
+    let digits = 6;
+    while (fraction % 10 === 0) {
+      fraction /= 10;
+      digits -= 1;
+    }
+    out[o] = 0x2e; // .
+    for (let i = digits; i >= 1; i--) {
+      out[o + i] = 48 + (fraction % 10);
+      fraction = Math.floor(fraction / 10);
+    }
+    return o + digits + 1;
+  }
+
+  private float(v: number, o: number): number {
+    const out = this.out;
+    if (Number.isInteger(v) && v < 1e15 && v > -1e15 && !Object.is(v, -0)) {
+      let n = v;
+      if (n < 0) {
+        out[o++] = 0x2d; // -
+        n = -n;
+      }
+      let digits = 1;
+      for (let x = n; x >= 10; x = Math.floor(x / 10)) digits += 1;
+      for (let i = digits - 1; i >= 0; i--) {
+        out[o + i] = 48 + (n % 10);
+        n = Math.floor(n / 10);
+      }
+      return o + digits;
+    }
+    return o + out.write(pgFloat8(v), o, 'latin1');
+  }
+
+  /** A text value as a CSV field: quoted (quotes doubled) when it is empty or holds a quote, comma or line break. */
+  private text(buf: Buffer, start: number, length: number, o: number): number {
+    const out = this.out;
+    let quote = length === 0 || (length === 2 && buf[start] === 0x5c && buf[start + 1] === 0x2e); // '' and \.
+    for (let i = start; !quote && i < start + length; i++) {
+      const c = buf[i];
+      quote = c === QUOTE || c === COMMA || c === LF || c === CR;
+    }
+    if (!quote) {
+      if (length > 64) return o + buf.copy(out, o, start, start + length);
+      for (let i = 0; i < length; i++) out[o + i] = buf[start + i]!;
+      return o + length;
+    }
+    out[o++] = QUOTE;
+    for (let i = start; i < start + length; i++) {
+      const c = buf[i]!;
+      out[o++] = c;
+      if (c === QUOTE) out[o++] = QUOTE;
+    }
+    out[o++] = QUOTE;
+    return o;
+  }
+}
