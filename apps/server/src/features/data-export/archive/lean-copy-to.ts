@@ -55,7 +55,9 @@ class LeanCopyToStream extends CopyToStreamQuery {
     while (at < chunk.length) {
       if (this.payloadLeft > 0) {
         const n = Math.min(this.payloadLeft, chunk.length - at);
-        chunk.copy(out, outLength, at, at + n);
+        // A row of a binary COPY is some hundred bytes: a loop copies it faster than a native call.
+        if (n > 128) chunk.copy(out, outLength, at, at + n);
+        else for (let i = 0; i < n; i++) out[outLength + i] = chunk[at + i]!;
         outLength += n;
         at += n;
         this.payloadLeft -= n;
