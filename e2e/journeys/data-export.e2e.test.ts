@@ -19,7 +19,6 @@
  * indeterminate bar ('Preparing the data'); the percent bar is covered by
  * the unit tests and the screenshots with fixtures.
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -29,7 +28,8 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newPage, screenshot, signIn } from '../support/browser.js';
 import { consentFromEmail } from '../support/consent.js';
-import { withDatabase } from '../support/database.js';
+import { storeFitbitMetrics, withDatabase } from '../support/database.js';
+import { csvLines, DATA_CSV_HEADER, metricCsv, zipNames, zipText } from '../support/export-zip.js';
 import { waitForMail } from '../support/inbox.js';
 import { gone, shows } from '../support/wait.js';
 
@@ -40,7 +40,6 @@ const METRICS = ['steps', 'calories'] as const;
 const FILE = 'export-journey';
 const CANCEL_FILE = 'export-journey-cancelled';
 const SHOTS = '/tmp/shots-wt-export-web';
-const CSV_HEADER = 'participant_code,metric_key,local_date,local_time,utc_offset,measured_at_utc,value,unit';
 
 async function shot(page: Page, name: string) {
   await screenshot(page, `data-export-${name}`);
@@ -138,70 +137,9 @@ describe('batch data export', () => {
 
     // The demo team stores steps and calories of its Fitbit tracker (what the metrics manager and
     // the retention page set); what it had before is put back afterwards.
-    await withDatabase(async (db) => {
-      const { rows } = await db.query<{ id: number; team_id: number; device_name: string }>(
-        `SELECT s.id, s.team_id, g.device_name FROM team_supported_devices s
-         JOIN global_device_catalog g ON g.id = s.global_device_catalog_id
-         JOIN teams t ON t.id = s.team_id
-         WHERE t.team_name = 'Demo Research Team' AND s.is_active
-           AND g.manufacturer = 'Fitbit' AND g.device_type = 'fitness_tracker'
-         ORDER BY g.device_name, s.id LIMIT 1`,
-      );
-      const device = rows[0]!;
-      deviceName = device.device_name;
-      const settingsBefore = await db.query<{ id: number; is_enabled: boolean }>(
-        `SELECT id, is_enabled FROM device_metric_settings
-         WHERE team_supported_device_id = $1 AND metric_key = ANY($2)`,
-        [device.id, METRICS],
-      );
-      const storedBefore = await db.query<{ id: number; is_enabled: boolean }>(
-        `SELECT id, is_enabled FROM team_storage_settings
-         WHERE team_id = $1 AND device_type = 'fitness_tracker' AND metric_key = ANY($2)`,
-        [device.team_id, METRICS],
-      );
-      restoreMetrics = () =>
-        withDatabase(async (db2) => {
-          await db2.query(
-            `DELETE FROM device_metric_settings WHERE team_supported_device_id = $1 AND metric_key = ANY($2)
-             AND NOT (id = ANY($3::int[]))`,
-            [device.id, METRICS, settingsBefore.rows.map((r) => r.id)],
-          );
-          for (const r of settingsBefore.rows)
-            await db2.query('UPDATE device_metric_settings SET is_enabled = $2 WHERE id = $1', [
-              r.id,
-              r.is_enabled,
-            ]);
-          await db2.query(
-            `DELETE FROM team_storage_settings WHERE team_id = $1 AND device_type = 'fitness_tracker'
-             AND metric_key = ANY($2) AND NOT (id = ANY($3::int[]))`,
-            [device.team_id, METRICS, storedBefore.rows.map((r) => r.id)],
-          );
-          for (const r of storedBefore.rows)
-            await db2.query('UPDATE team_storage_settings SET is_enabled = $2 WHERE id = $1', [
-              r.id,
-              r.is_enabled,
-            ]);
-        });
-      await db.query(
-        `INSERT INTO device_metric_settings (team_id, team_supported_device_id, metric_key, metric_name, metric_units, is_enabled)
-         SELECT $1, $2, c.metric_key, c.metric_name, c.units, true FROM metric_catalog c
-         WHERE c.device_type = 'fitness_tracker' AND c.metric_key = ANY($3)
-         ON CONFLICT (team_supported_device_id, metric_key) DO UPDATE SET is_enabled = true`,
-        [device.team_id, device.id, METRICS],
-      );
-      await db.query(
-        `INSERT INTO team_storage_settings (team_id, device_type, metric_key, metric_name, units)
-         SELECT $1, 'fitness_tracker', c.metric_key, c.metric_name, c.units FROM metric_catalog c
-         WHERE c.device_type = 'fitness_tracker' AND c.metric_key = ANY($2)
-         ON CONFLICT DO NOTHING`,
-        [device.team_id, METRICS],
-      );
-      await db.query(
-        `UPDATE team_storage_settings SET is_enabled = true
-         WHERE team_id = $1 AND device_type = 'fitness_tracker' AND metric_key = ANY($2)`,
-        [device.team_id, METRICS],
-      );
-    });
+    const stored = await storeFitbitMetrics(METRICS);
+    deviceName = stored.deviceName;
+    restoreMetrics = stored.restore;
   }, 180_000);
 
   afterAll(async () => {
@@ -374,7 +312,7 @@ describe('batch data export', () => {
     expect(res.headers()['content-disposition']).toContain(`filename="${FILE}.zip"`);
     const zipPath = path.join(tmp, `${FILE}.zip`);
     fs.writeFileSync(zipPath, await res.body());
-    const names = execFileSync('unzip', ['-Z1', zipPath], { encoding: 'utf8' }).trim().split('\n');
+    const names = zipNames(zipPath);
     expect(names).toEqual(expect.arrayContaining(['manifest.json', 'data_dictionary.csv']));
     const expected = await withDatabase(async (db) => {
       const { rows } = await db.query<{ metric_key: string; participant_id: number; n: string }>(
@@ -386,16 +324,10 @@ describe('batch data export', () => {
       return rows;
     });
     for (const metric of METRICS) {
-      const csvName = names.find(
-        (n) => n.endsWith('.csv') && n.includes(metric) && !n.includes('dictionary'),
-      );
+      const csvName = metricCsv(names, metric);
       expect(csvName, `a CSV for ${metric} in ${names.join(', ')}`).toBeTruthy();
-      const lines = execFileSync('unzip', ['-p', zipPath, csvName!], { encoding: 'utf8' })
-        .replace(/^\uFEFF/, '')
-        .trim()
-        .split(/\r?\n/)
-        .map((l) => l.replace(/"/g, ''));
-      expect(lines[0]!.startsWith(CSV_HEADER), lines[0]).toBe(true);
+      const lines = csvLines(zipPath, csvName!);
+      expect(lines[0]!.startsWith(DATA_CSV_HEADER), lines[0]).toBe(true);
       const rows = lines.slice(1);
       for (const [i, id] of participantIds.entries()) {
         const stored = Number(
@@ -413,9 +345,7 @@ describe('batch data export', () => {
         expected.filter((e) => e.metric_key === metric).reduce((n, e) => n + Number(e.n), 0),
       );
     }
-    const manifest = JSON.parse(
-      execFileSync('unzip', ['-p', zipPath, 'manifest.json'], { encoding: 'utf8' }),
-    );
+    const manifest = JSON.parse(zipText(zipPath, 'manifest.json'));
     expect(JSON.stringify(manifest)).toContain(FILE);
 
     // The requester is emailed a link to the page, never the data.
