@@ -13,20 +13,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SimClock } from '../clock.js';
 import { fitbitDevices, lastSync } from '../fitbit/fitbit-data.js';
 import { localDateAt } from '../zone.js';
-import {
-  addDays,
-  ageOf,
-  DATA_TYPES,
-  type DataTypeSpec,
-  dataSource,
-  MEMBER_SINCE,
-  type Pt,
-  payloadKeyOf,
-  pointsOfDate,
-  type ScopeArea,
-  type Share,
-  sleepSession,
-} from './data-types.js';
+import { DATA_TYPES, payloadKeyOf } from './data-types/catalogue.js';
+import { dataSource } from './data-types/data-sources.js';
+import { ageOf } from './data-types/heart-day.js';
+import { addDays, MEMBER_SINCE } from './data-types/legacy-day.js';
+import { pointsOfDate } from './data-types/points-of-date.js';
+import { sleepSession } from './data-types/sleep-day.js';
+import type { DataTypeSpec, Pt, ScopeArea, Share } from './data-types/spec.js';
 import { dateBounds, matches, parseFilter } from './filter.js';
 import type { GoogleHealthConfig } from './gh-config.js';
 import {

@@ -11,7 +11,8 @@ import { fitbitUserId, fitbitUserTimezone } from '../fitbit/fitbit-data.js';
 import { fitbitActivityLog } from '../fitbit/fitbit-data-routes.js';
 import { fitbitIntradayDataset } from '../fitbit/fitbit-intraday.js';
 import { instantOfLocal } from '../zone.js';
-import { calorieCents, skinBaseline } from './data-types.js';
+import { calorieCents } from './data-types/activity-day.js';
+import { skinBaseline } from './data-types/sleep-day.js';
 import { DEFAULT_CONFIG as GOOGLE_HEALTH_DEFAULT } from './gh-config.js';
 import { People } from './person.js';
 import {

@@ -15,7 +15,7 @@ import { personSeed } from '../oauth/common.js';
 import { CallCounter, registerControlRoutes } from '../oauth/control-routes.js';
 import { registerOAuthRoutes } from '../oauth/oauth-routes.js';
 import { type OAuthClient, OAuthStore } from '../oauth/oauth-store.js';
-import type { ScopeArea } from './data-types.js';
+import type { ScopeArea } from './data-types/spec.js';
 import { DEFAULT_CONFIG, type GoogleHealthConfig } from './gh-config.js';
 import { GoogleApiError, googleError } from './gh-json.js';
 import { registerGoogleHealthRoutes } from './gh-routes.js';
