@@ -6,9 +6,9 @@
  * local midnight; a move to another zone mid-period keeps local dates.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fitbitActivityLog } from '../fitbit/fitbit-activity-log.js';
 import { fitbitDay, fitbitIntradaySteps } from '../fitbit/fitbit-daily.js';
 import { fitbitUserId, fitbitUserTimezone } from '../fitbit/fitbit-data.js';
-import { fitbitActivityLog } from '../fitbit/fitbit-data-routes.js';
 import { fitbitIntradayDataset } from '../fitbit/fitbit-intraday.js';
 import { instantOfLocal } from '../zone.js';
 import { calorieCents } from './data-types/activity-day.js';

@@ -3,8 +3,9 @@
  * sleep, the auto-detected walk, and the day's food and water logs, each
  * with the legacy log's id so the same thing has the same id on both APIs.
  */
+
+import { fitbitActivityLog } from '../../fitbit/fitbit-activity-log.js';
 import { fitbitDay } from '../../fitbit/fitbit-daily.js';
-import { fitbitActivityLog } from '../../fitbit/fitbit-data-routes.js';
 import { duration } from '../gh-json.js';
 import { atLocal, logEntry, sessionPoint } from './point-builders.js';
 import { sleepSession } from './sleep-day.js';
