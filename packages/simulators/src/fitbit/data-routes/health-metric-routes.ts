@@ -7,6 +7,40 @@ import type { FastifyInstance } from 'fastify';
 import { fitbitDay } from '../fitbit-daily.js';
 import { dayOrDays, daysOf, type FitbitRouteKit, parseDate } from './route-kit.js';
 
+type FitbitDay = ReturnType<typeof fitbitDay>;
+
+/** The metrics answered as `{ [key]: [{ dateTime, ...entry }] }` for the days that have one. */
+const DAILY_METRICS: Array<{
+  path: string;
+  scope: string;
+  key: string;
+  entry: (d: FitbitDay) => { value: unknown; logType?: string } | null;
+}> = [
+  {
+    path: 'cardioscore',
+    scope: 'cardio_fitness',
+    key: 'cardioScore',
+    entry: (d) => (d.vo2Max ? { value: { vo2Max: d.vo2Max } } : null),
+  },
+  { path: 'hrv', scope: 'heartrate', key: 'hrv', entry: (d) => (d.hrv ? { value: d.hrv } : null) },
+  {
+    path: 'br',
+    scope: 'respiratory_rate',
+    key: 'br',
+    entry: (d) => (d.breathingRate === null ? null : { value: { breathingRate: d.breathingRate } }),
+  },
+  // Nightly skin temperature relative to the baseline, °C.
+  {
+    path: 'temp/skin',
+    scope: 'temperature',
+    key: 'tempSkin',
+    entry: (d) =>
+      d.skinTempRelative === null
+        ? null
+        : { value: { nightlyRelative: d.skinTempRelative }, logType: 'dedicated_temp_sensor' },
+  },
+];
+
 export function registerHealthMetricRoutes(app: FastifyInstance, { today, handle }: FitbitRouteKit) {
   // SpO2: one date → an object; a range → an array.
   app.get(
@@ -21,58 +55,15 @@ export function registerHealthMetricRoutes(app: FastifyInstance, { today, handle
     }),
   );
 
-  // Cardio fitness score (max 30 days).
-  app.get(
-    '/1/user/-/cardioscore/date/*',
-    handle('cardio_fitness', (grant, parts) => {
-      const days = dayOrDays(parts[0]!, parts[1], today(grant.userId), 30);
-      return {
-        cardioScore: days.flatMap((day) => {
-          const v = fitbitDay(grant.userId, day).vo2Max;
-          return v ? [{ dateTime: day, value: { vo2Max: v } }] : [];
+  // Cardio score, HRV and breathing rate of the main sleep, skin temperature (max 30 days; providers.md §1.7.9, §1.7.10).
+  for (const m of DAILY_METRICS)
+    app.get(
+      `/1/user/-/${m.path}/date/*`,
+      handle(m.scope, (grant, parts) => ({
+        [m.key]: dayOrDays(parts[0]!, parts[1], today(grant.userId), 30).flatMap((day) => {
+          const e = m.entry(fitbitDay(grant.userId, day));
+          return e ? [{ dateTime: day, ...e }] : [];
         }),
-      };
-    }),
-  );
-
-  // HRV and breathing rate of the main sleep (max 30 days; providers.md §1.7.10).
-  app.get(
-    '/1/user/-/hrv/date/*',
-    handle('heartrate', (grant, parts) => {
-      const days = dayOrDays(parts[0]!, parts[1], today(grant.userId), 30);
-      return {
-        hrv: days.flatMap((day) => {
-          const v = fitbitDay(grant.userId, day).hrv;
-          return v ? [{ dateTime: day, value: v }] : [];
-        }),
-      };
-    }),
-  );
-  app.get(
-    '/1/user/-/br/date/*',
-    handle('respiratory_rate', (grant, parts) => {
-      const days = dayOrDays(parts[0]!, parts[1], today(grant.userId), 30);
-      return {
-        br: days.flatMap((day) => {
-          const v = fitbitDay(grant.userId, day).breathingRate;
-          return v === null ? [] : [{ dateTime: day, value: { breathingRate: v } }];
-        }),
-      };
-    }),
-  );
-  // Nightly skin temperature relative to the baseline, °C (scope temperature; max 30 days).
-  app.get(
-    '/1/user/-/temp/skin/date/*',
-    handle('temperature', (grant, parts) => {
-      const days = dayOrDays(parts[0]!, parts[1], today(grant.userId), 30);
-      return {
-        tempSkin: days.flatMap((day) => {
-          const v = fitbitDay(grant.userId, day).skinTempRelative;
-          return v === null
-            ? []
-            : [{ dateTime: day, value: { nightlyRelative: v }, logType: 'dedicated_temp_sensor' }];
-        }),
-      };
-    }),
-  );
+      })),
+    );
 }

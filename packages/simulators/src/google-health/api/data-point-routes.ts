@@ -57,34 +57,36 @@ export function registerDataPointRoutes(
     return { points: out, ...(d >= lo && { next: encodeToken(binding, { d, i: 0 }) }) };
   }
 
-  app.get(
-    '/v4/users/:user/dataTypes/:dataType/dataPoints',
-    wrap('DataPointsService.ListDataPoints', areaOf, (person, request) => {
-      const spec = specOf(request, 'list');
-      const page = listPage(spec, person, request.query as Record<string, string | undefined>, false);
-      // proto3 JSON leaves an empty list out: an empty page is `{}` or just a token.
-      return {
-        ...(page.points.length > 0 && {
-          dataPoints: page.points.map((p) => renderListed(spec, person, p, renderCtx())),
-        }),
-        ...(page.next && { nextPageToken: page.next }),
-      };
-    }),
-  );
-
-  app.get(
-    '/v4/users/:user/dataTypes/:dataType/dataPoints::reconcile',
-    wrap('DataPointsService.ReconcileDataPoints', areaOf, (person, request) => {
-      const spec = specOf(request, 'list');
-      const page = listPage(spec, person, request.query as Record<string, string | undefined>, true);
-      return {
-        ...(page.points.length > 0 && {
-          dataPoints: page.points.map((p) => renderReconciled(spec, person, p, renderCtx())),
-        }),
-        ...(page.next && { nextPageToken: page.next }),
-      };
-    }),
-  );
+  // list and :reconcile page alike; reconcile merges the sources and names points instead of their source.
+  const listings = [
+    {
+      path: 'dataPoints',
+      method: 'DataPointsService.ListDataPoints',
+      reconcile: false,
+      render: renderListed,
+    },
+    {
+      path: 'dataPoints::reconcile',
+      method: 'DataPointsService.ReconcileDataPoints',
+      reconcile: true,
+      render: renderReconciled,
+    },
+  ];
+  for (const { path, method, reconcile, render } of listings)
+    app.get(
+      `/v4/users/:user/dataTypes/:dataType/${path}`,
+      wrap(method, areaOf, (person, request) => {
+        const spec = specOf(request, 'list');
+        const page = listPage(spec, person, request.query as Record<string, string | undefined>, reconcile);
+        // proto3 JSON leaves an empty list out: an empty page is `{}` or just a token.
+        return {
+          ...(page.points.length > 0 && {
+            dataPoints: page.points.map((p) => render(spec, person, p, renderCtx())),
+          }),
+          ...(page.next && { nextPageToken: page.next }),
+        };
+      }),
+    );
 
   app.get(
     '/v4/users/:user/dataTypes/:dataType/dataPoints/:id',

@@ -7,7 +7,6 @@
  * Wall-clock minutes follow the day's zone: a minute skipped when clocks go
  * forward has no point, a repeated minute is its first occurrence.
  */
-import { createHash } from 'node:crypto';
 import { fitbitIntradayHeart, fitbitIntradaySteps } from '../../fitbit/fitbit-daily.js';
 import { instantOfLocal, localIso, offsetMinutesAt } from '../../zone.js';
 import type { DayCtx } from './spec.js';
@@ -23,17 +22,6 @@ export const addDays = (date: string, n: number) =>
 
 export const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 export const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;
-
-/** A seeded pseudo-random sequence in [0, 1): the same seed, the same values. */
-export function prng(seed: string) {
-  let a = createHash('sha256').update(seed).digest().readUInt32BE(0);
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 /** Spread an integer `delta` over `values` one `unit` at a time, from the last entry back. */
 export function spread(values: number[], delta: number, unit: number) {

@@ -7,7 +7,8 @@
  * BMI's height), entered once.
  */
 import { fitbitDay } from '../../fitbit/fitbit-daily.js';
-import { MEMBER_SINCE, prng, round } from './legacy-day.js';
+import { prng } from '../../fitbit/fitbit-intraday.js';
+import { MEMBER_SINCE, round } from './legacy-day.js';
 import { atLocal, dailyPoint, samplePoint } from './point-builders.js';
 import { skinBaseline, sleepSession } from './sleep-day.js';
 import type { DayCtx, Pt } from './spec.js';

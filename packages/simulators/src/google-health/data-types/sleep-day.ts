@@ -5,9 +5,10 @@
  */
 import { createHash } from 'node:crypto';
 import { fitbitDay } from '../../fitbit/fitbit-daily.js';
+import { prng } from '../../fitbit/fitbit-intraday.js';
 import { instantOfLocal } from '../../zone.js';
 import { type Person, zoneOfDate } from '../person.js';
-import { prng, round, sum } from './legacy-day.js';
+import { round, sum } from './legacy-day.js';
 
 export interface SleepSession {
   id: string;
