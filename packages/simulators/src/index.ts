@@ -10,12 +10,10 @@ export { fitbitDay, fitbitIntradayHeart, fitbitIntradaySteps } from './fitbit/fi
 export { fitbitDevices, fitbitProfile, fitbitUserId, fitbitUserTimezone } from './fitbit/fitbit-data.js';
 export { fitbitIntradayDataset, fitbitLocalMinutes } from './fitbit/fitbit-intraday.js';
 export { FITBIT_SCOPES, type FitbitSimulatorOptions, fitbitSimulator } from './fitbit/fitbit-simulator.js';
-export {
-  activityChunks,
-  DATA_TYPES as GOOGLE_HEALTH_DATA_TYPES,
-  pointsOfDate as googleHealthPointsOfDate,
-  sleepSession as googleHealthSleepSession,
-} from './google-health/data-types.js';
+export { activityChunks } from './google-health/data-types/activity-day.js';
+export { DATA_TYPES as GOOGLE_HEALTH_DATA_TYPES } from './google-health/data-types/catalogue.js';
+export { pointsOfDate as googleHealthPointsOfDate } from './google-health/data-types/points-of-date.js';
+export { sleepSession as googleHealthSleepSession } from './google-health/data-types/sleep-day.js';
 export {
   DEFAULT_CONFIG as GOOGLE_HEALTH_DEFAULT_CONFIG,
   type GoogleHealthConfig,

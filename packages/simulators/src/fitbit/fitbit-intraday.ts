@@ -49,7 +49,7 @@ function minuteValues(userId: string, date: string, resource: IntradayResource):
 }
 
 /** A PRNG seeded per user and day: thousands of samples without a hash each. */
-function prng(seed: string) {
+export function prng(seed: string) {
   let a = createHash('sha256').update(seed).digest().readUInt32BE(0);
   return () => {
     a = (a + 0x6d2b79f5) | 0;

@@ -6,7 +6,9 @@
  * `YYYY-MM-DD[THH:mm:ss]` without offset for civil ones, dates for daily
  * types), each refusal with the reason the live API gives.
  */
-import { civilOf, type DataTypeSpec, type Pt, physicalOf, snakeOf } from './data-types.js';
+import { snakeOf } from './data-types/catalogue.js';
+import { civilOf, physicalOf } from './data-types/points-of-date.js';
+import type { DataTypeSpec, Pt } from './data-types/spec.js';
 import { GoogleApiError } from './gh-json.js';
 
 type MemberKind = 'physical' | 'civil' | 'date';
