@@ -20,6 +20,7 @@
  * stage averages over 30 days are absent.
  */
 import type { FitbitResource } from '@trialwear/contract';
+import { isKnownZone, wallClock } from '../../../time/zone.js';
 import {
   addDays,
   type CivilDateTime,
@@ -28,10 +29,8 @@ import {
   dateText,
   durationSeconds,
   type GoogleDate,
-  isKnownZone,
   localMidnight,
   num,
-  wallClock,
 } from './civil-time.js';
 import {
   type DataPoint,
