@@ -11,10 +11,11 @@
  */
 import type { ExportJobParams } from '@trialwear/contract';
 import type { AppContext } from '../../app-context.js';
-import * as repo from '../../features/data-export/repo.js';
+import { findTeamDevice } from '../../features/data-export/repo.js';
 import { earliestToday } from '../../features/data-export/service.js';
 import { addDays } from '../../features/device-data/local-dates.js';
 import { ProviderUnavailable, syncDevice } from '../device-sync/sync-device.js';
+import * as repo from './repo.js';
 
 /** A provider (or our budget for it) asks to wait until `until`. */
 export class ExportDeferred extends Error {
@@ -54,7 +55,7 @@ export async function fetchMissing(
   signal: AbortSignal,
 ): Promise<FetchSummary> {
   const summary: FetchSummary = { devices: 0, fetched: 0, rowsUpserted: 0, skipped: [] };
-  const device = await repo.findTeamDevice(ctx.db, teamId, params.deviceId);
+  const device = await findTeamDevice(ctx.db, teamId, params.deviceId);
   if (!device) return summary;
   const links = (
     await repo.participantDevices(ctx.db, teamId, params.participantIds, device.manufacturer)

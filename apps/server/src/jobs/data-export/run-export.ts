@@ -22,11 +22,11 @@ import { EXPORT_LIMITS, type ExportJobParams, exportJobParamsSchema } from '@tri
 import type { AppContext } from '../../app-context.js';
 import { inTransaction } from '../../db/transaction.js';
 import { writeExportArchive } from '../../features/data-export/archive/write-archive.js';
-import * as repo from '../../features/data-export/repo.js';
 import { exportStorage, storageKeyOf } from '../../features/data-export/service.js';
 import { ProviderUnavailable } from '../device-sync/sync-device.js';
 import { ExportDeferred, ExportFetchUnavailable, fetchMissing } from './fetch-missing.js';
 import { mailOutcome } from './mail.js';
+import * as repo from './repo.js';
 
 /** A lease outlives a few missed heartbeats; a killed worker's job is taken over after it. */
 export const LEASE_MS = 15_000;
