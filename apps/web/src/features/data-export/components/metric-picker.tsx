@@ -2,10 +2,11 @@
  * The export form's metric picker: the chosen device's metrics the team may
  * export, as checkboxes grouped by category, with "Select all" and "Clear".
  */
-import { Button, Checkbox, Group, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Checkbox, SimpleGrid, Stack, Text } from '@mantine/core';
 import type { BatchExportBody, ExportMetric } from '@trialwear/contract';
 import { type Control, Controller } from 'react-hook-form';
 import type { ExportFormValues } from './export-form';
+import { SelectAllClear } from './select-all-clear';
 
 /** 'Calories burned (kcal)'; the unit is left out where it only repeats the name ('Steps'). */
 const metricLabel = (m: ExportMetric) =>
@@ -59,26 +60,12 @@ export function MetricPicker({
           {metricList.length > 0 && (
             <Stack gap="xs" mt="xs">
               {metricList.length > 1 && (
-                <Group gap="xs">
-                  <Button
-                    variant="subtle"
-                    size="compact-sm"
-                    aria-label="Select all metrics"
-                    onClick={() => field.onChange(metricList.map((m) => m.metric_key))}
-                  >
-                    Select all
-                  </Button>
-                  {field.value.length > 0 && (
-                    <Button
-                      variant="subtle"
-                      size="compact-sm"
-                      aria-label="Clear metrics"
-                      onClick={() => field.onChange([])}
-                    >
-                      Clear
-                    </Button>
-                  )}
-                </Group>
+                <SelectAllClear
+                  what="metrics"
+                  anySelected={field.value.length > 0}
+                  onSelectAll={() => field.onChange(metricList.map((m) => m.metric_key))}
+                  onClear={() => field.onChange([])}
+                />
               )}
               {byCategory(metricList).map(([category, list]) => (
                 <div key={category}>

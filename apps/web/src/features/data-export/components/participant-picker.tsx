@@ -4,11 +4,12 @@
  * stays disabled until a trial and a device are chosen, or when nobody of the
  * trial has linked the device.
  */
-import { Button, Group, MultiSelect, Stack } from '@mantine/core';
+import { MultiSelect, Stack } from '@mantine/core';
 import type { BatchExportBody, ExportParticipant } from '@trialwear/contract';
 import { type Control, Controller } from 'react-hook-form';
 import { participantLabel } from '../export-format';
 import type { ExportFormValues } from './export-form';
+import { SelectAllClear } from './select-all-clear';
 
 export function ParticipantPicker({
   control,
@@ -67,26 +68,12 @@ export function ParticipantPicker({
               error={error}
             />
             {ready && participantOptions.length > 1 && (
-              <Group gap="xs">
-                <Button
-                  variant="subtle"
-                  size="compact-sm"
-                  aria-label="Select all participants"
-                  onClick={() => field.onChange(participantOptions.map((o) => Number(o.value)))}
-                >
-                  Select all
-                </Button>
-                {field.value.length > 0 && (
-                  <Button
-                    variant="subtle"
-                    size="compact-sm"
-                    aria-label="Clear participants"
-                    onClick={() => field.onChange([])}
-                  >
-                    Clear
-                  </Button>
-                )}
-              </Group>
+              <SelectAllClear
+                what="participants"
+                anySelected={field.value.length > 0}
+                onSelectAll={() => field.onChange(participantOptions.map((o) => Number(o.value)))}
+                onClear={() => field.onChange([])}
+              />
             )}
           </Stack>
         );
