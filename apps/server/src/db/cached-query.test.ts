@@ -1,7 +1,7 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { cachedQuery } from './cached-query.js';
-import type { Database } from './schema.js';
+import type { Database } from './schema/index.js';
 
 describe('cachedQuery', () => {
   it('builds each shape once and binds the values of each call in the order of the SQL', async () => {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import type { Database } from './schema.js';
+import type { Database } from './schema/index.js';
 
 // A DATE is a calendar day, not an instant: keep it as 'YYYY-MM-DD' instead of a
 // Date at local midnight (which shifts across time zones).

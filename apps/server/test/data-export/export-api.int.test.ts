@@ -292,6 +292,44 @@ describe('batch data export calls', () => {
     expect((await a.as.User.delete(`/api/dataExport/jobs/${pending}`)).statusCode).toBe(200);
   }, 60_000);
 
+  it("a device the sync may not call yet holds the export until then (a 429's Retry-After), then it completes", async () => {
+    const id = (
+      await a.as.User.post('/api/dataExport/batchDataExport', {
+        ...body,
+        // Not fetched yet (earlier tests covered from 5 days ago), and not the next test's range.
+        startDate: dateAgo(20),
+        endDate: dateAgo(10),
+        fileName: 'rate-limited',
+      })
+    ).json().jobId as string;
+    await simControl(t, 'fitbit').failNext(429);
+    expect(await runExport(t.ctx, id)).toEqual({ status: 'deferred' });
+    // The job waits exactly as long as the device: its next allowed call (the Retry-After).
+    const job = await t.ctx.db
+      .selectFrom('export_jobs')
+      .select(['status', 'not_before', 'phase'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    const device = await t.ctx.db
+      .selectFrom('device_sync_state')
+      .select('next_allowed_at')
+      .where('next_allowed_at', 'is not', null)
+      .orderBy('next_allowed_at', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(job).toMatchObject({ status: 'pending', phase: 'waiting for the provider' });
+    expect(job.not_before?.getTime()).toBeGreaterThan(clock.now().getTime());
+    expect(job.not_before?.toISOString()).toBe(device.next_allowed_at?.toISOString());
+    const wait = job.not_before!.getTime() - clock.now().getTime();
+    clock.advance(wait - 1000);
+    expect(await runExport(t.ctx, id)).toEqual({ status: 'skipped' });
+    clock.advance(1000);
+    expect(await runExport(t.ctx, id)).toMatchObject({ status: 'completed' });
+    // The clock goes back (the sessions' idle limit); the device's wait, over, must not come back with it.
+    clock.advance(-wait);
+    await t.ctx.db.updateTable('device_sync_state').set({ next_allowed_at: null }).execute();
+    expect((await a.as.User.delete(`/api/dataExport/jobs/${id}`)).statusCode).toBe(200);
+  }, 60_000);
+
   it('a provider down on every attempt: the job retries, then fails with a clear message, and the requester is emailed', async () => {
     // A range not fetched yet, so the job must call Fitbit, which answers 500 to everything for a while.
     const id = (

@@ -1,5 +1,5 @@
 /*
- * src/db/schema.ts (the Kysely types every repo compiles against) must match
+ * src/db/schema/ (the Kysely types every repo compiles against) must match
  * the database the migrations build.
  */
 import { fileURLToPath } from 'node:url';
@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DbColumn, readSchemaTypes, schemaDrift } from '../support/schema-drift.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
-const SCHEMA_FILE = fileURLToPath(new URL('../../src/db/schema.ts', import.meta.url));
+const SCHEMA_DIR = fileURLToPath(new URL('../../src/db/schema/', import.meta.url));
 
-describe('schema.ts against the migrated database', () => {
+describe('db/schema against the migrated database', () => {
   let t: TestApp;
   let columns: DbColumn[];
   beforeAll(async () => {
@@ -29,7 +29,7 @@ describe('schema.ts against the migrated database', () => {
   afterAll(() => t.close());
 
   it('has every table and column with the same nullability and kind of value', () => {
-    expect(schemaDrift(readSchemaTypes(SCHEMA_FILE), columns)).toEqual([]);
+    expect(schemaDrift(readSchemaTypes(SCHEMA_DIR), columns)).toEqual([]);
   });
 
   it('notices a column the types lack, a nullability change and a missing table', () => {
@@ -40,10 +40,10 @@ describe('schema.ts against the migrated database', () => {
       { table: 'participants', column: 'shoe_size', dataType: 'integer', nullable: true, hasDefault: false },
       { table: 'new_table', column: 'id', dataType: 'integer', nullable: false, hasDefault: true },
     ];
-    expect(schemaDrift(readSchemaTypes(SCHEMA_FILE), drifted)).toEqual([
-      'table new_table is in the database but not in schema.ts',
-      'participants.shoe_size (integer) is missing from schema.ts',
-      'trials.trial_name: nullable in the database is true, in schema.ts false',
+    expect(schemaDrift(readSchemaTypes(SCHEMA_DIR), drifted)).toEqual([
+      'table new_table is in the database but not in db/schema',
+      'participants.shoe_size (integer) is missing from db/schema',
+      'trials.trial_name: nullable in the database is true, in db/schema false',
     ]);
   });
 });

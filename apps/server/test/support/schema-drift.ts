@@ -1,5 +1,5 @@
 /*
- * Compares the hand-kept Kysely types (src/db/schema.ts) with a migrated
+ * Compares the hand-kept Kysely types (src/db/schema/) with a migrated
  * database. We keep the types by hand rather than generate them because they
  * carry what the database only enforces with CHECK constraints (the literal
  * unions of providers, statuses, roles); this check makes sure they never
@@ -7,6 +7,7 @@
  * the same kind of value, and no required column typed as optional.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import ts from 'typescript';
 
 export interface DbColumn {
@@ -24,21 +25,30 @@ interface TsColumn {
   generated: boolean;
 }
 
-/** Table name → column name → its TypeScript type, read from the `Database` interface and the interfaces it names. */
-export function readSchemaTypes(file: string): Map<string, Map<string, TsColumn>> {
-  const source = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
-  const interfaces = new Map<string, ts.InterfaceDeclaration>();
-  source.forEachChild((node) => {
-    if (ts.isInterfaceDeclaration(node)) interfaces.set(node.name.text, node);
-  });
+/**
+ * Table name → column name → its TypeScript type, read from the `Database`
+ * interface and the interfaces it names, in the .ts files of the schema
+ * directory (one per area, `index.ts` holding `Database`).
+ */
+export function readSchemaTypes(dir: string): Map<string, Map<string, TsColumn>> {
+  const interfaces = new Map<string, { node: ts.InterfaceDeclaration; source: ts.SourceFile }>();
+  for (const name of fs.readdirSync(dir).filter((f) => f.endsWith('.ts'))) {
+    const file = path.join(dir, name);
+    const source = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+    source.forEachChild((node) => {
+      if (ts.isInterfaceDeclaration(node)) interfaces.set(node.name.text, { node, source });
+    });
+  }
   const database = interfaces.get('Database');
-  if (!database) throw new Error('schema.ts has no Database interface');
+  if (!database) throw new Error('db/schema has no Database interface');
   const tables = new Map<string, Map<string, TsColumn>>();
-  for (const member of database.members) {
+  for (const member of database.node.members) {
     if (!ts.isPropertySignature(member) || !member.type) continue;
-    const table = member.name.getText(source);
-    const iface = interfaces.get(member.type.getText(source));
-    if (!iface) throw new Error(`schema.ts: no interface ${member.type.getText(source)} for ${table}`);
+    const table = member.name.getText(database.source);
+    const typeName = member.type.getText(database.source);
+    const found = interfaces.get(typeName);
+    if (!found) throw new Error(`db/schema: no interface ${typeName} for ${table}`);
+    const { node: iface, source } = found;
     const columns = new Map<string, TsColumn>();
     for (const col of iface.members) {
       if (!ts.isPropertySignature(col) || !col.type) continue;
@@ -96,9 +106,9 @@ export function schemaDrift(types: Map<string, Map<string, TsColumn>>, db: DbCol
   const dbTables = new Map<string, DbColumn[]>();
   for (const c of db) dbTables.set(c.table, [...(dbTables.get(c.table) ?? []), c]);
   for (const table of dbTables.keys())
-    if (!types.has(table)) problems.push(`table ${table} is in the database but not in schema.ts`);
+    if (!types.has(table)) problems.push(`table ${table} is in the database but not in db/schema`);
   for (const table of types.keys())
-    if (!dbTables.has(table)) problems.push(`table ${table} is in schema.ts but not in the database`);
+    if (!dbTables.has(table)) problems.push(`table ${table} is in db/schema but not in the database`);
   for (const [table, columns] of dbTables) {
     const typed = types.get(table);
     if (!typed) continue;
@@ -106,18 +116,18 @@ export function schemaDrift(types: Map<string, Map<string, TsColumn>>, db: DbCol
       const t = typed.get(c.column);
       const where = `${table}.${c.column}`;
       if (!t) {
-        problems.push(`${where} (${c.dataType}) is missing from schema.ts`);
+        problems.push(`${where} (${c.dataType}) is missing from db/schema`);
         continue;
       }
       if (t.nullable !== c.nullable)
-        problems.push(`${where}: nullable in the database is ${c.nullable}, in schema.ts ${t.nullable}`);
+        problems.push(`${where}: nullable in the database is ${c.nullable}, in db/schema ${t.nullable}`);
       if (!typeFits(c.dataType, t.type)) problems.push(`${where}: ${c.dataType} typed as ${t.type}`);
       if (t.generated && !c.hasDefault)
         problems.push(`${where}: typed Generated<> but the database has no default for it`);
     }
     for (const column of typed.keys())
       if (!columns.some((c) => c.column === column))
-        problems.push(`${table}.${column} is in schema.ts but not in the database`);
+        problems.push(`${table}.${column} is in db/schema but not in the database`);
   }
   return problems;
 }

@@ -1,9 +1,10 @@
 /*
  * SQL of the batch data export: the page's lists (trials the caller sees,
  * the team's devices, a trial's participants linked to a device's brand,
- * the metrics a device may export), and the export_jobs rows (team-scoped
- * reads, state changes guarded by the current state so that two callers or
- * a caller and a worker never both win).
+ * the metrics a device may export), and the export_jobs rows as the routes
+ * see them (team-scoped reads, state changes guarded by the current state so
+ * that a caller and a worker never both win). The worker's SQL (claim, lease,
+ * queue, coverage) is in `jobs/data-export/repo.ts`.
  */
 import type { Role } from '@trialwear/contract';
 import { sql } from 'kysely';
@@ -107,28 +108,10 @@ export function exportableMetrics(db: Db, teamId: number, deviceId: number, devi
     .execute();
 }
 
-/** The authorized-at-some-point devices of these participants of the brand (the fetch step). */
-export function participantDevices(
-  db: Db,
-  teamId: number,
-  participantIds: readonly number[],
-  manufacturer: keyof typeof PROVIDERS_OF_BRAND,
-) {
-  return db
-    .selectFrom('participant_devices')
-    .select(['id', 'participant_id', 'provider', 'authorization_status'])
-    .where('team_id', '=', teamId)
-    .where('participant_id', 'in', participantIds.length ? [...participantIds] : [-1])
-    .where('provider', 'in', [...PROVIDERS_OF_BRAND[manufacturer]])
-    .where('authorization_date', 'is not', null)
-    .orderBy('participant_id')
-    .orderBy('id')
-    .execute();
-}
-
 // ---------------------------------------------------------------- jobs
 
-const JOB_COLUMNS = [
+/** The columns every job read answers (the service's and the worker's). */
+export const JOB_COLUMNS = [
   'id',
   'team_id',
   'user_id',
@@ -174,29 +157,18 @@ export function insertJob(
     .executeTakeFirstOrThrow();
 }
 
-/** The job if it is of the team (another team's is not there). */
-export function findJob(db: Db, teamId: number, id: string) {
+/**
+ * The job if it is of the team (another team's is not there); `forUpdate`
+ * also locks its row until the transaction ends.
+ */
+export function findJob(db: Db, teamId: number, id: string, opts: { forUpdate?: boolean } = {}) {
   return db
     .selectFrom('export_jobs')
     .select(JOB_COLUMNS)
     .where('team_id', '=', teamId)
     .where('id', '=', id)
+    .$if(opts.forUpdate === true, (q) => q.forUpdate())
     .executeTakeFirst();
-}
-
-export function findJobForUpdate(db: Db, teamId: number, id: string) {
-  return db
-    .selectFrom('export_jobs')
-    .select(JOB_COLUMNS)
-    .where('team_id', '=', teamId)
-    .where('id', '=', id)
-    .forUpdate()
-    .executeTakeFirst();
-}
-
-/** Any team's job by id: for the worker, which is given only the id. */
-export function jobById(db: Db, id: string) {
-  return db.selectFrom('export_jobs').select(JOB_COLUMNS).where('id', '=', id).executeTakeFirst();
 }
 
 export function latestJobs(db: Db, teamId: number, limit: number) {
@@ -245,244 +217,4 @@ export function deleteJob(db: Db, teamId: number, id: string) {
     .where('status', 'in', ['completed', 'failed', 'cancelled', 'expired'])
     .returning(['id', 'storage_key'])
     .executeTakeFirst();
-}
-
-// ---------------------------------------------------------------- the worker's side
-
-/** Serialise slot decisions of one team (transaction-scoped advisory lock). */
-export async function lockTeamSlots(db: Db, teamId: number) {
-  await sql`SELECT pg_advisory_xact_lock(734012, ${teamId})`.execute(db);
-}
-
-/** Processing jobs of the team whose lease is still alive (a dead worker's job frees its slot). */
-export async function runningCount(db: Db, teamId: number, now: Date, exceptId?: string) {
-  const r = await db
-    .selectFrom('export_jobs')
-    .select((eb) => eb.fn.countAll<string>().as('n'))
-    .where('team_id', '=', teamId)
-    .where('status', '=', 'processing')
-    .where('lease_expires_at', '>', now)
-    .$if(exceptId !== undefined, (q) => q.where('id', '!=', exceptId!))
-    .executeTakeFirstOrThrow();
-  return Number(r.n);
-}
-
-/**
- * Jobs that may start, oldest first: pending ones whose wait is over, and
- * processing ones whose worker died (lease expired).
- */
-export function waitingJobs(db: Db, teamId: number | null, now: Date) {
-  return db
-    .selectFrom('export_jobs')
-    .select(['id', 'team_id', 'status', 'created_at'])
-    .$if(teamId !== null, (q) => q.where('team_id', '=', teamId!))
-    .where((eb) =>
-      eb.or([
-        eb.and([
-          eb('status', '=', 'pending'),
-          eb.or([eb('not_before', 'is', null), eb('not_before', '<=', now)]),
-        ]),
-        eb.and([
-          eb('status', '=', 'processing'),
-          eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<=', now)]),
-        ]),
-      ]),
-    )
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
-}
-
-export function claim(db: Db, id: string, owner: string, now: Date, leaseUntil: Date) {
-  return db
-    .updateTable('export_jobs')
-    .set((eb) => ({
-      status: 'processing',
-      lease_owner: owner,
-      lease_expires_at: leaseUntil,
-      attempts: eb('attempts', '+', 1),
-      started_at: now,
-      rows_written: '0',
-      rows_total: null,
-      phase: 'fetching',
-      error_message: null,
-      not_before: null,
-      updated_at: now,
-    }))
-    .where('id', '=', id)
-    .returning(JOB_COLUMNS)
-    .executeTakeFirstOrThrow();
-}
-
-/** Renew the lease and write progress; answers whether this worker still owns a processing job. */
-export async function heartbeat(
-  db: Db,
-  id: string,
-  owner: string,
-  now: Date,
-  leaseUntil: Date,
-  progress: { rowsWritten: number; rowsTotal: number | null; phase: string },
-): Promise<boolean> {
-  const r = await db
-    .updateTable('export_jobs')
-    .set({
-      lease_expires_at: leaseUntil,
-      rows_written: String(progress.rowsWritten),
-      rows_total: progress.rowsTotal === null ? null : String(progress.rowsTotal),
-      phase: progress.phase,
-      updated_at: now,
-    })
-    .where('id', '=', id)
-    .where('lease_owner', '=', owner)
-    .where('status', '=', 'processing')
-    .returning('id')
-    .executeTakeFirst();
-  return r !== undefined;
-}
-
-/** Cheap check between heartbeats: is the job still this worker's and still processing? */
-export async function stillOwned(db: Db, id: string, owner: string): Promise<boolean> {
-  const r = await db
-    .selectFrom('export_jobs')
-    .select(['status', 'lease_owner'])
-    .where('id', '=', id)
-    .executeTakeFirst();
-  return r?.status === 'processing' && r.lease_owner === owner;
-}
-
-export function complete(
-  db: Db,
-  id: string,
-  owner: string,
-  done: {
-    now: Date;
-    expiresAt: Date;
-    size: number;
-    storageKey: string;
-    rows: number;
-    manifest: unknown;
-  },
-) {
-  return db
-    .updateTable('export_jobs')
-    .set({
-      status: 'completed',
-      completed_at: done.now,
-      expires_at: done.expiresAt,
-      file_size: String(done.size),
-      storage_key: done.storageKey,
-      file_path: done.storageKey,
-      rows_written: String(done.rows),
-      rows_total: String(done.rows),
-      phase: null,
-      manifest: JSON.stringify(done.manifest),
-      lease_owner: null,
-      lease_expires_at: null,
-      updated_at: done.now,
-    })
-    .where('id', '=', id)
-    .where('lease_owner', '=', owner)
-    .where('status', '=', 'processing')
-    .returning(JOB_COLUMNS)
-    .executeTakeFirst();
-}
-
-export function fail(db: Db, id: string, owner: string, now: Date, message: string) {
-  return db
-    .updateTable('export_jobs')
-    .set({
-      status: 'failed',
-      completed_at: now,
-      error_message: message,
-      phase: null,
-      lease_owner: null,
-      lease_expires_at: null,
-      updated_at: now,
-    })
-    .where('id', '=', id)
-    .where('lease_owner', '=', owner)
-    .where('status', '=', 'processing')
-    .returning(JOB_COLUMNS)
-    .executeTakeFirst();
-}
-
-/** Back to the queue (a transient failure, or the provider asks to wait): the slot is freed. */
-export function requeue(db: Db, id: string, owner: string, now: Date, notBefore: Date | null, note: string) {
-  return db
-    .updateTable('export_jobs')
-    .set({
-      status: 'pending',
-      not_before: notBefore,
-      phase: note,
-      lease_owner: null,
-      lease_expires_at: null,
-      updated_at: now,
-    })
-    .where('id', '=', id)
-    .where('lease_owner', '=', owner)
-    .where('status', '=', 'processing')
-    .returning('id')
-    .executeTakeFirst();
-}
-
-/** Completed jobs whose file is past its keep time. */
-export function dueForExpiry(db: Db, now: Date) {
-  return db
-    .selectFrom('export_jobs')
-    .select(['id', 'team_id', 'storage_key', 'job_params'])
-    .where('status', '=', 'completed')
-    .where('expires_at', '<=', now)
-    .orderBy('expires_at')
-    .execute();
-}
-
-export function markExpired(db: Db, id: string, now: Date) {
-  return db
-    .updateTable('export_jobs')
-    .set({ status: 'expired', expired_at: now, updated_at: now })
-    .where('id', '=', id)
-    .where('status', '=', 'completed')
-    .returning('id')
-    .executeTakeFirst();
-}
-
-// ---------------------------------------------------------------- fetch coverage
-
-export function coverage(db: Db, deviceIds: readonly number[]) {
-  return db
-    .selectFrom('export_fetch_coverage')
-    .select(['participant_device_id', 'metric_key', 'from_date', 'to_date', 'fetched_at'])
-    .where('participant_device_id', 'in', deviceIds.length ? [...deviceIds] : [-1])
-    .execute();
-}
-
-/** Widen (or start) the span of local dates fetched for the device and metrics. */
-export async function recordCoverage(
-  db: Db,
-  deviceId: number,
-  metrics: readonly string[],
-  from: string,
-  to: string,
-  now: Date,
-) {
-  for (const metric of metrics)
-    await db
-      .insertInto('export_fetch_coverage')
-      .values({
-        participant_device_id: deviceId,
-        metric_key: metric,
-        from_date: from,
-        to_date: to,
-        fetched_at: now,
-      })
-      .onConflict((oc) =>
-        oc.columns(['participant_device_id', 'metric_key']).doUpdateSet({
-          // Contiguous or overlapping spans merge; a disjoint newer span replaces the old one.
-          from_date: sql`CASE WHEN export_fetch_coverage.to_date >= ${from}::date - 1
-                              THEN least(export_fetch_coverage.from_date, ${from}::date) ELSE ${from}::date END`,
-          to_date: sql`greatest(export_fetch_coverage.to_date, ${to}::date)`,
-          fetched_at: now,
-        }),
-      )
-      .execute();
 }

@@ -16,7 +16,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
-import { actorOf } from '../../http/actor.js';
+import { type Actor, actorOf } from '../../http/actor.js';
 import {
   cancelJob,
   deleteJob,
@@ -142,29 +142,39 @@ export function registerDataExportRoutes(
     },
   );
 
-  r.delete(
-    `${base}/jobs/:id`,
-    {
+  /**
+   * The actions on one job of the caller's team (delete, cancel): the job id
+   * in the path, the service's `{ success, message, job? }` out. (The download
+   * streams a file with its own headers, so it stays a route of its own.)
+   */
+  const jobAction = (
+    method: 'DELETE' | 'POST',
+    url: string,
+    summary: string,
+    act: (ctx: AppContext, actor: Actor, id: string) => Promise<z.infer<typeof exportJobActionResultSchema>>,
+  ) =>
+    r.route({
+      method,
+      url: `${base}${url}`,
       schema: {
         tags,
-        summary: 'Delete a finished job and its file (completed, failed, cancelled or expired)',
+        summary,
         params: exportJobIdParamsSchema,
         response: { 200: exportJobActionResultSchema },
       },
-    },
-    async (request) => deleteJob(ctx, actorOf(request), request.params.id),
-  );
+      handler: async (request) => act(ctx, actorOf(request), request.params.id),
+    });
 
-  r.post(
-    `${base}/jobs/:id/cancel`,
-    {
-      schema: {
-        tags,
-        summary: 'Cancel a pending or processing job (its worker stops within a second and keeps no file)',
-        params: exportJobIdParamsSchema,
-        response: { 200: exportJobActionResultSchema },
-      },
-    },
-    async (request) => cancelJob(ctx, actorOf(request), request.params.id),
+  jobAction(
+    'DELETE',
+    '/jobs/:id',
+    'Delete a finished job and its file (completed, failed, cancelled or expired)',
+    deleteJob,
+  );
+  jobAction(
+    'POST',
+    '/jobs/:id/cancel',
+    'Cancel a pending or processing job (its worker stops within a second and keeps no file)',
+    cancelJob,
   );
 }

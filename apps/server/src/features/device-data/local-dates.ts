@@ -24,13 +24,3 @@ export function addDays(date: string, n: number): string {
 export function datesEnding(last: string, count: number): string[] {
   return Array.from({ length: count }, (_, i) => addDays(last, i - count + 1));
 }
-
-/** Whether a string names a zone this runtime knows. */
-export function isKnownZone(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-}

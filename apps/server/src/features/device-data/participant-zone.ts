@@ -9,7 +9,7 @@
  * provider account: a re-link to another account reads the profile again.
  */
 import type { ProviderAnswer } from '../../providers/types.js';
-import { isKnownZone } from './local-dates.js';
+import { isKnownZone } from '../../time/zone.js';
 
 export const ZONE_TTL_MS = 6 * 3_600_000;
 

@@ -4,14 +4,13 @@
  * the provider's authorize page → callback → tokens stored encrypted and the
  * participant-device record authorized. Device lists go through
  * withFreshToken (one refresh, one retry); failures become the spec's labels.
+ * A Fitbit link moving to Google Health (re-consent): `reconsent.ts`.
  */
 import {
   DEVICE_ERROR_LABELS,
   type DeviceEntry,
   type DeviceErrorLabel,
-  type FitbitApi,
   LINK_MESSAGES,
-  type LinkProvider,
   type LinkStatus,
   linkedMessage,
   PROVIDER_PAGES,
@@ -40,6 +39,15 @@ import {
   createConsentState,
   issueConsentLink,
 } from './consent-state.js';
+import {
+  FITBIT_API_OF,
+  giveBackGrant,
+  grantToGiveBack,
+  isOtherAccount,
+  linkClient,
+  markForReconsentIfDead,
+  reconsentRequired,
+} from './reconsent.js';
 import * as repo from './repo.js';
 
 /** Error-card labels of core §8, from real failures. */
@@ -89,18 +97,6 @@ const findLink = (ctx: AppContext, provider: Provider, participantId: number) =>
     participantId,
     provider === 'fitbit' ? (['fitbit', 'google_health'] as const) : ([provider] as const),
   );
-
-/**
- * The client of the API a link was authorized with: a legacy Fitbit link
- * keeps the legacy client when the deployment links through Google Health,
- * until the participant consents again.
- */
-const linkClient = (ctx: AppContext, link: { provider: LinkProvider }) => ctx.providers.links[link.provider];
-
-const FITBIT_API_OF: Partial<Record<LinkProvider, FitbitApi>> = {
-  fitbit: 'legacy',
-  google_health: 'google_health',
-};
 
 export async function requestConsent(
   ctx: AppContext,
@@ -190,7 +186,7 @@ export async function completeConsent(
   if (!tokens.ok) throw new AppError(502, LINK_MESSAGES.authFailed, 'InternalError', { displayToUser: true });
   const now = ctx.now();
   // A link moving to another API (legacy Fitbit → Google Health): its old grant is given back afterwards.
-  let replaced: { client: ProviderClient; token: string } | null = null;
+  let replaced: Awaited<ReturnType<typeof grantToGiveBack>> = null;
   // The link, its tokens, the spent consent link and the audit entry commit together or not at all.
   const refusal = await ctx.db.transaction().execute(async (trx) => {
     const participant = await repo.participantExists(trx, participantId);
@@ -220,10 +216,7 @@ export async function completeConsent(
       legacy_user_id: tokens.data.legacyUserId ?? null,
       updated_at: now,
     };
-    if (existing && existing.provider !== c.linkProvider) {
-      const old = await loadTokens({ ...ctx, db: trx }, existing.id);
-      if (old) replaced = { client: linkClient(ctx, existing), token: old.refreshToken ?? old.accessToken };
-    }
+    replaced = await grantToGiveBack({ ...ctx, db: trx }, existing, c.linkProvider);
     const linkId = existing
       ? await repo.authorizeLink(trx, existing.id, values)
       : await repo.insertLink(trx, {
@@ -255,32 +248,8 @@ export async function completeConsent(
     if (c.oauth.revoke) await c.oauth.revoke(tokens.data.refresh_token ?? tokens.data.access_token);
     throw new AppError(409, LINK_MESSAGES.otherAccount, 'Conflict', { displayToUser: true });
   }
-  // The legacy grant is no longer used: give it back to Fitbit (best effort: it may be dead already).
-  const old = replaced as { client: ProviderClient; token: string } | null;
-  if (old?.client.oauth.revoke) await old.client.oauth.revoke(old.token).catch(() => undefined);
+  await giveBackGrant(replaced);
   return { success: true, message: linkedMessage(c.provider) };
-}
-
-/**
- * A participant whose device of this brand is authorized for one provider
- * account cannot be moved to another account by a consent: staff revoke
- * first. (Providers that name no user, like Dexcom, cannot be compared.)
- */
-function isOtherAccount(
-  existing: repo.LinkRow | undefined,
-  linkProvider: LinkProvider,
-  tokens: { providerUserId: string | null; legacyUserId?: string | null },
-) {
-  if (existing?.authorization_status !== 'authorized' || existing.provider_user_id === null) return false;
-  // A legacy Fitbit link re-consented through Google: the Google identity's legacyUserId names
-  // the Fitbit user it was (google-health-api.md §2.6); without one, nothing can be compared.
-  const comparable =
-    existing.provider === linkProvider
-      ? tokens.providerUserId
-      : existing.provider === 'fitbit' && linkProvider === 'google_health'
-        ? (tokens.legacyUserId ?? null)
-        : null;
-  return comparable !== null && existing.provider_user_id !== comparable;
 }
 
 export async function linkStatus(
@@ -297,8 +266,7 @@ export async function linkStatus(
     authorizationDate: link?.authorization_date ? new Date(link.authorization_date).toISOString() : null,
     revokeAvailable: (link ? linkClient(ctx, link) : c).oauth.revoke !== null,
     api,
-    reconsentRequired:
-      link?.authorization_status === 'error' && link.provider !== ctx.providers[c.provider].linkProvider,
+    reconsentRequired: reconsentRequired(ctx, c, link),
   };
 }
 
@@ -345,24 +313,8 @@ export async function listDevices(
   const lc = linkClient(ctx, link);
   const res = await withFreshToken(ctx, lc, link.id, (accessToken) => lc.devices(accessToken, ctx.now()));
   if (res.ok) return res.data;
-  if (link.provider !== c.linkProvider && authorizationDead(res)) {
-    // A link on the API this deployment no longer links with has failed for good: it is not
-    // refreshed back to life, so the card asks for a new consent (through the current API).
-    await repo.setLinkErrored(ctx.db, link.id, ctx.now());
-    await recordActorAudit(ctx.db, actor, {
-      action: `${c.provider}.link.failed`,
-      entityType: 'participant',
-      entityId: participantId,
-      after: { participantDeviceId: link.id, api: FITBIT_API_OF[link.provider] ?? link.provider },
-    });
-  }
+  await markForReconsentIfDead(ctx, c, actor, participantId, link, res);
   return [errorEntry(isTokenFailure(res) ? tokenErrorLabel(res) : deviceErrorLabel(res))];
-}
-
-/** The token is refused for good: the refresh was refused, nothing is stored, or a 401/403 survived the retry. */
-function authorizationDead(res: { ok: false } & (TokenFailure | ProviderFailure)) {
-  if ('tokenProblem' in res) return res.tokenProblem === 'missing' || res.tokenProblem === 'refresh_refused';
-  return res.status === 401 || res.status === 403;
 }
 
 export async function refreshParticipantToken(

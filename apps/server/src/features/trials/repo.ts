@@ -1,7 +1,7 @@
 import { type Role, roleAllows } from '@trialwear/contract';
 import { type ExpressionBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database.js';
-import type { Database } from '../../db/schema.js';
+import type { Database } from '../../db/schema/index.js';
 import { inTransaction } from '../../db/transaction.js';
 
 /** Roles that see every trial of the team; the others see the trials `visibleTo` them. */

@@ -6,34 +6,30 @@
  * sync's own path (`syncDevice` with a range: the same budget, Retry-After
  * and token handling, the same idempotent upserts), so an export never calls
  * a provider more than the sync would, and a second export of the same range
- * calls nothing. A provider that asks to wait (429, hourly budget spent)
- * makes the job wait (ExportDeferred); a revoked link exports what is stored.
+ * calls nothing. A device the sync may not call yet (429, hourly budget
+ * spent, 5xx back-off) makes the job wait until it may (ExportDeferred); a
+ * revoked link exports what is stored.
  */
 import type { ExportJobParams } from '@trialwear/contract';
 import type { AppContext } from '../../app-context.js';
-import * as repo from '../../features/data-export/repo.js';
+import { findTeamDevice } from '../../features/data-export/repo.js';
 import { earliestToday } from '../../features/data-export/service.js';
 import { addDays } from '../../features/device-data/local-dates.js';
-import { ProviderUnavailable, syncDevice } from '../device-sync/sync-device.js';
-
-/** A provider (or our budget for it) asks to wait until `until`. */
-export class ExportDeferred extends Error {
-  constructor(readonly until: Date) {
-    super(`Waiting for the provider until ${until.toISOString()}`);
-  }
-}
+import { syncDevice } from '../device-sync/sync-device.js';
+import * as repo from './repo.js';
 
 /**
- * The provider did not answer (5xx or network) while the export fetched: the
- * device now backs off (sync-device's exponential back-off), so the export's
- * next attempt waits at least until `until`, and nothing calls again sooner.
+ * The device may not be called before `until` (its sync said so: a 429's
+ * Retry-After, a spent budget, a 5xx back-off): the export waits for it.
+ * `failure` is set when the provider failed (5xx, no answer): the wait is
+ * then also a failed attempt of the export, retried at most MAX_ATTEMPTS times.
  */
-export class ExportFetchUnavailable extends ProviderUnavailable {
+export class ExportDeferred extends Error {
   constructor(
-    message: string,
-    readonly until: Date | null,
+    readonly until: Date,
+    readonly failure: string | null = null,
   ) {
-    super(message);
+    super(failure ?? `Waiting for the provider until ${until.toISOString()}`);
   }
 }
 
@@ -54,7 +50,7 @@ export async function fetchMissing(
   signal: AbortSignal,
 ): Promise<FetchSummary> {
   const summary: FetchSummary = { devices: 0, fetched: 0, rowsUpserted: 0, skipped: [] };
-  const device = await repo.findTeamDevice(ctx.db, teamId, params.deviceId);
+  const device = await findTeamDevice(ctx.db, teamId, params.deviceId);
   if (!device) return summary;
   const links = (
     await repo.participantDevices(ctx.db, teamId, params.participantIds, device.manufacturer)
@@ -80,18 +76,19 @@ export async function fetchMissing(
     const r = await syncDevice(ctx, link.id, { from: params.startDate, metrics: missing, signal });
     summary.fetched++;
     summary.rowsUpserted += r.rowsUpserted;
-    if ((r.status === 'rate_limited' || r.status === 'budget' || r.status === 'deferred') && r.nextAllowedAt)
-      throw new ExportDeferred(new Date(r.nextAllowedAt));
-    // A 5xx or no answer: the device now backs off (sync-device); the export retries after it.
-    if (r.status === 'unavailable')
-      throw new ExportFetchUnavailable(
-        r.errors.join('; ') || 'The provider did not answer',
-        r.nextAllowedAt ? new Date(r.nextAllowedAt) : null,
-      );
-    if (r.status === 'synced')
+    if (r.status === 'synced') {
       await repo.recordCoverage(ctx.db, link.id, r.metrics, params.startDate, today, ctx.now());
-    else
-      summary.skipped.push(`participant ${link.participant_id}: ${r.status} ${r.errors.join('; ')}`.trim());
+      continue;
+    }
+    // One rule for every other result: a device that may not be called yet holds the export
+    // until it may, so the export never calls a provider sooner than the sync would.
+    if (r.nextAllowedAt)
+      throw new ExportDeferred(
+        new Date(r.nextAllowedAt),
+        r.status === 'unavailable' ? r.errors.join('; ') || 'The provider did not answer' : null,
+      );
+    // Nothing to wait for (refused reads, a revoked link): the export holds what is stored.
+    summary.skipped.push(`participant ${link.participant_id}: ${r.status} ${r.errors.join('; ')}`.trim());
   }
   return summary;
 }

@@ -12,9 +12,9 @@
 import { EXPORT_LIMITS } from '@trialwear/contract';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
-import * as repo from '../../features/data-export/repo.js';
 import { exportStorage } from '../../features/data-export/service.js';
 import { defineJob, enqueue } from '../job-definition.js';
+import * as repo from './repo.js';
 import { runExport } from './run-export.js';
 
 export const dataExport = defineJob({

@@ -7,7 +7,7 @@
  */
 import { exportJobParamsSchema } from '@trialwear/contract';
 import type { AppContext } from '../../app-context.js';
-import * as repo from '../../features/data-export/repo.js';
+import * as repo from './repo.js';
 
 export async function mailOutcome(ctx: AppContext, jobId: string): Promise<void> {
   try {

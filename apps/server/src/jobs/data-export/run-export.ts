@@ -22,11 +22,11 @@ import { EXPORT_LIMITS, type ExportJobParams, exportJobParamsSchema } from '@tri
 import type { AppContext } from '../../app-context.js';
 import { inTransaction } from '../../db/transaction.js';
 import { writeExportArchive } from '../../features/data-export/archive/write-archive.js';
-import * as repo from '../../features/data-export/repo.js';
 import { exportStorage, storageKeyOf } from '../../features/data-export/service.js';
 import { ProviderUnavailable } from '../device-sync/sync-device.js';
-import { ExportDeferred, ExportFetchUnavailable, fetchMissing } from './fetch-missing.js';
+import { ExportDeferred, fetchMissing } from './fetch-missing.js';
 import { mailOutcome } from './mail.js';
+import * as repo from './repo.js';
 
 /** A lease outlives a few missed heartbeats; a killed worker's job is taken over after it. */
 export const LEASE_MS = 15_000;
@@ -170,11 +170,12 @@ export async function runExport(ctx: AppContext, jobId: string): Promise<RunOutc
     writer = null;
     if (controller.signal.aborted) return await stopped(ctx, jobId);
     const now = ctx.now();
-    if (err instanceof ExportDeferred) {
+    if (err instanceof ExportDeferred && err.failure === null) {
       await repo.requeue(ctx.db, jobId, owner, now, err.until, 'waiting for the provider');
       return { status: 'deferred' };
     }
-    const transient = err instanceof ProviderUnavailable || isConnectionError(err);
+    const transient =
+      err instanceof ExportDeferred || err instanceof ProviderUnavailable || isConnectionError(err);
     if (transient && row.attempts < MAX_ATTEMPTS) {
       console.error(`[trialwear] export ${jobId}: attempt ${row.attempts} failed, retrying:`, err);
       await repo.requeue(
@@ -186,7 +187,7 @@ export async function runExport(ctx: AppContext, jobId: string): Promise<RunOutc
         new Date(
           Math.max(
             now.getTime() + RETRY_DELAY_MS * row.attempts,
-            err instanceof ExportFetchUnavailable && err.until ? err.until.getTime() : 0,
+            err instanceof ExportDeferred ? err.until.getTime() : 0,
           ),
         ),
         'retrying',
@@ -194,7 +195,9 @@ export async function runExport(ctx: AppContext, jobId: string): Promise<RunOutc
       return { status: 'retry' };
     }
     const reason =
-      err instanceof ProviderUnavailable ? err.message : 'an internal error occurred while writing the file';
+      err instanceof ExportDeferred || err instanceof ProviderUnavailable
+        ? err.message
+        : 'an internal error occurred while writing the file';
     console.error(`[trialwear] export ${jobId} failed:`, err);
     const failed = await repo.fail(ctx.db, jobId, owner, now, failureText(reason));
     if (failed) await mailOutcome(ctx, jobId);

@@ -54,7 +54,15 @@ export interface DeviceSyncResult {
   calls: number;
   rowsUpserted: number;
   errors: string[];
-  nextAllowedAt?: string;
+  /**
+   * When the device may next be called, on every result: a time to wait for
+   * after a 429's Retry-After, a spent budget, a 5xx back-off or an earlier
+   * such wait ('rate_limited', 'budget', 'unavailable', 'deferred'); null when
+   * there is nothing to wait for ('synced'; 'partial': what failed was refused
+   * and waiting would not change it; 'revoked', 'not_authorized': not before
+   * the participant authorizes again).
+   */
+  nextAllowedAt: string | null;
 }
 
 /** A transient provider failure (5xx, network): the device backs off (backoffMs). */
@@ -102,6 +110,7 @@ export async function syncDevice(
     calls: 0,
     rowsUpserted: 0,
     errors: [],
+    nextAllowedAt: null,
   };
   if (!device || device.authorization_status !== 'authorized') return { ...result, status: 'not_authorized' };
   const now = ctx.now();
@@ -177,7 +186,7 @@ export async function syncDevice(
       ...result,
       status: err.kind,
       errors: [err.message],
-      ...(err.nextAllowedAt ? { nextAllowedAt: err.nextAllowedAt.toISOString() } : {}),
+      nextAllowedAt: err.nextAllowedAt?.toISOString() ?? null,
     };
   }
   result.errors = failures.map((f) => `${f.metrics.join(',')}: ${f.error}`);

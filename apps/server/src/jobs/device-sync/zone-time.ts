@@ -4,36 +4,7 @@
  * the zone's own rules (DST included) give each instant its offset.
  */
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-function formatter(tz: string) {
-  let f = formatters.get(tz);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone: tz,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    formatters.set(tz, f);
-  }
-  return f;
-}
-
-/** The zone's offset from UTC in minutes at an instant (e.g. -420 for Los Angeles in summer). */
-export function offsetMinutesAt(tz: string, t: number): number {
-  const at = Math.floor(t / 1000) * 1000;
-  const p = Object.fromEntries(
-    formatter(tz)
-      .formatToParts(new Date(at))
-      .map((x) => [x.type, x.value]),
-  );
-  const asUtc = Date.UTC(+p.year!, +p.month! - 1, +p.day!, +p.hour!, +p.minute!, +p.second!);
-  return Math.round((asUtc - at) / 60_000);
-}
+import { offsetMinutesAt } from '../../time/zone.js';
 
 /**
  * The instant of a local wall-clock time (`YYYY-MM-DDTHH:mm[:ss]`). A time in

@@ -15,9 +15,10 @@
  * stored at its local wall-clock time with the offset then in force.
  */
 import { addDays, localDate } from '../../../features/device-data/local-dates.js';
+import { offsetMinutesAt } from '../../../time/zone.js';
 import type { GroupResult, ProviderSync, Reading, SyncIO } from '../types.js';
 import { ReadRefused } from '../types.js';
-import { instantOfLocal, offsetMinutesAt } from '../zone-time.js';
+import { instantOfLocal } from '../zone-time.js';
 
 const WINDOW_DAYS = 30;
 /** Intraday heart-rate days read per sync (one call each); the rest waits for the next run. */

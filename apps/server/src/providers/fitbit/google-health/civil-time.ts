@@ -7,6 +7,8 @@
  * times). Pure functions; the server runs in UTC.
  */
 
+import { offsetMinutesAt, wallClock } from '../../../time/zone.js';
+
 export interface GoogleDate {
   year?: number;
   month?: number;
@@ -71,40 +73,6 @@ export function num(v: unknown): number | null {
   return Number.isFinite(n) ? n : null;
 }
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-function parts(tz: string, t: number) {
-  let f = formatters.get(tz);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone: tz,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    formatters.set(tz, f);
-  }
-  return Object.fromEntries(f.formatToParts(new Date(t)).map((x) => [x.type, x.value]));
-}
-
-/** The zone's offset in minutes at an instant. */
-export function offsetMinutesAt(tz: string, t: number): number {
-  const at = Math.floor(t / 1000) * 1000;
-  const p = parts(tz, at);
-  return Math.round(
-    (Date.UTC(+p.year!, +p.month! - 1, +p.day!, +p.hour!, +p.minute!, +p.second!) - at) / 60_000,
-  );
-}
-
-/** The wall-clock time of an instant in the zone: 'YYYY-MM-DDTHH:mm:ss'. */
-export function wallClock(tz: string, t: number): string {
-  const p = parts(tz, t);
-  return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}:${p.second}`;
-}
-
 /** The instant of local midnight starting a date in the zone (a midnight skipped by DST: the first instant of the day). */
 export function localMidnight(tz: string, date: string): number {
   const asUtc = Date.parse(`${date}T00:00:00Z`);
@@ -118,14 +86,4 @@ export function localMidnight(tz: string, date: string): number {
   // A skipped midnight lands on the previous day's wall clock: step forward to the day.
   while (wallClock(tz, t).slice(0, 10) < date) t += 60_000 * 15;
   return t;
-}
-
-/** Whether a zone name is known to this runtime. */
-export function isKnownZone(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -17,6 +17,7 @@
  *   from the settings (time zone).
  */
 import { parseFitbitResourcePath } from '@trialwear/contract';
+import { isKnownZone, wallClock } from '../../../time/zone.js';
 import { bearer, callJson } from '../../http-json.js';
 import { createOAuthTokenClient } from '../../oauth-client.js';
 import type {
@@ -26,7 +27,6 @@ import type {
   ProviderResult,
   ProviderTokens,
 } from '../../types.js';
-import { isKnownZone, wallClock } from './civil-time.js';
 import { GoogleCallFailed, GoogleHealthCalls, type GoogleSettings, googleErrorOf } from './google-http.js';
 import { legacyAnswer, profileAnswer, UnsupportedResource } from './legacy-answers.js';
 import type { GoogleHealthSettings } from './settings.js';

@@ -5,29 +5,16 @@
  * participants; a new device empties the participants and the metrics.
  * Validation runs on submit with the contract's schema and messages; each
  * message sits under its field, announced and tied to it by Mantine
- * (aria-describedby, aria-invalid).
+ * (aria-describedby, aria-invalid). The participant and metric pickers are
+ * their own components (participant-picker.tsx, metric-picker.tsx).
  */
 import { zodResolver } from '@hookform/resolvers/zod';
-import {
-  Alert,
-  Button,
-  Card,
-  Checkbox,
-  Group,
-  MultiSelect,
-  Radio,
-  Select,
-  SimpleGrid,
-  Stack,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Alert, Button, Card, Group, Radio, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import {
   type BatchExportBody,
   batchExportFormSchema,
   EXPORT_LIMITS,
   EXPORT_MESSAGES,
-  type ExportMetric,
   type ExportMode,
 } from '@trialwear/contract';
 import { useId, useMemo } from 'react';
@@ -38,7 +25,9 @@ import {
   useExportParticipants,
   useExportTrials,
 } from '../api/data-export-api';
-import { dateFieldError, daysBefore, participantLabel } from '../export-format';
+import { dateFieldError, daysBefore } from '../export-format';
+import { MetricPicker } from './metric-picker';
+import { ParticipantPicker } from './participant-picker';
 
 export interface ExportFormValues {
   trialId: number | null;
@@ -99,22 +88,6 @@ function exportResolver(today: string): Resolver<ExportFormValues, unknown, Batc
   };
 }
 
-/** 'Calories burned (kcal)'; the unit is left out where it only repeats the name ('Steps'). */
-const metricLabel = (m: ExportMetric) =>
-  m.units && m.units.toLowerCase() !== m.metric_name.toLowerCase()
-    ? `${m.metric_name} (${m.units})`
-    : m.metric_name;
-
-/** Metrics grouped by category, in the order the server lists them. */
-function byCategory(metrics: ExportMetric[]): Array<[string, ExportMetric[]]> {
-  const groups = new Map<string, ExportMetric[]>();
-  for (const m of metrics) {
-    const key = m.category ?? 'Other';
-    groups.set(key, [...(groups.get(key) ?? []), m]);
-  }
-  return [...groups];
-}
-
 export function ExportForm({
   today,
   onSubmit,
@@ -144,11 +117,6 @@ export function ExportForm({
     metrics.isError && EXPORT_MESSAGES.loadMetrics,
   ].filter(Boolean) as string[];
 
-  const participantOptions = (participants.data ?? []).map((p) => ({
-    value: String(p.participantId),
-    label: participantLabel(p),
-  }));
-  const metricList = metrics.data ?? [];
   const earliest = daysBefore(today, EXPORT_LIMITS.maxRangeDays);
   const e = formState.errors;
   const titleId = useId();
@@ -225,71 +193,11 @@ export function ExportForm({
             />
           </SimpleGrid>
 
-          <Controller
+          <ParticipantPicker
             control={control}
-            name="participantIds"
-            render={({ field }) => {
-              const ready = trialId !== null && deviceId !== null;
-              const none = ready && participants.isSuccess && participantOptions.length === 0;
-              return (
-                <Stack gap={4}>
-                  <MultiSelect
-                    ref={field.ref}
-                    label="Participants"
-                    withAsterisk
-                    searchable
-                    clearable
-                    hidePickedOptions
-                    disabled={!ready || none}
-                    placeholder={
-                      !ready
-                        ? 'Select a trial and a device first'
-                        : participants.isLoading
-                          ? 'Loading participants…'
-                          : field.value.length
-                            ? ''
-                            : 'Select participants'
-                    }
-                    description={
-                      none
-                        ? 'No participant of this trial has linked this device.'
-                        : ready && participants.isSuccess
-                          ? `${field.value.length} of ${participantOptions.length} selected`
-                          : undefined
-                    }
-                    nothingFoundMessage="No participant found"
-                    maxDropdownHeight={260}
-                    data={participantOptions}
-                    value={field.value.map(String)}
-                    onChange={(v) => field.onChange(v.map(Number))}
-                    onBlur={field.onBlur}
-                    error={e.participantIds?.message}
-                  />
-                  {ready && participantOptions.length > 1 && (
-                    <Group gap="xs">
-                      <Button
-                        variant="subtle"
-                        size="compact-sm"
-                        aria-label="Select all participants"
-                        onClick={() => field.onChange(participantOptions.map((o) => Number(o.value)))}
-                      >
-                        Select all
-                      </Button>
-                      {field.value.length > 0 && (
-                        <Button
-                          variant="subtle"
-                          size="compact-sm"
-                          aria-label="Clear participants"
-                          onClick={() => field.onChange([])}
-                        >
-                          Clear
-                        </Button>
-                      )}
-                    </Group>
-                  )}
-                </Stack>
-              );
-            }}
+            ready={trialId !== null && deviceId !== null}
+            participants={participants}
+            error={e.participantIds?.message}
           />
 
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
@@ -314,71 +222,11 @@ export function ExportForm({
             Participants' local dates, both included; at most one year, starting no earlier than {earliest}.
           </Text>
 
-          <Controller
+          <MetricPicker
             control={control}
-            name="metrics"
-            render={({ field }) => (
-              <Checkbox.Group
-                label="Metrics"
-                withAsterisk
-                description={
-                  deviceId === null
-                    ? 'Select a device to see its metrics.'
-                    : metrics.isSuccess && metricList.length === 0
-                      ? 'Your team stores no metric of this device.'
-                      : metrics.isSuccess
-                        ? `${field.value.length} of ${metricList.length} selected`
-                        : undefined
-                }
-                value={field.value}
-                onChange={field.onChange}
-                error={e.metrics?.message}
-              >
-                {metricList.length > 0 && (
-                  <Stack gap="xs" mt="xs">
-                    {metricList.length > 1 && (
-                      <Group gap="xs">
-                        <Button
-                          variant="subtle"
-                          size="compact-sm"
-                          aria-label="Select all metrics"
-                          onClick={() => field.onChange(metricList.map((m) => m.metric_key))}
-                        >
-                          Select all
-                        </Button>
-                        {field.value.length > 0 && (
-                          <Button
-                            variant="subtle"
-                            size="compact-sm"
-                            aria-label="Clear metrics"
-                            onClick={() => field.onChange([])}
-                          >
-                            Clear
-                          </Button>
-                        )}
-                      </Group>
-                    )}
-                    {byCategory(metricList).map(([category, list]) => (
-                      <div key={category}>
-                        <Text size="sm" fw={500} c="dimmed" mb={4} tt="capitalize">
-                          {category}
-                        </Text>
-                        <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }} spacing="xs" verticalSpacing={6}>
-                          {list.map((m) => (
-                            <Checkbox
-                              key={m.metric_key}
-                              ref={m.metric_key === metricList[0]?.metric_key ? field.ref : undefined}
-                              value={m.metric_key}
-                              label={metricLabel(m)}
-                            />
-                          ))}
-                        </SimpleGrid>
-                      </div>
-                    ))}
-                  </Stack>
-                )}
-              </Checkbox.Group>
-            )}
+            deviceChosen={deviceId !== null}
+            metrics={metrics}
+            error={e.metrics?.message}
           />
 
           <Controller

@@ -4,7 +4,8 @@
  * day listed.
  */
 import type { FitbitResource } from '@trialwear/contract';
-import { num, wallClock } from '../civil-time.js';
+import { wallClock } from '../../../../time/zone.js';
+import { num } from '../civil-time.js';
 import type { GoogleHealthCalls } from '../google-http.js';
 import { camel, type Json, obj, round, userZone } from './google-payloads.js';
 import { DETAIL_SECONDS, dayRange, timeWindow } from './intraday-window.js';

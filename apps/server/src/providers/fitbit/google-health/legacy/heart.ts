@@ -4,7 +4,8 @@
  * rate (1sec from the samples, else the windows' averages).
  */
 import type { FitbitResource } from '@trialwear/contract';
-import { type CivilDateTime, civilText, datesFrom, num, wallClock } from '../civil-time.js';
+import { wallClock } from '../../../../time/zone.js';
+import { type CivilDateTime, civilText, datesFrom, num } from '../civil-time.js';
 import type { GoogleHealthCalls } from '../google-http.js';
 import { dailyPoints, obj, userZone } from './google-payloads.js';
 import { DETAIL_SECONDS, dayRange, timeWindow } from './intraday-window.js';

@@ -1,0 +1,70 @@
+/*
+ * Kysely table types (see index.ts): Stored readings and the background sync
+ * (per-device state, cursors, the per-app budget), and participant
+ * summaries.
+ */
+import type { LinkProvider } from '@trialwear/contract';
+import type { Generated } from 'kysely';
+import type { DateOnly, Json, Timestamp } from './columns.js';
+
+export interface DeviceReadingsTable {
+  participant_id: number;
+  /** The participant's team (kept equal by a composite foreign key). */
+  team_id: number;
+  metric_key: string;
+  measured_at: Timestamp;
+  local_date: DateOnly;
+  local_time: string | null;
+  utc_offset_minutes: number | null;
+  value: number | null;
+  value_json: Json | null;
+  participant_device_id: number | null;
+  inserted_at: Generated<Date>;
+  /** Provenance (010): the provider that answered and when the reading was fetched. */
+  provider: LinkProvider | null;
+  fetched_at: Timestamp | null;
+}
+
+/** Per participant device: provider budget, Retry-After, and sync health (010). */
+export interface DeviceSyncStateTable {
+  participant_device_id: number;
+  budget_hour: Timestamp | null;
+  budget_calls: Generated<number>;
+  next_allowed_at: Timestamp | null;
+  last_attempt_at: Timestamp | null;
+  last_success_at: Timestamp | null;
+  last_error: string | null;
+  last_error_at: Timestamp | null;
+  rows_stored: Generated<number>;
+  days_with_data_7d: Generated<number>;
+  last_data_date: DateOnly | null;
+  /** 5xx or no answer in a row (011): the back-off grows with it. */
+  failure_streak: Generated<number>;
+  /** The participant's IANA zone (Fitbit profile), for the local "today" of sync health (011). */
+  time_zone: string | null;
+  /** The newest reading's offset, when the provider gives offsets rather than a zone (011). */
+  utc_offset_minutes: number | null;
+}
+
+/** Background-sync provider calls per provider in the current clock hour, all devices (011). */
+export interface SyncAppBudgetTable {
+  provider: string;
+  budget_hour: Timestamp;
+  budget_calls: number;
+}
+
+/** Per participant device and metric: where the next sync starts (010). */
+export interface DeviceSyncCursorsTable {
+  participant_device_id: number;
+  metric_key: string;
+  cursor_date: DateOnly | null;
+  cursor_at: Timestamp | null;
+  last_success_at: Timestamp | null;
+  rows_upserted: Generated<number>;
+}
+
+export interface ParticipantSummariesTable {
+  participant_id: number;
+  data: Json;
+  updated_at: Generated<Date>;
+}

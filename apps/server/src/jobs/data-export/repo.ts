@@ -1,0 +1,273 @@
+/*
+ * SQL of the export job (the worker's side of export_jobs): team slots under
+ * an advisory lock, the queue of jobs that may start, claim and lease
+ * (heartbeat, ownership), the end states, expiry, and the span of dates
+ * already fetched per device and metric. Every state change is guarded by
+ * the lease owner and the current status, so a worker whose lease was taken
+ * over or whose job was cancelled changes nothing.
+ */
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.js';
+import { JOB_COLUMNS, PROVIDERS_OF_BRAND } from '../../features/data-export/repo.js';
+
+/** Any team's job by id: for the worker, which is given only the id. */
+export function jobById(db: Db, id: string) {
+  return db.selectFrom('export_jobs').select(JOB_COLUMNS).where('id', '=', id).executeTakeFirst();
+}
+
+/** The authorized-at-some-point devices of these participants of the brand (the fetch step). */
+export function participantDevices(
+  db: Db,
+  teamId: number,
+  participantIds: readonly number[],
+  manufacturer: keyof typeof PROVIDERS_OF_BRAND,
+) {
+  return db
+    .selectFrom('participant_devices')
+    .select(['id', 'participant_id', 'provider', 'authorization_status'])
+    .where('team_id', '=', teamId)
+    .where('participant_id', 'in', participantIds.length ? [...participantIds] : [-1])
+    .where('provider', 'in', [...PROVIDERS_OF_BRAND[manufacturer]])
+    .where('authorization_date', 'is not', null)
+    .orderBy('participant_id')
+    .orderBy('id')
+    .execute();
+}
+
+/** Serialise slot decisions of one team (transaction-scoped advisory lock). */
+export async function lockTeamSlots(db: Db, teamId: number) {
+  await sql`SELECT pg_advisory_xact_lock(734012, ${teamId})`.execute(db);
+}
+
+/** Processing jobs of the team whose lease is still alive (a dead worker's job frees its slot). */
+export async function runningCount(db: Db, teamId: number, now: Date, exceptId?: string) {
+  const r = await db
+    .selectFrom('export_jobs')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('team_id', '=', teamId)
+    .where('status', '=', 'processing')
+    .where('lease_expires_at', '>', now)
+    .$if(exceptId !== undefined, (q) => q.where('id', '!=', exceptId!))
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+/**
+ * Jobs that may start, oldest first: pending ones whose wait is over, and
+ * processing ones whose worker died (lease expired).
+ */
+export function waitingJobs(db: Db, teamId: number | null, now: Date) {
+  return db
+    .selectFrom('export_jobs')
+    .select(['id', 'team_id', 'status', 'created_at'])
+    .$if(teamId !== null, (q) => q.where('team_id', '=', teamId!))
+    .where((eb) =>
+      eb.or([
+        eb.and([
+          eb('status', '=', 'pending'),
+          eb.or([eb('not_before', 'is', null), eb('not_before', '<=', now)]),
+        ]),
+        eb.and([
+          eb('status', '=', 'processing'),
+          eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<=', now)]),
+        ]),
+      ]),
+    )
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+export function claim(db: Db, id: string, owner: string, now: Date, leaseUntil: Date) {
+  return db
+    .updateTable('export_jobs')
+    .set((eb) => ({
+      status: 'processing',
+      lease_owner: owner,
+      lease_expires_at: leaseUntil,
+      attempts: eb('attempts', '+', 1),
+      started_at: now,
+      rows_written: '0',
+      rows_total: null,
+      phase: 'fetching',
+      error_message: null,
+      not_before: null,
+      updated_at: now,
+    }))
+    .where('id', '=', id)
+    .returning(JOB_COLUMNS)
+    .executeTakeFirstOrThrow();
+}
+
+/** Renew the lease and write progress; answers whether this worker still owns a processing job. */
+export async function heartbeat(
+  db: Db,
+  id: string,
+  owner: string,
+  now: Date,
+  leaseUntil: Date,
+  progress: { rowsWritten: number; rowsTotal: number | null; phase: string },
+): Promise<boolean> {
+  const r = await db
+    .updateTable('export_jobs')
+    .set({
+      lease_expires_at: leaseUntil,
+      rows_written: String(progress.rowsWritten),
+      rows_total: progress.rowsTotal === null ? null : String(progress.rowsTotal),
+      phase: progress.phase,
+      updated_at: now,
+    })
+    .where('id', '=', id)
+    .where('lease_owner', '=', owner)
+    .where('status', '=', 'processing')
+    .returning('id')
+    .executeTakeFirst();
+  return r !== undefined;
+}
+
+/** Cheap check between heartbeats: is the job still this worker's and still processing? */
+export async function stillOwned(db: Db, id: string, owner: string): Promise<boolean> {
+  const r = await db
+    .selectFrom('export_jobs')
+    .select(['status', 'lease_owner'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return r?.status === 'processing' && r.lease_owner === owner;
+}
+
+export function complete(
+  db: Db,
+  id: string,
+  owner: string,
+  done: {
+    now: Date;
+    expiresAt: Date;
+    size: number;
+    storageKey: string;
+    rows: number;
+    manifest: unknown;
+  },
+) {
+  return db
+    .updateTable('export_jobs')
+    .set({
+      status: 'completed',
+      completed_at: done.now,
+      expires_at: done.expiresAt,
+      file_size: String(done.size),
+      storage_key: done.storageKey,
+      file_path: done.storageKey,
+      rows_written: String(done.rows),
+      rows_total: String(done.rows),
+      phase: null,
+      manifest: JSON.stringify(done.manifest),
+      lease_owner: null,
+      lease_expires_at: null,
+      updated_at: done.now,
+    })
+    .where('id', '=', id)
+    .where('lease_owner', '=', owner)
+    .where('status', '=', 'processing')
+    .returning(JOB_COLUMNS)
+    .executeTakeFirst();
+}
+
+export function fail(db: Db, id: string, owner: string, now: Date, message: string) {
+  return db
+    .updateTable('export_jobs')
+    .set({
+      status: 'failed',
+      completed_at: now,
+      error_message: message,
+      phase: null,
+      lease_owner: null,
+      lease_expires_at: null,
+      updated_at: now,
+    })
+    .where('id', '=', id)
+    .where('lease_owner', '=', owner)
+    .where('status', '=', 'processing')
+    .returning(JOB_COLUMNS)
+    .executeTakeFirst();
+}
+
+/** Back to the queue (a transient failure, or the provider asks to wait): the slot is freed. */
+export function requeue(db: Db, id: string, owner: string, now: Date, notBefore: Date | null, note: string) {
+  return db
+    .updateTable('export_jobs')
+    .set({
+      status: 'pending',
+      not_before: notBefore,
+      phase: note,
+      lease_owner: null,
+      lease_expires_at: null,
+      updated_at: now,
+    })
+    .where('id', '=', id)
+    .where('lease_owner', '=', owner)
+    .where('status', '=', 'processing')
+    .returning('id')
+    .executeTakeFirst();
+}
+
+/** Completed jobs whose file is past its keep time. */
+export function dueForExpiry(db: Db, now: Date) {
+  return db
+    .selectFrom('export_jobs')
+    .select(['id', 'team_id', 'storage_key', 'job_params'])
+    .where('status', '=', 'completed')
+    .where('expires_at', '<=', now)
+    .orderBy('expires_at')
+    .execute();
+}
+
+export function markExpired(db: Db, id: string, now: Date) {
+  return db
+    .updateTable('export_jobs')
+    .set({ status: 'expired', expired_at: now, updated_at: now })
+    .where('id', '=', id)
+    .where('status', '=', 'completed')
+    .returning('id')
+    .executeTakeFirst();
+}
+
+// ---------------------------------------------------------------- fetch coverage
+
+export function coverage(db: Db, deviceIds: readonly number[]) {
+  return db
+    .selectFrom('export_fetch_coverage')
+    .select(['participant_device_id', 'metric_key', 'from_date', 'to_date', 'fetched_at'])
+    .where('participant_device_id', 'in', deviceIds.length ? [...deviceIds] : [-1])
+    .execute();
+}
+
+/** Widen (or start) the span of local dates fetched for the device and metrics. */
+export async function recordCoverage(
+  db: Db,
+  deviceId: number,
+  metrics: readonly string[],
+  from: string,
+  to: string,
+  now: Date,
+) {
+  for (const metric of metrics)
+    await db
+      .insertInto('export_fetch_coverage')
+      .values({
+        participant_device_id: deviceId,
+        metric_key: metric,
+        from_date: from,
+        to_date: to,
+        fetched_at: now,
+      })
+      .onConflict((oc) =>
+        oc.columns(['participant_device_id', 'metric_key']).doUpdateSet({
+          // Contiguous or overlapping spans merge; a disjoint newer span replaces the old one.
+          from_date: sql`CASE WHEN export_fetch_coverage.to_date >= ${from}::date - 1
+                              THEN least(export_fetch_coverage.from_date, ${from}::date) ELSE ${from}::date END`,
+          to_date: sql`greatest(export_fetch_coverage.to_date, ${to}::date)`,
+          fetched_at: now,
+        }),
+      )
+      .execute();
+}

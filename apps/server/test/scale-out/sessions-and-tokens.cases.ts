@@ -1,0 +1,163 @@
+/*
+ * What one server stores another uses: a session and its CSRF token, a
+ * provider token (one provider call budget for both servers); a server with
+ * the wrong encryption key shows the card's error label, and the key
+ * rotation re-seals every token under the new key.
+ */
+import { DEVICE_ERROR_LABELS, LINK_MESSAGES } from '@trialwear/contract';
+import { expect, it } from 'vitest';
+import { keyId } from '../../src/security/encryption.js';
+import { DEMO_PASSWORD } from '../../src/seed/demo.js';
+import { throughAuthorizePage } from '../support/consent.js';
+import { HttpSession, runCliWithEnv } from '../support/processes.js';
+import type { Cluster } from './cluster.js';
+import { until } from './cluster.js';
+
+export function sessionsAndTokensCases(cl: Cluster) {
+  let admin: HttpSession;
+  let trialId: number;
+
+  it('a session and CSRF token made on one server work on the other', async () => {
+    const { a, b } = cl;
+    // Signed in on A, with the CSRF token A gave for the sign-in (HttpSession fetches it first) ...
+    admin = new HttpSession(a.base);
+    await admin.login('admin', DEMO_PASSWORD);
+    // ... then the same cookies and token on B: read, and a write that needs the CSRF token.
+    const onB = admin.via(b.base);
+    expect(await (await onB.get('/api/auth/user')).json()).toMatchObject({
+      message: 'Authorized',
+      user: { userName: 'admin' },
+    });
+    const created = await onB.post('/api/userTrials', { trialNumber: '15', trialName: 'Scale out' });
+    expect(created.status).toBe(200);
+    trialId = ((await created.json()) as { trialId: number }).trialId;
+    // And back on A, the trial B created.
+    const trials = (await (await admin.get('/api/userTrials')).json()) as Array<{ trialId: number }>;
+    expect(trials.map((t) => t.trialId)).toContain(trialId);
+  });
+
+  let participantId: number;
+  let deviceId: number;
+
+  it('a provider token stored through one server is used through the other; one provider budget for both', async () => {
+    const { a, b, db, secrets } = cl;
+    const onB = admin.via(b.base);
+    participantId = (
+      (await (
+        await onB.post('/api/trialParticipants', { trialId, email: 'wearer@scale.example' })
+      ).json()) as {
+        participantId: number;
+      }
+    ).participantId;
+    const req = await admin.post(`/api/participantDevices/${participantId}/fitbit/consentRequest`, {});
+    expect(req.status).toBe(200);
+    const { link } = (await req.json()) as { link: string };
+    // The authorize URL from B, the callback (code exchange, tokens stored encrypted) through A.
+    const { callback } = await throughAuthorizePage(b.base, 'fitbit', link);
+    const done = await new HttpSession(a.base).post('/api/fitbit-callback', {
+      authCode: callback.searchParams.get('code'),
+      participantId: callback.searchParams.get('state'),
+    });
+    expect(done.status).toBe(200);
+    const stored = await db.query(
+      `SELECT t.participant_device_id AS id, t.access_token_enc AS enc FROM provider_tokens t
+       JOIN participant_devices d ON d.id = t.participant_device_id WHERE d.participant_id = $1`,
+      [participantId],
+    );
+    deviceId = stored.rows[0].id;
+    expect(stored.rows[0].enc.startsWith(`v2.${keyId(Buffer.from(secrets.ENCRYPTION_KEY, 'base64'))}.`)).toBe(
+      true,
+    );
+
+    const budget = async () =>
+      (
+        await db.query('SELECT budget_calls FROM device_sync_state WHERE participant_device_id = $1', [
+          deviceId,
+        ])
+      ).rows[0]?.budget_calls ?? 0;
+    const before = await budget();
+    for (const s of [onB, admin]) {
+      const res = await s.get(`/api/participantDevices/${participantId}/fitbit`);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual(THE_DEVICES);
+    }
+    // Both servers counted on the device's one budget in PostgreSQL.
+    expect(await budget()).toBe(before + 2);
+    // Spent (here by hand, as the sync and other servers would): both servers show the card's label.
+    await db.query(
+      `UPDATE device_sync_state SET budget_calls = 150, budget_hour = date_trunc('hour', now())
+       WHERE participant_device_id = $1`,
+      [deviceId],
+    );
+    for (const s of [admin, onB]) {
+      const res = await s.get(`/api/participantDevices/${participantId}/fitbit`);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual([
+        expect.objectContaining({ hasError: true, errorType: DEVICE_ERROR_LABELS.rateLimited }),
+      ]);
+    }
+    await db.query('UPDATE device_sync_state SET budget_calls = 0 WHERE participant_device_id = $1', [
+      deviceId,
+    ]);
+  });
+
+  it('a wrong key gives the device card its error label, never a 500; the rotation re-seals and loses nothing', async () => {
+    const { c, env, secrets, otherKey, dataDir } = cl;
+    const onC = admin.via(c.base);
+    const wrong = await onC.get(`/api/participantDevices/${participantId}/fitbit`);
+    expect(wrong.status).toBe(200);
+    expect(await wrong.json()).toEqual([
+      expect.objectContaining({
+        device: 'Error',
+        hasError: true,
+        errorType: DEVICE_ERROR_LABELS.authCheckFailed,
+      }),
+    ]);
+    // The log names the cause (the key id asked for), never the value.
+    await until(() => c.output().includes('cannot be decrypted'), 'the log line');
+    expect(c.output()).toContain(
+      `participant device ${deviceId} cannot be decrypted: sealed with key id ${keyId(Buffer.from(secrets.ENCRYPTION_KEY, 'base64'))}`,
+    );
+    // The staff's refresh action: the spec's refresh failure, not a 500; nothing is deleted.
+    const refresh = await onC.post('/api/fitbitRefreshToken', { id: participantId });
+    expect(refresh.status).toBe(502);
+    expect(((await refresh.json()) as { message: string }).message).toBe(LINK_MESSAGES.refreshFailed);
+
+    // Rotate to C's key, reading the old values with the old key.
+    const rotateEnv = {
+      ...process.env,
+      ...env,
+      ENCRYPTION_KEY: otherKey,
+      ENCRYPTION_KEYS_PREVIOUS: secrets.ENCRYPTION_KEY,
+      DATA_DIR: dataDir(),
+      LOG_LEVEL: 'silent',
+    };
+    const first = await runCliWithEnv(rotateEnv, 'rotate-encryption-key', '--batch-size', '1');
+    expect(first.code, first.stderr).toBe(0);
+    const result = JSON.parse(first.stdout);
+    expect(result).toMatchObject({
+      ok: true,
+      command: 'rotate-encryption-key',
+      keyId: keyId(Buffer.from(otherKey, 'base64')),
+      tables: { provider_tokens: { resealed: 1, undecryptable: 0 } },
+    });
+    // Resumable: a second run finds nothing left to do.
+    const again = JSON.parse((await runCliWithEnv(rotateEnv, 'rotate-encryption-key')).stdout);
+    expect(again.tables.provider_tokens).toEqual({ resealed: 0, undecryptable: 0, changedMeanwhile: 0 });
+    expect(again.tables.users.resealed).toBe(0);
+
+    // C reads the token now; A (the old key only) gets the label, and nothing was lost.
+    expect(await (await onC.get(`/api/participantDevices/${participantId}/fitbit`)).json()).toEqual(
+      THE_DEVICES,
+    );
+    expect(await (await admin.get(`/api/participantDevices/${participantId}/fitbit`)).json()).toEqual([
+      expect.objectContaining({ hasError: true, errorType: DEVICE_ERROR_LABELS.authCheckFailed }),
+    ]);
+  }, 60_000);
+}
+
+/** The simulated Fitbit account's devices, read with the stored token. */
+const THE_DEVICES = [
+  expect.objectContaining({ device: 'fitness tracker', deviceType: 'TRACKER', hasError: false }),
+  expect.objectContaining({ device: 'scale', hasError: false }),
+];
