@@ -7,7 +7,10 @@
  * infinities, text with quotes, commas, line breaks and non-ASCII, NULLs),
  * the lines must equal byte for byte what `COPY … (FORMAT csv)` gives for
  * the formatting expressions the export used before it formatted in Node.
- * The binary bytes reach the parser cut at random places, as a socket cuts them.
+ * The binary bytes reach the parser framed as CopyData messages (split at
+ * random places, a row across two messages included, though PostgreSQL
+ * sends one row per message), the byte stream cut at random places, as a
+ * socket cuts it.
  */
 import fc from 'fast-check';
 import type pg from 'pg';
@@ -32,6 +35,20 @@ function textSelect(client: pg.PoolClient, code: string, units: Record<string, s
       CASE r.participant_device_id WHEN 1 THEN ${lit('Fitbit "Sense", 2')} WHEN 2 THEN ${lit('Dexcom G7 — CGM')} END,
       coalesce(r.provider, CASE r.participant_device_id WHEN 1 THEN 'fitbit' WHEN 2 THEN 'dexcom' END)
     FROM pg_temp.readings r ORDER BY r.n`;
+}
+
+/** The payload bytes as CopyData messages ('d', int32 length, bytes) of the given sizes in turn. */
+function frame(payload: Buffer, sizes: number[]): Buffer {
+  const messages: Buffer[] = [];
+  for (let at = 0, i = 0; at < payload.length; i++) {
+    const part = payload.subarray(at, at + sizes[i % sizes.length]!);
+    const head = Buffer.alloc(5);
+    head[0] = 0x64;
+    head.writeUInt32BE(part.length + 4, 1);
+    messages.push(head, part);
+    at += part.length;
+  }
+  return Buffer.concat(messages);
 }
 
 const US_PER_DAY = 86_400_000_000;
@@ -114,7 +131,8 @@ describe('binary COPY → CSV lines', () => {
       fc.asyncProperty(
         fc.array(row, { minLength: 0, maxLength: 60 }),
         fc.array(fc.integer({ min: 1, max: 700 }), { minLength: 1, maxLength: 20 }),
-        async (rows, cuts) => {
+        fc.array(fc.integer({ min: 1, max: 300 }), { minLength: 1, maxLength: 20 }),
+        async (rows, cuts, messageSizes) => {
           await client.query('TRUNCATE pg_temp.readings');
           await client.query(
             `INSERT INTO pg_temp.readings
@@ -142,15 +160,16 @@ describe('binary COPY → CSV lines', () => {
           const binary = await copy(
             `COPY (SELECT ${BINARY_COLUMNS.join(', ')} FROM pg_temp.readings r ORDER BY r.n) TO STDOUT (FORMAT binary)`,
           );
+          const framed = frame(binary, messageSizes);
           const csv = new BinaryCopyCsv(constants);
           const out: Buffer[] = [];
           let at = 0;
-          for (let i = 0; at < binary.length; i++) {
+          for (let i = 0; at < framed.length; i++) {
             const n = cuts[i % cuts.length]!;
-            out.push(csv.write(binary.subarray(at, at + n)));
+            out.push(...csv.write(framed.subarray(at, at + n)));
             at += n;
           }
-          csv.end();
+          out.push(csv.end());
           expect(csv.rows).toBe(rows.length);
           expect(Buffer.concat(out).toString('utf8')).toBe(expected.toString('utf8'));
         },
@@ -160,10 +179,16 @@ describe('binary COPY → CSV lines', () => {
   });
 
   it('a COPY cut short, or not a binary COPY, is an error, never a short file', () => {
-    const cut = new BinaryCopyCsv({ code: 'X', unitOf: new Map(), deviceOf: new Map() });
-    cut.write(Buffer.from('PGCOPY\n\xff\r\n\0\0\0\0\0\0\0\0\0', 'latin1'));
+    const none = { code: 'X', unitOf: new Map(), deviceOf: new Map() };
+    const cut = new BinaryCopyCsv(none);
+    cut.write(frame(Buffer.from('PGCOPY\n\xff\r\n\0\0\0\0\0\0\0\0\0', 'latin1'), [300]));
     expect(() => cut.end()).toThrow('the COPY ended mid-row');
-    const text = new BinaryCopyCsv({ code: 'X', unitOf: new Map(), deviceOf: new Map() });
-    expect(() => text.write(Buffer.from('EXA001,steps,2026-01-01,00:00:00\n'))).toThrow('not a binary COPY');
+    const text = new BinaryCopyCsv(none);
+    expect(() => text.write(frame(Buffer.from('EXA001,steps,2026-01-01,00:00:00\n'), [300]))).toThrow(
+      'not a binary COPY',
+    );
+    expect(() => new BinaryCopyCsv(none).write(Buffer.from('EXA001,steps\n'))).toThrow(
+      'not a CopyData message',
+    );
   });
 });

@@ -124,16 +124,17 @@ function storageSuite(name: string, make: () => Promise<Subject>) {
       expect(await s.listAll()).toEqual(before);
     });
 
-    it('streams 40 MiB under backpressure and reads it back identical', async () => {
-      const data = generated(40 * 1024 * 1024, 7);
+    it('streams 64 MiB under backpressure and reads it back identical', async () => {
+      const data = generated(64 * 1024 * 1024, 7);
       const w = await s.smallParts.createWriter('exports/big.zip');
       const rssBefore = process.memoryUsage().rss;
       await pipeline(data.stream, w.stream);
-      expect(await w.commit()).toEqual({ size: 40 * 1024 * 1024 });
-      // Parts in flight at most (2 × 5 MiB here), never the whole file.
-      expect(process.memoryUsage().rss - rssBefore).toBeLessThan(35 * 1024 * 1024);
+      expect(await w.commit()).toEqual({ size: 64 * 1024 * 1024 });
+      // Parts in flight at most (2 × 5 MiB here), never the whole file; the margin is for
+      // s3rver, which receives the parts in this same process, and the allocator.
+      expect(process.memoryUsage().rss - rssBefore).toBeLessThan(40 * 1024 * 1024);
       const opened = await s.storage.open('exports/big.zip');
-      expect(opened?.size).toBe(40 * 1024 * 1024);
+      expect(opened?.size).toBe(64 * 1024 * 1024);
       const hash = createHash('sha256');
       for await (const c of opened!.stream as AsyncIterable<Buffer>) hash.update(c);
       expect(hash.digest('hex')).toBe(await data.sha256);

@@ -9,16 +9,21 @@
  * PostgreSQL's text output would make it, plus what is constant per
  * participant: the code, the metric's unit, the device's name and provider.
  *
- * The line is written as bytes into one Buffer per chunk, from tables of
- * the text of every second of the day, of the quarter-hour offsets and of
- * the last dates: building it as JavaScript strings cost twice the time, in
- * string building, encoding and garbage collection (bench/export).
+ * The lines are written as bytes into chunks of CHUNK_BYTES, from tables
+ * of the text of every second of the day, of the quarter-hour offsets and
+ * of the last dates: building them as JavaScript strings cost twice the
+ * time, in string building, encoding and garbage collection; and the input
+ * is read where the socket put it, CopyData messages and all, not copied
+ * out of them first (bench/export).
  *
- * Binary COPY format (PostgreSQL docs, "COPY: Binary Format"): an 11-byte
- * signature, int32 flags, int32 header-extension length and that many bytes;
- * then per row an int16 field count and per field an int32 length (-1 for
- * NULL) and the bytes; an int16 -1 ends it. A row may be cut by a chunk's
- * end: its bytes wait for the next chunk.
+ * Input: the COPY's CopyData messages (type 'd', int32 length, payload), as
+ * lean-copy-to.ts passes them on in framed mode; a message cut by a chunk's
+ * end waits for the next chunk. Their payloads, joined, are the binary COPY
+ * format (PostgreSQL docs, "COPY: Binary Format"): an 11-byte signature,
+ * int32 flags, int32 header-extension length and that many bytes; then per
+ * row an int16 field count and per field an int32 length (-1 for NULL) and
+ * the bytes; an int16 -1 ends it. PostgreSQL sends one row per message;
+ * a row across messages is read right all the same.
  */
 import { offsetText, pgDate, pgFloat8 } from './csv-text.js';
 
@@ -37,6 +42,9 @@ export const BINARY_COLUMNS = [
 const FIELDS = BINARY_COLUMNS.length;
 const SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
 const EMPTY = Buffer.alloc(0);
+const COPY_DATA = 0x64;
+/** CSV bytes per chunk handed on: each chunk costs a trip through yazl's streams and zlib's thread pool. */
+export const CHUNK_BYTES = 512 * 1024;
 const US_PER_DAY = 86_400_000_000;
 const COMMA = 0x2c;
 const QUOTE = 0x22;
@@ -103,7 +111,6 @@ export class BinaryCopyCsv {
   /** Rows written so far. */
   rows = 0;
   private state: 'header' | 'rows' | 'done' = 'header';
-  private carry: Buffer | null = null;
   private readonly starts = new Int32Array(FIELDS);
   private readonly lengths = new Int32Array(FIELDS);
   private readonly seconds = secondsTable();
@@ -121,9 +128,14 @@ export class BinaryCopyCsv {
   private unitBytes: Buffer = Buffer.from(',,');
   private offsetMinutes = Number.NaN;
   private offsetBytes: Buffer = EMPTY;
+  /** The chunk being filled, its length, and the chunks filled since the last write() returned. */
   private out: Buffer = EMPTY;
   private o = 0;
-  private filled: Buffer[] = [];
+  private ready: Buffer[] = [];
+  /** A CopyData message cut by the end of the bytes written so far. */
+  private messageCarry: Buffer | null = null;
+  /** The start of a row cut by the end of its CopyData message. */
+  private payloadCarry: Buffer | null = null;
 
   constructor(constants: RowConstants) {
     this.prefix = Buffer.from(`${constants.code},`);
@@ -140,60 +152,94 @@ export class BinaryCopyCsv {
       Math.max(0, ...[...this.deviceOf.values()].map((d) => d.name.length + d.provider.length));
   }
 
-  /** The CSV lines (UTF-8) of the rows this chunk completes. */
-  write(incoming: Buffer): Buffer {
-    // About the size of the CSV of these rows; a row that does not fit starts another buffer.
-    this.out = Buffer.allocUnsafe(Math.max(incoming.length * 2, 64 * 1024));
-    this.o = 0;
-    let buf = incoming;
+  /**
+   * Takes the next bytes of the COPY's CopyData messages (type, length,
+   * payload: lean-copy-to.ts in framed mode passes them on as the socket
+   * gave them) and returns the chunks of CSV it has filled, each about
+   * CHUNK_BYTES.
+   */
+  write(incoming: Buffer): Buffer[] {
     let at = 0;
-    const carry = this.carry;
-    this.carry = null;
-    if (carry !== null) {
-      // The row cut by the last chunk's end: joined with the start of this
-      // chunk only (joining whole chunks copied every byte once more).
-      let take = Math.min(incoming.length, 4096);
-      for (;;) {
-        const joined = Buffer.concat([carry, incoming.subarray(0, take)]);
-        const consumed = this.parse(joined, 0);
-        if (consumed > carry.length || this.state === 'done') {
-          at = consumed - carry.length;
-          break;
-        }
-        if (take === incoming.length) {
-          buf = joined;
-          at = consumed;
-          break;
-        }
-        take = incoming.length;
+    if (this.messageCarry !== null) {
+      // A message cut by the last chunk's end, completed from the start of this one.
+      let carry = this.messageCarry;
+      this.messageCarry = null;
+      if (carry.length < 5) {
+        at = Math.min(5 - carry.length, incoming.length);
+        carry = Buffer.concat([carry, incoming.subarray(0, at)]);
       }
+      const need = carry.length < 5 ? Number.POSITIVE_INFINITY : 1 + int32(carry, 1) - carry.length;
+      if (incoming.length - at < need) {
+        this.messageCarry = Buffer.concat([carry, incoming.subarray(at)]);
+        return this.takeReady();
+      }
+      const message = Buffer.concat([carry, incoming.subarray(at, at + need)]);
+      at += need;
+      this.message(message, 0, message.length);
     }
-    at = this.parse(buf, at);
-    if (at < buf.length) {
-      if (this.state === 'done') throw new Error('export: bytes after the end of the COPY');
-      this.carry = buf.subarray(at);
+    const end = incoming.length;
+    while (end - at >= 5) {
+      if (incoming[at] !== COPY_DATA) throw new Error('export: not a CopyData message');
+      const next = at + 1 + int32(incoming, at + 1);
+      if (next > end) break;
+      this.message(incoming, at, next);
+      at = next;
     }
-    const last = this.out.subarray(0, this.o);
-    this.out = EMPTY;
-    if (this.filled.length === 0) return last;
-    const all = Buffer.concat([...this.filled, last]);
-    this.filled = [];
-    return all;
+    if (at < end) this.messageCarry = incoming.subarray(at);
+    return this.takeReady();
   }
 
-  /** Writes the lines of the whole rows in buf from `at`; returns where the first incomplete row starts. */
-  private parse(buf: Buffer, from: number): number {
+  /**
+   * Checks that the COPY ended whole (its trailer read, nothing left over)
+   * and returns the last chunk of CSV (empty when there was no row).
+   */
+  end(): Buffer {
+    if (this.state !== 'done' || this.messageCarry !== null || this.payloadCarry !== null)
+      throw new Error('export: the COPY ended mid-row');
+    const last = this.out.subarray(0, this.o);
+    this.out = EMPTY;
+    this.o = 0;
+    return last;
+  }
+
+  private takeReady(): Buffer[] {
+    const ready = this.ready;
+    if (ready.length > 0) this.ready = [];
+    return ready;
+  }
+
+  /** One whole CopyData message at buf[start, end). */
+  private message(buf: Buffer, start: number, end: number): void {
+    if (buf[start] !== COPY_DATA) throw new Error('export: not a CopyData message');
+    let b = buf;
+    let from = start + 5;
+    let to = end;
+    if (this.payloadCarry !== null) {
+      // PostgreSQL sends a row per message; a row across messages is still read right.
+      b = Buffer.concat([this.payloadCarry, buf.subarray(from, to)]);
+      this.payloadCarry = null;
+      from = 0;
+      to = b.length;
+    }
+    const at = this.parse(b, from, to);
+    if (at < to) {
+      if (this.state === 'done') throw new Error('export: bytes after the end of the COPY');
+      this.payloadCarry = Buffer.from(b.subarray(at, to));
+    }
+  }
+
+  /** Writes the lines of the whole rows in buf[from, end); returns where the first incomplete row starts. */
+  private parse(buf: Buffer, from: number, end: number): number {
     let at = from;
     if (this.state === 'header') {
-      if (buf.length - at >= 11 && !buf.subarray(at, at + 11).equals(SIGNATURE))
+      if (end - at >= 11 && !buf.subarray(at, at + 11).equals(SIGNATURE))
         throw new Error('export: not a binary COPY');
-      if (buf.length - at < 19 || buf.length - at < 19 + buf.readInt32BE(at + 15)) return at;
-      at += 19 + buf.readInt32BE(at + 15);
+      if (end - at < 19 || end - at < 19 + int32(buf, at + 15)) return at;
+      at += 19 + int32(buf, at + 15);
       this.state = 'rows';
     }
     const starts = this.starts;
     const lengths = this.lengths;
-    const end = buf.length;
     while (this.state === 'rows' && at + 2 <= end) {
       const count = int16(buf, at);
       if (count === -1) {
@@ -218,11 +264,6 @@ export class BinaryCopyCsv {
     return at;
   }
 
-  /** Checks that the COPY ended whole (its trailer read, nothing left over). */
-  end(): void {
-    if (this.state !== 'done' || this.carry !== null) throw new Error('export: the COPY ended mid-row');
-  }
-
   /** `<code>,<metric>,<date>,<time>,<offset>,<instant>,<value>,<unit>,<json>,<device>,<source>\n` */
   private line(buf: Buffer): void {
     const s = this.starts;
@@ -233,8 +274,8 @@ export class BinaryCopyCsv {
     // and text fields that may double their quotes.
     const need = this.constantBytes + l[0]! + 2 * (jsonLength + providerLength) + 128;
     if (this.o + need > this.out.length) {
-      this.filled.push(this.out.subarray(0, this.o));
-      this.out = Buffer.allocUnsafe(Math.max(64 * 1024, need));
+      if (this.o > 0) this.ready.push(this.out.subarray(0, this.o));
+      this.out = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, need));
       this.o = 0;
     }
     const out = this.out;

@@ -41,6 +41,15 @@ class LeanCopyToStream extends CopyToStreamQuery {
   /** Payload bytes of the current CopyData message still to come. */
   private payloadLeft = 0;
 
+  constructor(
+    text: string,
+    options: { highWaterMark?: number },
+    /** Pass the CopyData messages on whole (type, length, payload), as slices of the socket's chunks. */
+    private readonly framed: boolean,
+  ) {
+    super(text, options);
+  }
+
   _parse(incoming: Buffer): boolean {
     const self = this as unknown as Internals;
     let chunk = incoming;
@@ -48,15 +57,24 @@ class LeanCopyToStream extends CopyToStreamQuery {
       chunk = Buffer.concat([this.pending, incoming]);
       this.pending = null;
     }
-    const out = Buffer.allocUnsafe(chunk.length);
+    // Framed: slices of `chunk` (no copy). Else the payloads copied into `out`.
+    const out = this.framed ? chunk : Buffer.allocUnsafe(chunk.length);
+    const slices: Buffer[] = [];
+    let runStart = -1;
     let outLength = 0;
     let at = 0;
     let end: 'more' | 'error' | 'done' = 'more';
+    const endRun = (to: number) => {
+      if (runStart >= 0 && to > runStart) slices.push(chunk.subarray(runStart, to));
+      runStart = -1;
+    };
     while (at < chunk.length) {
       if (this.payloadLeft > 0) {
         const n = Math.min(this.payloadLeft, chunk.length - at);
+        if (this.framed) {
+          if (runStart < 0) runStart = at;
+        } else if (n > 128) chunk.copy(out, outLength, at, at + n);
         // A row of a binary COPY is some hundred bytes: a loop copies it faster than a native call.
-        if (n > 128) chunk.copy(out, outLength, at, at + n);
         else for (let i = 0; i < n; i++) out[outLength + i] = chunk[at + i]!;
         outLength += n;
         at += n;
@@ -70,15 +88,16 @@ class LeanCopyToStream extends CopyToStreamQuery {
       }
       if (chunk.length - at < 5) {
         this.pending = chunk.subarray(at);
-        at = chunk.length;
         break;
       }
       const length = chunk.readUInt32BE(at + 1) - 4;
       if (code === CopyData) {
+        if (this.framed && runStart < 0) runStart = at;
         at += 5;
         this.payloadLeft = length;
         continue;
       }
+      endRun(at);
       // Any other message is skipped whole (it may span chunks: then as a payload not copied).
       if (
         code === CopyOutResponse ||
@@ -89,7 +108,6 @@ class LeanCopyToStream extends CopyToStreamQuery {
         if (chunk.length - at < 5 + length) {
           // Rare (a notice cut by the chunk's end): keep it whole for the next chunk.
           this.pending = chunk.subarray(at);
-          at = chunk.length;
           break;
         }
         at += 5 + length;
@@ -100,8 +118,10 @@ class LeanCopyToStream extends CopyToStreamQuery {
       end = 'done';
       break;
     }
+    endRun(this.pending ? chunk.length - this.pending.length : at);
     let drained = true;
-    if (outLength > 0) drained = self.push(out.subarray(0, outLength));
+    if (this.framed) for (const slice of slices) drained = self.push(slice);
+    else if (outLength > 0) drained = self.push(out.subarray(0, outLength));
     if (end !== 'more') {
       // What follows (CommandComplete, ReadyForQuery, or the error) goes back to pg.
       if (at < chunk.length) self._buffer.push(chunk.subarray(at));
@@ -116,7 +136,15 @@ class LeanCopyToStream extends CopyToStreamQuery {
   }
 }
 
-/** `COPY … TO STDOUT` as a readable stream of the rows' bytes (submit it with client.query). */
-export function leanCopyTo(text: string, options: { highWaterMark?: number } = {}): CopyToStream {
-  return new LeanCopyToStream(text, options);
+/**
+ * `COPY … TO STDOUT` as a readable stream of the rows' bytes (submit it with
+ * client.query); with `framed`, of the CopyData messages whole (type, length,
+ * payload), passed on without a copy, for a reader that parses them itself
+ * (binary-copy-csv.ts).
+ */
+export function leanCopyTo(
+  text: string,
+  options: { highWaterMark?: number; framed?: boolean } = {},
+): CopyToStream {
+  return new LeanCopyToStream(text, { highWaterMark: options.highWaterMark }, options.framed ?? false);
 }

@@ -85,8 +85,9 @@ export interface ExportSnapshot {
   countUpperBound(): Promise<number>;
   /**
    * The rows of one participant and some of the metrics, by metric (in
-   * `metrics` order) then time, as a binary COPY of BINARY_COLUMNS, with what
-   * is constant across them (binary-copy-csv.ts writes the CSV lines).
+   * `metrics` order) then time, as the CopyData messages of a binary COPY of
+   * BINARY_COLUMNS, with what is constant across them (binary-copy-csv.ts
+   * writes the CSV lines).
    * `done` resolves with the row count PostgreSQL reports once the COPY completed.
    */
   copyRows(
@@ -237,7 +238,7 @@ export async function openExportSnapshot(db: Db, scope: ExportScope): Promise<Ex
               .map((d) => [d.id, { name: csvField(d.device_name), provider: csvField(d.provider) }]),
           ),
         };
-        const stream = leanCopyTo(text, { highWaterMark: 256 * 1024 });
+        const stream = leanCopyTo(text, { highWaterMark: 256 * 1024, framed: true });
         // pg calls the active query's handleReadyForQuery once the COPY's
         // CommandComplete ("COPY n", which sets rowCount) has been read.
         const done = new Promise<number>((resolve, reject) => {

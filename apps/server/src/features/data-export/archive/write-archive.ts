@@ -86,8 +86,6 @@ export interface ArchiveOptions {
 /** Deflate level: gzip's default, the level the bench compares with. */
 export const ZIP_COMPRESSION_LEVEL = 6;
 export const PROGRESS_INTERVAL_MS = 500;
-/** CSV bytes handed to the ZIP at once (bench/export). */
-const CHUNK_BYTES = 512 * 1024;
 /**
  * CSV bytes written ahead of the deflate: while zlib's thread compresses one
  * chunk, the main thread writes the next ones. With one chunk of room the two
@@ -290,31 +288,18 @@ function csvEntry(
       for (const { participant, metrics } of parts) {
         const copy = snapshot.copyRows(participant, metrics);
         const csv = new BinaryCopyCsv(copy.constants);
-        // The lines of several socket reads go on as one chunk of about
-        // CHUNK_BYTES: each chunk costs a trip through yazl's five streams
-        // and zlib's thread pool.
-        let pieces: Buffer[] = [];
-        let pieceBytes = 0;
         let counted = 0;
-        const flush = () => {
-          const chunk = pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces, pieceBytes);
-          pieces = [];
-          pieceBytes = 0;
+        const handOn = (chunk: Buffer) => {
+          hash.update(chunk);
           bytes += chunk.length;
           onRows(csv.rows - counted);
           counted = csv.rows;
           return chunk;
         };
-        for await (const binary of copy.stream as AsyncIterable<Buffer>) {
-          const piece = csv.write(binary);
-          if (piece.length === 0) continue;
-          hash.update(piece);
-          pieces.push(piece);
-          pieceBytes += piece.length;
-          if (pieceBytes >= CHUNK_BYTES) yield flush();
-        }
-        csv.end();
-        if (pieceBytes > 0) yield flush();
+        for await (const messages of copy.stream as AsyncIterable<Buffer>)
+          for (const chunk of csv.write(messages)) yield handOn(chunk);
+        const last = csv.end();
+        if (last.length > 0) yield handOn(last);
         const lines = csv.rows;
         const copied = await copy.done;
         if (copied !== lines)
