@@ -336,9 +336,11 @@ describe('Omron and Dexcom data pages', () => {
     const means = [...perDay.values()].map(
       (v) => Math.round((v.reduce((a, b) => a + b, 0) / v.length) * 10) / 10,
     );
+    // As the chart's summary writes a mmHg value: up to two decimals (a day's mean may be 137.5).
+    const mmHg = (v: number) => `${(Math.round(v * 100) / 100).toLocaleString('en-US')} mmHg`;
     expect(summary).toContain(
       // Legends name participants by their code (passed from the trial page's selection).
-      `${CODE}: ${means.length} values, lowest ${Math.round(Math.min(...means))} mmHg, highest ${Math.round(Math.max(...means))} mmHg`,
+      `${CODE}: ${means.length} values, lowest ${mmHg(Math.min(...means))}, highest ${mmHg(Math.max(...means))}`,
     );
     expect(summary).toContain('HBP-005: no values');
     await shows(staff.page.getByRole('alert').filter({ hasText: /^HBP-005: / }));
