@@ -7,7 +7,7 @@
 import { EXPORT_MESSAGES as M } from '@trialwear/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expireExports } from '../../src/jobs/data-export/job.js';
-import { runExport } from '../../src/jobs/data-export/run-export.js';
+import { MAX_ATTEMPTS, runExport } from '../../src/jobs/data-export/run-export.js';
 import { type TeamFixture, teamWithRoles } from '../support/fixtures.js';
 import { linkParticipant, simControl, trialWithParticipants } from '../support/linked-participant.js';
 import { allMail, mailText } from '../support/mail.js';
@@ -319,10 +319,24 @@ describe('batch data export calls', () => {
     expect(job).toMatchObject({ status: 'pending', phase: 'waiting for the provider' });
     expect(job.not_before?.getTime()).toBeGreaterThan(clock.now().getTime());
     expect(job.not_before?.toISOString()).toBe(device.next_allowed_at?.toISOString());
-    const wait = job.not_before!.getTime() - clock.now().getTime();
+    let wait = job.not_before!.getTime() - clock.now().getTime();
     clock.advance(wait - 1000);
     expect(await runExport(t.ctx, id)).toEqual({ status: 'skipped' });
     clock.advance(1000);
+    // Waiting is not failing: more rate limits in a row than MAX_ATTEMPTS still end in the file.
+    for (let i = 0; i < MAX_ATTEMPTS; i++) {
+      await simControl(t, 'fitbit').failNext(429);
+      expect(await runExport(t.ctx, id)).toEqual({ status: 'deferred' });
+      const again = await t.ctx.db
+        .selectFrom('export_jobs')
+        .select(['not_before', 'attempts'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      expect(again.attempts).toBe(0);
+      const step = again.not_before!.getTime() - clock.now().getTime();
+      clock.advance(step);
+      wait += step;
+    }
     expect(await runExport(t.ctx, id)).toMatchObject({ status: 'completed' });
     // The clock goes back (the sessions' idle limit); the device's wait, over, must not come back with it.
     clock.advance(-wait);

@@ -192,17 +192,31 @@ export function fail(db: Db, id: string, owner: string, now: Date, message: stri
 }
 
 /** Back to the queue (a transient failure, or the provider asks to wait): the slot is freed. */
-export function requeue(db: Db, id: string, owner: string, now: Date, notBefore: Date | null, note: string) {
+/**
+ * Back to pending until notBefore. `giveBackAttempt`: the run did not fail
+ * (it waits for a provider's limit), so its claim does not count against
+ * MAX_ATTEMPTS: an export may wait out many rate limits.
+ */
+export function requeue(
+  db: Db,
+  id: string,
+  owner: string,
+  now: Date,
+  notBefore: Date | null,
+  note: string,
+  { giveBackAttempt = false }: { giveBackAttempt?: boolean } = {},
+) {
   return db
     .updateTable('export_jobs')
-    .set({
+    .set((eb) => ({
       status: 'pending',
       not_before: notBefore,
       phase: note,
       lease_owner: null,
       lease_expires_at: null,
       updated_at: now,
-    })
+      ...(giveBackAttempt ? { attempts: sql<number>`greatest(${eb.ref('attempts')} - 1, 0)` } : {}),
+    }))
     .where('id', '=', id)
     .where('lease_owner', '=', owner)
     .where('status', '=', 'processing')

@@ -171,7 +171,9 @@ export async function runExport(ctx: AppContext, jobId: string): Promise<RunOutc
     if (controller.signal.aborted) return await stopped(ctx, jobId);
     const now = ctx.now();
     if (err instanceof ExportDeferred && err.failure === null) {
-      await repo.requeue(ctx.db, jobId, owner, now, err.until, 'waiting for the provider');
+      await repo.requeue(ctx.db, jobId, owner, now, err.until, 'waiting for the provider', {
+        giveBackAttempt: true,
+      });
       return { status: 'deferred' };
     }
     const transient =
