@@ -18,7 +18,8 @@ export default defineConfig({
   },
   build: {
     outDir: 'dist',
-    sourcemap: true,
+    // Written for reading a stack trace on the server, not referenced by the scripts nor served.
+    sourcemap: 'hidden',
     rollupOptions: {
       // The contract's modules only declare constants and zod schemas: a module none of whose
       // exports a chunk uses is left out of it, so the entry does not carry every schema

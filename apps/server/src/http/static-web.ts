@@ -10,6 +10,10 @@
  * content-length. Every answer says `vary: accept-encoding` so a cache keeps
  * one copy per encoding.
  *
+ * Source maps: the build writes them without a reference in the scripts
+ * (vite `sourcemap: 'hidden'`) and they are never served (404): the portal's
+ * code stays readable in a stack trace on the server, not to every visitor.
+ *
  * Caching: files under assets/ carry a content hash in their name, so they
  * never change: a year, immutable. Everything else (index.html, and so every
  * client route) is `no-cache`: the browser revalidates it (ETag) each time,
@@ -26,6 +30,8 @@ export const HASHED_ASSET_CACHE = 'public, max-age=31536000, immutable';
 export const REVALIDATE_CACHE = 'no-cache';
 
 const COMPRESSED_VARIANT = /\.(br|gz)$/;
+/** Source maps stay on the server (for reading a stack trace there): they are never served. */
+const SOURCE_MAP = /\.map(\.(br|gz))?$/;
 
 export function defaultWebDist() {
   return fileURLToPath(new URL('../../../web/dist/', import.meta.url));
@@ -50,8 +56,9 @@ export async function registerStaticWeb(app: FastifyInstance, webDist: string): 
     wildcard: false,
     index: false,
     preCompressed: true,
-    // The .br and .gz files are representations of their asset, not URLs of their own.
-    globIgnore: ['**/*.br', '**/*.gz'],
+    // The .br and .gz files are representations of their asset, not URLs of their own;
+    // source maps are not served at all.
+    globIgnore: ['**/*.br', '**/*.gz', '**/*.map'],
     // Left on, send's own `cache-control: public, max-age=0` would replace the policy set below.
     cacheControl: false,
     setHeaders: (res, filePath) => {
@@ -67,6 +74,7 @@ export async function registerStaticWeb(app: FastifyInstance, webDist: string): 
     // A hashed asset that is not there (a chunk of an older release) is a 404, never index.html.
     if (url.startsWith('/assets/') && !fs.existsSync(path.join(root, path.normalize(url))))
       return sendNotFound(request, reply);
+    if (SOURCE_MAP.test(url)) return sendNotFound(request, reply);
     // A file written after start (a rebuild while running) is served too; a compressed variant is not.
     const file = path.join(root, path.normalize(url));
     if (file.startsWith(root + path.sep) && fs.existsSync(file) && fs.statSync(file).isFile()) {

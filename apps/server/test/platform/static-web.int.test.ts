@@ -2,8 +2,8 @@
  * The built web app as the server serves it: precompressed variants chosen by
  * accept-encoding, and the cache policy (hashed assets immutable, index.html
  * and client routes revalidated, API answers never stored). A fake build in a
- * temp folder: index.html, a hashed script with its .br and .gz, a hashed
- * image without variants.
+ * temp folder: index.html, a hashed script with its .br and .gz and its
+ * source map (never served), a hashed image without variants.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -24,6 +24,8 @@ function writeFakeBuild(dir: string) {
     'assets/logo-1a2b3c4d.svg': IMAGE,
   };
   for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), text);
+  fs.writeFileSync(path.join(dir, 'assets/app-3f9a1c2b.js.map'), '{"version":3,"sources":["src/secret.ts"]}');
+  fs.writeFileSync(path.join(dir, 'assets/app-3f9a1c2b.js.map.gz'), zlib.gzipSync('{"version":3}'));
   for (const name of ['index.html', 'assets/app-3f9a1c2b.js']) {
     fs.writeFileSync(path.join(dir, `${name}.br`), zlib.brotliCompressSync(files[name]!));
     fs.writeFileSync(path.join(dir, `${name}.gz`), zlib.gzipSync(files[name]!));
@@ -45,6 +47,16 @@ describe('static web app: precompressed assets and caching', () => {
   afterAll(async () => {
     await t.close();
     fs.rmSync(dist, { recursive: true, force: true });
+  });
+
+  it('never serves a source map, plain or compressed (404, not index.html)', async () => {
+    for (const url of ['/assets/app-3f9a1c2b.js.map', '/assets/app-3f9a1c2b.js.map.gz']) {
+      for (const headers of [{}, { 'accept-encoding': 'gzip, br' }]) {
+        const res = await get(url, headers);
+        expect(res.statusCode, url).toBe(404);
+        expect(res.body).not.toContain('sources');
+      }
+    }
   });
 
   it('sends the brotli file when brotli is accepted (as browsers ask)', async () => {
