@@ -26,7 +26,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import { EXPORT_MESSAGES } from '@trialwear/contract';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newPage, screenshot, signIn } from '../support/browser.js';
+import { launchBrowser, newPage, screenshot, screenshotPath, signIn } from '../support/browser.js';
 import { consentFromEmail } from '../support/consent.js';
 import { storeFitbitMetrics, withDatabase } from '../support/database.js';
 import { csvLines, DATA_CSV_HEADER, metricCsv, zipNames, zipText } from '../support/export-zip.js';
@@ -39,12 +39,8 @@ const EMAILS = ['exp-e2e-1@participants.trialwear.local', 'exp-e2e-2@participant
 const METRICS = ['steps', 'calories'] as const;
 const FILE = 'export-journey';
 const CANCEL_FILE = 'export-journey-cancelled';
-const SHOTS = '/tmp/shots-wt-export-web';
-
 async function shot(page: Page, name: string) {
   await screenshot(page, `data-export-${name}`);
-  fs.mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SHOTS, `journey-${name}.png`), fullPage: true });
 }
 
 /** axe (WCAG 2.1 A/AA) over the page in this state: no serious or critical violation. */
@@ -261,7 +257,7 @@ describe('batch data export', () => {
     await shot(page, 'processing');
     await page
       .getByRole('region', { name: 'Export jobs' })
-      .screenshot({ path: path.join(SHOTS, 'journey-processing-panel.png') });
+      .screenshot({ path: screenshotPath('data-export-processing-panel') });
     await accessible(page, 'the panel with a processing job');
 
     // 7. A second export (one CSV), cancelled while it runs: it stops and says so.
@@ -298,7 +294,7 @@ describe('batch data export', () => {
     await shot(page, 'completed');
     await page
       .getByRole('region', { name: 'Export jobs' })
-      .screenshot({ path: path.join(SHOTS, 'journey-completed-panel.png') });
+      .screenshot({ path: screenshotPath('data-export-completed-panel') });
     await accessible(page, 'the panel with a completed and a cancelled job');
 
     // 9. Download: a link opening a new tab; fetched here with the page's cookies and unzipped.

@@ -24,12 +24,8 @@ const ADMIN = 'syncadmin';
 const TRIAL = 'E2E Sync Study';
 const CODE = 'SYN-001';
 const UNLINKED = 'SYN-002';
-const SHOTS = '/tmp/shots-wt-sync';
-
 async function shot(page: Page, name: string) {
   await screenshot(page, name);
-  fs.mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
 }
 
 /** Enqueue one device-sync job as the scheduler does (same queue, same singleton key). */

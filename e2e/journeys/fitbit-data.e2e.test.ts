@@ -7,8 +7,6 @@
  * mode (mouse) and keep their order after a reload; a Viewer reads the data;
  * Ctrl+Shift+Q reaches /ParticipantRaw for a Sys_Admin only.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import { kgToLb } from '@trialwear/contract';
 import { fitbitDay, fitbitUserId } from '@trialwear/simulators';
@@ -20,12 +18,8 @@ import { shows } from '../support/wait.js';
 
 const TRIAL = 'Sleep and Activity Study';
 const CODE = 'SLP-005';
-const SHOTS = '/tmp/shots-wt-web-fitbit';
-
 async function shot(page: Page, name: string) {
   await screenshot(page, name);
-  fs.mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
 }
 
 /** The rows of a two-column date/value table as [date, text]. */

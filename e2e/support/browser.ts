@@ -35,6 +35,12 @@ export async function newPage(browser: Browser): Promise<{ context: BrowserConte
   return { context, page };
 }
 
+/** Where a journey's screenshot `<name>.png` goes (e2e/screenshots, git-ignored), for a shot of one region. */
+export function screenshotPath(name: string): string {
+  fs.mkdirSync(screenshotsDir, { recursive: true });
+  return path.join(screenshotsDir, `${name}.png`);
+}
+
 /** Saved under e2e/screenshots (git-ignored) so a person can look at what the journey saw. */
 export async function screenshot(page: Page, name: string) {
   fs.mkdirSync(screenshotsDir, { recursive: true });
