@@ -51,7 +51,8 @@ describe('static web app: precompressed assets and caching', () => {
 
   it('never serves a source map, plain or compressed (404, not index.html)', async () => {
     for (const url of ['/assets/app-3f9a1c2b.js.map', '/assets/app-3f9a1c2b.js.map.gz']) {
-      for (const headers of [{}, { 'accept-encoding': 'gzip, br' }]) {
+      const variants: Record<string, string>[] = [{}, { 'accept-encoding': 'gzip, br' }];
+      for (const headers of variants) {
         const res = await get(url, headers);
         expect(res.statusCode, url).toBe(404);
         expect(res.body).not.toContain('sources');
