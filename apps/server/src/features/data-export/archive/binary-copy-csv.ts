@@ -9,12 +9,9 @@
  * PostgreSQL's text output would make it, plus what is constant per
  * participant: the code, the metric's unit, the device's name and provider.
  *
- * The lines are written as bytes into chunks of CHUNK_BYTES, from tables
- * of the text of every second of the day, of the quarter-hour offsets and
- * of the last dates: building them as JavaScript strings cost twice the
- * time, in string building, encoding and garbage collection; and the input
- * is read where the socket put it, CopyData messages and all, not copied
- * out of them first (bench/export).
+ * The lines are written as bytes (csv-bytes.ts) into chunks of
+ * CHUNK_BYTES, and the input is read where the socket put it, CopyData
+ * messages and all, not copied out of them first (bench/export).
  *
  * Input: the COPY's CopyData messages (type 'd', int32 length, payload), as
  * lean-copy-to.ts passes them on in framed mode; a message cut by a chunk's
@@ -25,7 +22,7 @@
  * the bytes; an int16 -1 ends it. PostgreSQL sends one row per message;
  * a row across messages is read right all the same.
  */
-import { offsetText, pgDate, pgFloat8 } from './csv-text.js';
+import { DateBytes, OffsetBytes, putBytes, putCsvText, putFloat8, putTime } from './csv-bytes.js';
 
 /** The SELECT list of the export's binary COPY, in the order this parser reads it. */
 export const BINARY_COLUMNS = [
@@ -47,9 +44,7 @@ const COPY_DATA = 0x64;
 export const CHUNK_BYTES = 512 * 1024;
 const US_PER_DAY = 86_400_000_000;
 const COMMA = 0x2c;
-const QUOTE = 0x22;
 const LF = 0x0a;
-const CR = 0x0d;
 
 /** What is the same for every row of one participant's COPY, as CSV fields. */
 export interface RowConstants {
@@ -61,43 +56,6 @@ export interface RowConstants {
   deviceOf: ReadonlyMap<number, { name: string; provider: string }>;
 }
 
-/** 'HH:MM:SS' of every second of the day, 8 bytes each, made on first use. */
-let secondsOfDay: Buffer | null = null;
-function secondsTable(): Buffer {
-  if (secondsOfDay) return secondsOfDay;
-  const table = Buffer.alloc(86_400 * 8);
-  for (let s = 0; s < 86_400; s++) {
-    const h = Math.floor(s / 3600);
-    const m = Math.floor(s / 60) % 60;
-    const sec = s % 60;
-    const at = s * 8;
-    table[at] = 48 + Math.floor(h / 10);
-    table[at + 1] = 48 + (h % 10);
-    table[at + 2] = 0x3a;
-    table[at + 3] = 48 + Math.floor(m / 10);
-    table[at + 4] = 48 + (m % 10);
-    table[at + 5] = 0x3a;
-    table[at + 6] = 48 + Math.floor(sec / 10);
-    table[at + 7] = 48 + (sec % 10);
-  }
-  secondsOfDay = table;
-  return table;
-}
-
-/** The bytes of a date's text, remembering the last (consecutive rows share their date). */
-class DateBytes {
-  private days = Number.NaN;
-  readonly bytes = Buffer.alloc(10);
-  of(days: number): Buffer {
-    if (days !== this.days) {
-      this.bytes.write(pgDate(days), 0, 'latin1');
-      this.days = days;
-    }
-    return this.bytes;
-  }
-}
-
-const two = (n: number) => (n < 10 ? `0${n}` : String(n));
 // Big-endian integers read by hand: Buffer's readers check their bounds on every call, and the
 // parser has checked the row's length already.
 const int32 = (b: Buffer, at: number) => (b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!;
@@ -113,7 +71,6 @@ export class BinaryCopyCsv {
   private state: 'header' | 'rows' | 'done' = 'header';
   private readonly starts = new Int32Array(FIELDS);
   private readonly lengths = new Int32Array(FIELDS);
-  private readonly seconds = secondsTable();
   private readonly localDate = new DateBytes();
   private readonly utcDate = new DateBytes();
   /** `<code>,` */
@@ -126,8 +83,7 @@ export class BinaryCopyCsv {
   private readonly constantBytes: number;
   private metricBytes: Buffer = EMPTY;
   private unitBytes: Buffer = Buffer.from(',,');
-  private offsetMinutes = Number.NaN;
-  private offsetBytes: Buffer = EMPTY;
+  private readonly offset = new OffsetBytes();
   /** The chunk being filled, its length, and the chunks filled since the last write() returned. */
   private out: Buffer = EMPTY;
   private o = 0;
@@ -154,7 +110,7 @@ export class BinaryCopyCsv {
 
   /**
    * Takes the next bytes of the COPY's CopyData messages (type, length,
-   * payload: lean-copy-to.ts in framed mode passes them on as the socket
+   * payload: lean-copy-to.ts passes them on as the socket
    * gave them) and returns the chunks of CSV it has filled, each about
    * CHUNK_BYTES.
    */
@@ -279,7 +235,7 @@ export class BinaryCopyCsv {
       this.o = 0;
     }
     const out = this.out;
-    let o = this.put(this.prefix, this.o);
+    let o = putBytes(out, this.prefix, this.o);
 
     // metric_key: the requested keys are plain names (checked), written as stored.
     const metricStart = s[0]!;
@@ -288,14 +244,14 @@ export class BinaryCopyCsv {
       this.metricBytes = Buffer.from(buf.subarray(metricStart, metricStart + metricLength));
       this.unitBytes = this.unitOf.get(this.metricBytes.toString('utf8')) ?? Buffer.from(',,');
     }
-    o = this.put(this.metricBytes, o);
+    o = putBytes(out, this.metricBytes, o);
     out[o++] = COMMA;
 
-    o = this.put(this.localDate.of(int32(buf, s[1]!)), o);
+    o = putBytes(out, this.localDate.of(int32(buf, s[1]!)), o);
     out[o++] = COMMA;
-    if (l[2]! >= 0) o = this.time(int64(buf, s[2]!), o);
+    if (l[2]! >= 0) o = putTime(out, int64(buf, s[2]!), o);
     out[o++] = COMMA;
-    if (l[3]! >= 0) o = this.put(this.offset(int16(buf, s[3]!)), o);
+    if (l[3]! >= 0) o = putBytes(out, this.offset.of(int16(buf, s[3]!)), o);
     out[o++] = COMMA;
 
     // The instant as its UTC day and µs into it; beyond 2^52 µs of 2000 in BigInt, exactly.
@@ -313,33 +269,24 @@ export class BinaryCopyCsv {
       days = Number(d);
       us = Number(instant - d * US_PER_DAY_BIG);
     }
-    o = this.put(this.utcDate.of(days), o);
+    o = putBytes(out, this.utcDate.of(days), o);
     out[o++] = 0x54; // T
-    o = this.time(us, o);
+    o = putTime(out, us, o);
     out[o++] = 0x5a; // Z
     out[o++] = COMMA;
 
-    if (l[5]! >= 0) o = this.float(buf.readDoubleBE(s[5]!), o);
-    o = this.put(this.unitBytes, o);
-    if (l[6]! >= 0) o = this.text(buf, s[6]!, l[6]!, o);
+    if (l[5]! >= 0) o = putFloat8(out, buf.readDoubleBE(s[5]!), o);
+    o = putBytes(out, this.unitBytes, o);
+    if (l[6]! >= 0) o = putCsvText(out, buf, s[6]!, l[6]!, o);
     out[o++] = COMMA;
 
     const device = l[7]! < 0 ? this.noDevice : (this.deviceOf.get(int32(buf, s[7]!)) ?? this.noDevice);
-    o = this.put(device.name, o);
+    o = putBytes(out, device.name, o);
     out[o++] = COMMA;
-    if (l[8]! >= 0) o = this.text(buf, s[8]!, l[8]!, o);
-    else o = this.put(device.provider, o);
+    if (l[8]! >= 0) o = putCsvText(out, buf, s[8]!, l[8]!, o);
+    else o = putBytes(out, device.provider, o);
     out[o++] = LF;
     this.o = o;
-  }
-
-  /** The bytes of an offset's text, remembering the last (a participant's offset changes twice a year). */
-  private offset(minutes: number): Buffer {
-    if (minutes !== this.offsetMinutes) {
-      this.offsetBytes = Buffer.from(offsetText(minutes), 'latin1');
-      this.offsetMinutes = minutes;
-    }
-    return this.offsetBytes;
   }
 
   private sameMetric(buf: Buffer, start: number, length: number): boolean {
@@ -347,86 +294,5 @@ export class BinaryCopyCsv {
     if (m.length !== length || length === 0) return false;
     for (let i = 0; i < length; i++) if (m[i] !== buf[start + i]) return false;
     return true;
-  }
-
-  /** Copies short constant bytes (a loop beats a native copy at these sizes). */
-  private put(src: Buffer, o: number): number {
-    const out = this.out;
-    for (let i = 0; i < src.length; i++) out[o + i] = src[i]!;
-    return o + src.length;
-  }
-
-  /** HH:MM:SS[.ffffff without trailing zeros] of µs since midnight. */
-  private time(us: number, o: number): number {
-    const out = this.out;
-    const second = Math.floor(us / 1_000_000);
-    if (second >= 86_400) {
-      // 24:00:00 is a valid time; nothing else past midnight reaches here.
-      o += out.write(
-        `${Math.floor(second / 3600)}:${two(Math.floor(second / 60) % 60)}:${two(second % 60)}`,
-        o,
-        'latin1',
-      );
-    } else {
-      const table = this.seconds;
-      const t = second * 8;
-      for (let i = 0; i < 8; i++) out[o + i] = table[t + i]!;
-      o += 8;
-    }
-    let fraction = us - second * 1_000_000;
-    if (fraction === 0) return o;
-    let digits = 6;
-    while (fraction % 10 === 0) {
-      fraction /= 10;
-      digits -= 1;
-    }
-    out[o] = 0x2e; // .
-    for (let i = digits; i >= 1; i--) {
-      out[o + i] = 48 + (fraction % 10);
-      fraction = Math.floor(fraction / 10);
-    }
-    return o + digits + 1;
-  }
-
-  private float(v: number, o: number): number {
-    const out = this.out;
-    if (Number.isInteger(v) && v < 1e15 && v > -1e15 && !Object.is(v, -0)) {
-      let n = v;
-      if (n < 0) {
-        out[o++] = 0x2d; // -
-        n = -n;
-      }
-      let digits = 1;
-      for (let x = n; x >= 10; x = Math.floor(x / 10)) digits += 1;
-      for (let i = digits - 1; i >= 0; i--) {
-        out[o + i] = 48 + (n % 10);
-        n = Math.floor(n / 10);
-      }
-      return o + digits;
-    }
-    return o + out.write(pgFloat8(v), o, 'latin1');
-  }
-
-  /** A text value as a CSV field: quoted (quotes doubled) when it is empty or holds a quote, comma or line break. */
-  private text(buf: Buffer, start: number, length: number, o: number): number {
-    const out = this.out;
-    let quote = length === 0 || (length === 2 && buf[start] === 0x5c && buf[start + 1] === 0x2e); // '' and \.
-    for (let i = start; !quote && i < start + length; i++) {
-      const c = buf[i];
-      quote = c === QUOTE || c === COMMA || c === LF || c === CR;
-    }
-    if (!quote) {
-      if (length > 64) return o + buf.copy(out, o, start, start + length);
-      for (let i = 0; i < length; i++) out[o + i] = buf[start + i]!;
-      return o + length;
-    }
-    out[o++] = QUOTE;
-    for (let i = start; i < start + length; i++) {
-      const c = buf[i]!;
-      out[o++] = c;
-      if (c === QUOTE) out[o++] = QUOTE;
-    }
-    out[o++] = QUOTE;
-    return o;
   }
 }

@@ -4,9 +4,10 @@
  * library cuts each into its own Buffer (through a buffer list) and joins
  * them again, a million short-lived objects per million rows: a third of the
  * export's main-thread time, in allocation and garbage collection
- * (bench/export). This subclass replaces only `_parse(chunk)`: it copies the
- * CopyData payloads of a socket chunk into one Buffer and pushes that, and
- * keeps the library's protocol handling as it is — attaching to and detaching
+ * (bench/export). This subclass replaces only `_parse(chunk)`: it passes
+ * the CopyData messages on whole (type, length, payload) as slices of the
+ * socket's chunks, without a copy, for a reader that parses them itself
+ * (binary-copy-csv.ts), and keeps the library's protocol handling as it is — attaching to and detaching
  * from the connection, handing an ErrorResponse (and what follows it) back to
  * pg, ending on CopyDone, reading the row count from CommandComplete.
  */
@@ -41,15 +42,6 @@ class LeanCopyToStream extends CopyToStreamQuery {
   /** Payload bytes of the current CopyData message still to come. */
   private payloadLeft = 0;
 
-  constructor(
-    text: string,
-    options: { highWaterMark?: number },
-    /** Pass the CopyData messages on whole (type, length, payload), as slices of the socket's chunks. */
-    private readonly framed: boolean,
-  ) {
-    super(text, options);
-  }
-
   _parse(incoming: Buffer): boolean {
     const self = this as unknown as Internals;
     let chunk = incoming;
@@ -57,11 +49,9 @@ class LeanCopyToStream extends CopyToStreamQuery {
       chunk = Buffer.concat([this.pending, incoming]);
       this.pending = null;
     }
-    // Framed: slices of `chunk` (no copy). Else the payloads copied into `out`.
-    const out = this.framed ? chunk : Buffer.allocUnsafe(chunk.length);
+    // Runs of CopyData messages, as slices of `chunk`; other messages are left out.
     const slices: Buffer[] = [];
     let runStart = -1;
-    let outLength = 0;
     let at = 0;
     let end: 'more' | 'error' | 'done' = 'more';
     const endRun = (to: number) => {
@@ -71,12 +61,7 @@ class LeanCopyToStream extends CopyToStreamQuery {
     while (at < chunk.length) {
       if (this.payloadLeft > 0) {
         const n = Math.min(this.payloadLeft, chunk.length - at);
-        if (this.framed) {
-          if (runStart < 0) runStart = at;
-        } else if (n > 128) chunk.copy(out, outLength, at, at + n);
-        // A row of a binary COPY is some hundred bytes: a loop copies it faster than a native call.
-        else for (let i = 0; i < n; i++) out[outLength + i] = chunk[at + i]!;
-        outLength += n;
+        if (runStart < 0) runStart = at;
         at += n;
         this.payloadLeft -= n;
         continue;
@@ -92,7 +77,7 @@ class LeanCopyToStream extends CopyToStreamQuery {
       }
       const length = chunk.readUInt32BE(at + 1) - 4;
       if (code === CopyData) {
-        if (this.framed && runStart < 0) runStart = at;
+        if (runStart < 0) runStart = at;
         at += 5;
         this.payloadLeft = length;
         continue;
@@ -120,8 +105,7 @@ class LeanCopyToStream extends CopyToStreamQuery {
     }
     endRun(this.pending ? chunk.length - this.pending.length : at);
     let drained = true;
-    if (this.framed) for (const slice of slices) drained = self.push(slice);
-    else if (outLength > 0) drained = self.push(out.subarray(0, outLength));
+    for (const slice of slices) drained = self.push(slice);
     if (end !== 'more') {
       // What follows (CommandComplete, ReadyForQuery, or the error) goes back to pg.
       if (at < chunk.length) self._buffer.push(chunk.subarray(at));
@@ -137,14 +121,10 @@ class LeanCopyToStream extends CopyToStreamQuery {
 }
 
 /**
- * `COPY … TO STDOUT` as a readable stream of the rows' bytes (submit it with
- * client.query); with `framed`, of the CopyData messages whole (type, length,
- * payload), passed on without a copy, for a reader that parses them itself
- * (binary-copy-csv.ts).
+ * `COPY … TO STDOUT` as a readable stream of its CopyData messages whole
+ * (type, length, payload), passed on without a copy (submit it with
+ * client.query).
  */
-export function leanCopyTo(
-  text: string,
-  options: { highWaterMark?: number; framed?: boolean } = {},
-): CopyToStream {
-  return new LeanCopyToStream(text, { highWaterMark: options.highWaterMark }, options.framed ?? false);
+export function leanCopyTo(text: string, options: { highWaterMark?: number } = {}): CopyToStream {
+  return new LeanCopyToStream(text, options);
 }

@@ -238,7 +238,7 @@ export async function openExportSnapshot(db: Db, scope: ExportScope): Promise<Ex
               .map((d) => [d.id, { name: csvField(d.device_name), provider: csvField(d.provider) }]),
           ),
         };
-        const stream = leanCopyTo(text, { highWaterMark: 256 * 1024, framed: true });
+        const stream = leanCopyTo(text, { highWaterMark: 256 * 1024 });
         // pg calls the active query's handleReadyForQuery once the COPY's
         // CommandComplete ("COPY n", which sets rowCount) has been read.
         const done = new Promise<number>((resolve, reject) => {
