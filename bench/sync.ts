@@ -19,7 +19,7 @@ import { sql } from 'kysely';
 import type { AppContext } from '../apps/server/src/app-context.js';
 import { loadConfig } from '../apps/server/src/config.js';
 import { startSession } from '../apps/server/src/features/auth/session.js';
-import { authorizeUrl, completeConsent } from '../apps/server/src/features/device-links/service.js';
+import { authorizeUrl, completeConsent } from '../apps/server/src/features/device-links/consent-flow.js';
 import { insertParticipants } from '../apps/server/src/features/participants/repo.js';
 import { createTeam } from '../apps/server/src/features/teams/service.js';
 import { insertTrial } from '../apps/server/src/features/trials/repo.js';

@@ -5,7 +5,7 @@
  */
 import type { Provider } from '@trialwear/contract';
 import { accountFromSeed } from '@trialwear/simulators';
-import { authorizeUrl, completeConsent } from '../../src/features/device-links/service.js';
+import { authorizeUrl, completeConsent } from '../../src/features/device-links/consent-flow.js';
 import { throughAuthorizePage } from './consent.js';
 import type { TeamFixture } from './fixtures.js';
 import type { TestApp } from './test-app.js';

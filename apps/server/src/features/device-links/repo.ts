@@ -14,6 +14,15 @@ export function findLink(db: Db, participantId: number, providers: readonly Link
 
 export type LinkRow = NonNullable<Awaited<ReturnType<typeof findLink>>>;
 
+/** The participant's link to this provider's brand (a Fitbit link may be on either API). */
+export function findProviderLink(db: Db, provider: Provider, participantId: number) {
+  return findLink(
+    db,
+    participantId,
+    provider === 'fitbit' ? (['fitbit', 'google_health'] as const) : ([provider] as const),
+  );
+}
+
 export function participantExists(db: Db, participantId: number) {
   return db
     .selectFrom('participants')

@@ -24,14 +24,12 @@ import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
 import { actorOf } from '../../http/actor.js';
 import { idSchema } from '../../http/params.js';
+import { authorizeUrl, completeConsent, requestConsent } from './consent-flow.js';
 import {
-  authorizeUrl,
-  completeConsent,
   isAuthorized,
   linkStatus,
   listDevices,
   refreshParticipantToken,
-  requestConsent,
   revokeParticipant,
   tokenStatus,
 } from './service.js';
