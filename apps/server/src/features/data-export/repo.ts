@@ -157,17 +157,13 @@ export function insertJob(
     .executeTakeFirstOrThrow();
 }
 
-/**
- * The job if it is of the team (another team's is not there); `forUpdate`
- * also locks its row until the transaction ends.
- */
-export function findJob(db: Db, teamId: number, id: string, opts: { forUpdate?: boolean } = {}) {
+/** The job if it is of the team (another team's is not there). */
+export function findJob(db: Db, teamId: number, id: string) {
   return db
     .selectFrom('export_jobs')
     .select(JOB_COLUMNS)
     .where('team_id', '=', teamId)
     .where('id', '=', id)
-    .$if(opts.forUpdate === true, (q) => q.forUpdate())
     .executeTakeFirst();
 }
 

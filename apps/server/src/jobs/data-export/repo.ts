@@ -191,9 +191,9 @@ export function fail(db: Db, id: string, owner: string, now: Date, message: stri
     .executeTakeFirst();
 }
 
-/** Back to the queue (a transient failure, or the provider asks to wait): the slot is freed. */
 /**
- * Back to pending until notBefore. `giveBackAttempt`: the run did not fail
+ * Back to the queue, pending until notBefore (a transient failure, or the
+ * provider asks to wait): the slot is freed. `giveBackAttempt`: the run did not fail
  * (it waits for a provider's limit), so its claim does not count against
  * MAX_ATTEMPTS: an export may wait out many rate limits.
  */

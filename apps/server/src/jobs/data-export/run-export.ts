@@ -147,7 +147,7 @@ export async function runExport(ctx: AppContext, jobId: string): Promise<RunOutc
     const now = ctx.now();
     // Readings written: the data files' rows (the dictionary's are metrics).
     const rows = result.files
-      .filter((f) => f.name !== 'data_dictionary.csv' && (f as { kind?: string }).kind !== 'dictionary')
+      .filter((f) => f.kind === 'data')
       .reduce((n, f) => n + f.rows, 0);
     const done = await repo.complete(ctx.db, jobId, owner, {
       now,

@@ -62,8 +62,8 @@ export interface ArchiveFile {
   /** SHA-256 (hex) of the file as extracted. */
   sha256: string;
   /** Uncompressed size in bytes. */
-  bytes?: number;
-  kind?: 'data' | 'dictionary';
+  bytes: number;
+  kind: 'data' | 'dictionary';
 }
 
 export interface ArchiveResult {
