@@ -146,9 +146,7 @@ export async function runExport(ctx: AppContext, jobId: string): Promise<RunOutc
     writer = null;
     const now = ctx.now();
     // Readings written: the data files' rows (the dictionary's are metrics).
-    const rows = result.files
-      .filter((f) => f.kind === 'data')
-      .reduce((n, f) => n + f.rows, 0);
+    const rows = result.files.filter((f) => f.kind === 'data').reduce((n, f) => n + f.rows, 0);
     const done = await repo.complete(ctx.db, jobId, owner, {
       now,
       expiresAt: new Date(now.getTime() + EXPORT_LIMITS.filesKeptDays * 86_400_000),
