@@ -7,6 +7,7 @@
 import { parseArgs } from 'node:util';
 import { BRANDS, HIDDEN_FIELD_NAMES, roleSchema } from '@trialwear/contract';
 import { ZodError } from 'zod';
+import { AppError } from '../access/errors.js';
 import type { AppContext } from '../app-context.js';
 import { readAnchors } from '../audit/anchors.js';
 import { verifyAndRecord } from '../audit/verify-chain.js';
@@ -20,7 +21,6 @@ import {
   setSfaRequired,
   unlockUserByCli,
 } from '../features/users/service.js';
-import { AppError } from '../http/errors.js';
 import { syncNow } from '../jobs/device-sync/sync-now.js';
 import { purgeExpiredReadings } from '../jobs/retention-purge/purge.js';
 import { createProviderRegistry } from '../providers/registry.js';

@@ -9,8 +9,8 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { CSRF_HEADER, cookieName, csrfTokenSchema, STATE_CHANGING_GETS } from '@trialwear/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../access/errors.js';
 import type { AppContext } from '../app-context.js';
-import { AppError } from './errors.js';
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const STATE_CHANGING = new Set<string>(STATE_CHANGING_GETS);

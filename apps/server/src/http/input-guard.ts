@@ -14,7 +14,7 @@
  */
 import { hasControlCharacters, INPUT_MESSAGES, MULTILINE_FIELDS } from '@trialwear/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError } from './errors.js';
+import { AppError } from '../access/errors.js';
 import { routeKey } from './route-access.js';
 
 /** The path of the first string holding a control character, or null. Iterative: a deeply nested body cannot overflow the stack. */

@@ -4,8 +4,9 @@
  * Kept in PostgreSQL (rate_limit_hits, one upsert per hit): every server on
  * the database counts toward one budget, so N servers never give N budgets.
  */
+
+import { AppError } from '../access/errors.js';
 import type { Db } from '../db/database.js';
-import { AppError } from './errors.js';
 import { countHit } from './rate-limit-repo.js';
 
 export function createKeyLimiter(

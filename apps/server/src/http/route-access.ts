@@ -8,7 +8,7 @@
  */
 import { API_ACCESS, type ApiAccess, type ApiRoute, roleAllows } from '@trialwear/contract';
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
-import { AppError, forbidden, notSignedIn, sessionExpired } from './errors.js';
+import { AppError, forbidden, notSignedIn, sessionExpired } from '../access/errors.js';
 
 const noSession = (request: FastifyRequest) => (request.authExpired ? sessionExpired() : notSignedIn());
 

@@ -6,7 +6,7 @@
  */
 import type { AuthStatus, Role, SessionUser } from '@trialwear/contract';
 import type { FastifyRequest } from 'fastify';
-import { notSignedIn } from './errors.js';
+import { notSignedIn } from '../access/errors.js';
 
 /** The sender of a call that needs no session; the session's ids when there is one. */
 export interface RequestOrigin {

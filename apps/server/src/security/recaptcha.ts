@@ -3,7 +3,7 @@
  * siteverify endpoint (score at least RECAPTCHA_MIN_SCORE). Without it,
  * verification is off and the server warns once at start.
  */
-import { AppError } from '../http/errors.js';
+import { AppError } from '../access/errors.js';
 
 export interface RecaptchaVerifier {
   enabled: boolean;

@@ -21,10 +21,10 @@
  *   (a reset unlocks), after the answer has gone out.
  */
 import { ACCOUNT_LOCKED, PASSWORD_FLOW_MESSAGES, SFA_MESSAGES } from '@trialwear/contract';
+import { AppError } from '../../access/errors.js';
 import type { AppContext } from '../../app-context.js';
 import { recordAudit } from '../../audit/audit-log.js';
 import { inTransaction } from '../../db/transaction.js';
-import { AppError } from '../../http/errors.js';
 import { afterResponse } from '../../mail/after-response.js';
 import { issueResetLink } from '../passwords/reset-link.js';
 import { verifyPassword } from './passwords.js';

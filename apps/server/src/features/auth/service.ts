@@ -1,8 +1,8 @@
 import { type AuthStatus, LOGIN_MESSAGES, SESSION_MESSAGES, type SessionUser } from '@trialwear/contract';
+import { AppError } from '../../access/errors.js';
 import type { AppContext } from '../../app-context.js';
 import { recordAudit } from '../../audit/audit-log.js';
 import { inTransaction } from '../../db/transaction.js';
-import { AppError } from '../../http/errors.js';
 import type { RequestOrigin, SessionIdentity } from '../../http/session-identity.js';
 import { requireRecaptcha } from '../../security/recaptcha.js';
 import {

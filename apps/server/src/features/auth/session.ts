@@ -17,9 +17,9 @@ import {
   type SessionUser,
 } from '@trialwear/contract';
 import type { FastifyRequest } from 'fastify';
+import { notSignedIn, sessionExpired } from '../../access/errors.js';
 import type { AppContext } from '../../app-context.js';
 import { inTransaction } from '../../db/transaction.js';
-import { notSignedIn, sessionExpired } from '../../http/errors.js';
 import type { RequestOrigin } from '../../http/session-identity.js';
 import * as repo from './repo.js';
 

@@ -5,10 +5,10 @@
  * 'Message could not be sent!'.
  */
 import { CONTACT_MESSAGES, type ContactRequest } from '@trialwear/contract';
+import { AppError } from '../../access/errors.js';
 import type { AppContext } from '../../app-context.js';
 import { recordAudit } from '../../audit/audit-log.js';
 import { inTransaction } from '../../db/transaction.js';
-import { AppError } from '../../http/errors.js';
 import type { RequestOrigin } from '../../http/session-identity.js';
 import { requireRecaptcha } from '../../security/recaptcha.js';
 import * as repo from './repo.js';

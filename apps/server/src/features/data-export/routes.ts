@@ -15,8 +15,9 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { Actor } from '../../access/actor.js';
 import type { AppContext } from '../../app-context.js';
-import { type Actor, actorOf } from '../../http/actor.js';
+import { actorOf } from '../../http/actor.js';
 import {
   cancelJob,
   deleteJob,

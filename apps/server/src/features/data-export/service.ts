@@ -25,12 +25,12 @@ import {
   exportZipName,
   isoDateOf,
 } from '@trialwear/contract';
+import type { Actor } from '../../access/actor.js';
+import { AppError, notFound } from '../../access/errors.js';
 import type { AppContext } from '../../app-context.js';
 import { recordActorAudit } from '../../audit/audit-log.js';
 import type { Config } from '../../config.js';
 import { inTransaction } from '../../db/transaction.js';
-import type { Actor } from '../../http/actor.js';
-import { AppError, notFound } from '../../http/errors.js';
 import { createExportStorage, type ExportStorage } from '../../storage/export-storage.js';
 import * as repo from './repo.js';
 

@@ -6,12 +6,12 @@
  * device of that type is refused, so the team can never store it.
  */
 import { type AddStorageMetricBody, DATA_RETENTION_MESSAGES } from '@trialwear/contract';
+import type { Actor } from '../../access/actor.js';
+import { AppError, notFound } from '../../access/errors.js';
 import type { AppContext } from '../../app-context.js';
 import { recordActorAudit } from '../../audit/audit-log.js';
 import type { Db } from '../../db/database.js';
 import { inTransaction } from '../../db/transaction.js';
-import type { Actor } from '../../http/actor.js';
-import { AppError, notFound } from '../../http/errors.js';
 import * as repo from './repo.js';
 
 /** The team the call may act on: a Sys_Admin's URL team, anyone else's own team only. */

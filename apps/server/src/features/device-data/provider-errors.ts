@@ -6,7 +6,7 @@
  * by withFreshToken, so a 401 that is still there means the grant is gone.
  */
 import { DATA_MESSAGES, type Provider } from '@trialwear/contract';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../access/errors.js';
 import type { ProviderFailure } from '../../providers/types.js';
 import { isTokenFailure, type TokenFailure } from '../../providers/with-fresh-token.js';
 

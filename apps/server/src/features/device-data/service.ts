@@ -31,11 +31,11 @@ import {
   type TrackerDataResult,
   type TrackerOverview,
 } from '@trialwear/contract';
+import type { Actor } from '../../access/actor.js';
+import { AppError } from '../../access/errors.js';
 import type { AppContext } from '../../app-context.js';
 import { recordActorAudit } from '../../audit/audit-log.js';
 import { inTransaction } from '../../db/transaction.js';
-import type { Actor } from '../../http/actor.js';
-import { AppError } from '../../http/errors.js';
 import { takeInteractiveCall } from '../../providers/call-budget.js';
 import type { DataQuery, ProviderAnswer } from '../../providers/types.js';
 import { withFreshToken } from '../../providers/with-fresh-token.js';

@@ -7,10 +7,10 @@
  * moving to another API (legacy Fitbit → Google Health): `reconsent.ts`.
  */
 import { LINK_MESSAGES, linkedMessage, PROVIDER_PAGES } from '@trialwear/contract';
+import type { Actor } from '../../access/actor.js';
+import { AppError } from '../../access/errors.js';
 import type { AppContext } from '../../app-context.js';
 import { recordActorAudit, recordAudit } from '../../audit/audit-log.js';
-import type { Actor } from '../../http/actor.js';
-import { AppError } from '../../http/errors.js';
 import { saveTokens } from '../../providers/token-store.js';
 import type { ProviderClient } from '../../providers/types.js';
 import { getParticipant } from '../participants/service.js';

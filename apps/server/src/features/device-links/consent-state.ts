@@ -14,8 +14,8 @@
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { CONSENT_LINKS, LINK_MESSAGES, type LinkProvider, type Provider } from '@trialwear/contract';
+import { AppError } from '../../access/errors.js';
 import type { AppContext } from '../../app-context.js';
-import { AppError } from '../../http/errors.js';
 import * as repo from './repo.js';
 
 const STATE_TTL_MS = 10 * 60 * 1000;

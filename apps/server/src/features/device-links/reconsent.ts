@@ -7,9 +7,9 @@
  * user, checked through Google's legacyUserId) and gives the old grant back.
  */
 import type { FitbitApi, LinkProvider } from '@trialwear/contract';
+import type { Actor } from '../../access/actor.js';
 import type { AppContext } from '../../app-context.js';
 import { recordActorAudit } from '../../audit/audit-log.js';
-import type { Actor } from '../../http/actor.js';
 import { loadTokens } from '../../providers/token-store.js';
 import type { ProviderClient, ProviderFailure } from '../../providers/types.js';
 import type { TokenFailure } from '../../providers/with-fresh-token.js';

@@ -13,10 +13,10 @@ import {
   type LinkStatus,
   type TokenStatus,
 } from '@trialwear/contract';
+import type { Actor } from '../../access/actor.js';
+import { AppError, notFound } from '../../access/errors.js';
 import type { AppContext } from '../../app-context.js';
 import { recordActorAudit, recordAudit } from '../../audit/audit-log.js';
-import type { Actor } from '../../http/actor.js';
-import { AppError, notFound } from '../../http/errors.js';
 import { takeInteractiveCall } from '../../providers/call-budget.js';
 import { deleteTokens, loadTokens } from '../../providers/token-store.js';
 import { findTokens } from '../../providers/tokens-repo.js';

@@ -9,12 +9,12 @@ import {
   type DeviceMetricSettingInput,
   putDeviceSettingsBodySchema,
 } from '@trialwear/contract';
+import type { Actor } from '../../access/actor.js';
+import { AppError, notFound } from '../../access/errors.js';
 import type { AppContext } from '../../app-context.js';
 import { recordActorAudit } from '../../audit/audit-log.js';
 import type { Db } from '../../db/database.js';
 import { inTransaction } from '../../db/transaction.js';
-import type { Actor } from '../../http/actor.js';
-import { AppError, notFound } from '../../http/errors.js';
 import * as repo from './repo.js';
 
 async function requireTeamDevice(db: Db, teamId: number, deviceId: number) {

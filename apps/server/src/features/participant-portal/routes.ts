@@ -8,8 +8,8 @@ import {
 } from '@trialwear/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { notSignedIn } from '../../access/errors.js';
 import type { AppContext } from '../../app-context.js';
-import { notSignedIn } from '../../http/errors.js';
 import { createKeyLimiter } from '../../http/key-limiter.js';
 import { originOf } from '../../http/session-identity.js';
 import {

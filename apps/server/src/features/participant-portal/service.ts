@@ -15,10 +15,10 @@ import {
   PROVIDER_OF_LINK,
   type Provider,
 } from '@trialwear/contract';
+import { AppError, notFound } from '../../access/errors.js';
 import type { AppContext } from '../../app-context.js';
 import { recordAudit } from '../../audit/audit-log.js';
 import { inTransaction } from '../../db/transaction.js';
-import { AppError, notFound } from '../../http/errors.js';
 import type { RequestOrigin } from '../../http/session-identity.js';
 import { requireRecaptcha } from '../../security/recaptcha.js';
 import { hashToken } from '../../security/tokens.js';

@@ -5,10 +5,10 @@
  * also lifts a lock.
  */
 import { PASSWORD_FLOW_MESSAGES } from '@trialwear/contract';
+import { AppError } from '../../access/errors.js';
 import type { AppContext } from '../../app-context.js';
 import { recordAudit } from '../../audit/audit-log.js';
 import { inTransaction } from '../../db/transaction.js';
-import { AppError } from '../../http/errors.js';
 import type { RequestOrigin, SessionIdentity } from '../../http/session-identity.js';
 import { afterResponse } from '../../mail/after-response.js';
 import { requireRecaptcha } from '../../security/recaptcha.js';

@@ -6,10 +6,10 @@
 import { createHash, randomInt } from 'node:crypto';
 import { type AuthStatus, type SessionUser, SFA_MESSAGES, SFA_RESULT_MESSAGES } from '@trialwear/contract';
 import QRCode from 'qrcode';
+import { AppError } from '../../access/errors.js';
 import type { AppContext } from '../../app-context.js';
 import { recordAudit } from '../../audit/audit-log.js';
 import { inTransaction } from '../../db/transaction.js';
-import { AppError } from '../../http/errors.js';
 import type { SessionIdentity } from '../../http/session-identity.js';
 import { afterResponse } from '../../mail/after-response.js';
 import {

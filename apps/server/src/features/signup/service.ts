@@ -5,11 +5,11 @@
  * from the form.
  */
 import { PARTICIPANT_SIGNUP_MESSAGES, SIGNUP_MESSAGES } from '@trialwear/contract';
+import type { Actor } from '../../access/actor.js';
+import { AppError, notFound } from '../../access/errors.js';
 import type { AppContext } from '../../app-context.js';
 import { recordAudit } from '../../audit/audit-log.js';
 import { inTransaction } from '../../db/transaction.js';
-import type { Actor } from '../../http/actor.js';
-import { AppError, notFound } from '../../http/errors.js';
 import type { RequestOrigin } from '../../http/session-identity.js';
 import { afterResponse } from '../../mail/after-response.js';
 import { requireRecaptcha } from '../../security/recaptcha.js';

@@ -1,7 +1,8 @@
 /** A team's device configuration: readable by its members; a Sys_Admin reads (and configures) every team. */
+
+import type { Actor } from '../../access/actor.js';
+import { notFound } from '../../access/errors.js';
 import type { AppContext } from '../../app-context.js';
-import type { Actor } from '../../http/actor.js';
-import { notFound } from '../../http/errors.js';
 import * as repo from './repo.js';
 
 function requireTeamAccess(actor: Actor, teamId: number) {

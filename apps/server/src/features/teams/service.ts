@@ -6,11 +6,11 @@ import {
   type SessionUser,
 } from '@trialwear/contract';
 import { z } from 'zod';
+import { AppError, forbidden, notFound } from '../../access/errors.js';
 import type { AppContext } from '../../app-context.js';
 import { recordAudit } from '../../audit/audit-log.js';
 import type { Db } from '../../db/database.js';
 import { inTransaction } from '../../db/transaction.js';
-import { AppError, forbidden, notFound } from '../../http/errors.js';
 import type { SessionIdentity } from '../../http/session-identity.js';
 import * as authRepo from '../auth/repo.js';
 import { buildSessionUser, setSessionTeam } from '../auth/session.js';

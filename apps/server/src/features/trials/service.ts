@@ -1,9 +1,9 @@
 import { TRIAL_MESSAGES, type Trial, type TrialForm } from '@trialwear/contract';
+import type { Actor } from '../../access/actor.js';
+import { AppError, notFound } from '../../access/errors.js';
 import type { AppContext } from '../../app-context.js';
 import { recordActorAudit } from '../../audit/audit-log.js';
 import { inTransaction } from '../../db/transaction.js';
-import type { Actor } from '../../http/actor.js';
-import { AppError, notFound } from '../../http/errors.js';
 import { lockTeamForLimits } from '../teams/service.js';
 import * as repo from './repo.js';
 import { proposeTrialCode, uniqueTrialCode } from './trial-code.js';

@@ -8,11 +8,11 @@ import {
   SIGNUP_MESSAGES,
 } from '@trialwear/contract';
 import { z } from 'zod';
+import type { Actor } from '../../access/actor.js';
+import { AppError, notFound } from '../../access/errors.js';
 import type { AppContext } from '../../app-context.js';
 import type { Db } from '../../db/database.js';
 import { inTransaction } from '../../db/transaction.js';
-import type { Actor } from '../../http/actor.js';
-import { AppError, notFound } from '../../http/errors.js';
 import { clearFailedAttempts, unlockAccount } from '../auth/lockout.js';
 import { hashPassword } from '../auth/passwords.js';
 import * as repo from './repo.js';
