@@ -21,9 +21,11 @@
  * PostgreSQL (from /proc, phases of CPU_CALLS calls each): the portal's added
  * CPU per call hardly depends on what else runs.
  */
+
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { systemScope } from '../apps/server/src/access/system.js';
 import { loadConfig } from '../apps/server/src/config.js';
 import { startSession } from '../apps/server/src/features/auth/session.js';
 import { insertParticipants } from '../apps/server/src/features/participants/repo.js';
@@ -108,8 +110,7 @@ async function main() {
       role: 'Admin',
       sfaRequired: false,
     });
-    const trialId = await insertTrial(db, {
-      teamId,
+    const trialId = await insertTrial(db, systemScope.team('fixture', teamId), {
       number: '1',
       name: 'Data',
       notes: '',
@@ -118,9 +119,8 @@ async function main() {
     });
     await insertParticipants(
       db,
+      systemScope.trial('fixture', teamId, trialId),
       Array.from({ length: participants }, (_, i) => ({
-        teamId,
-        trialId,
         email: `d${i}@bench.example`,
         gender: 'None' as const,
         age: 40,

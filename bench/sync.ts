@@ -16,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fitbitUserId } from '@trialwear/simulators';
 import { sql } from 'kysely';
+import { systemScope } from '../apps/server/src/access/system.js';
 import type { AppContext } from '../apps/server/src/app-context.js';
 import { loadConfig } from '../apps/server/src/config.js';
 import { startSession } from '../apps/server/src/features/auth/session.js';
@@ -157,8 +158,7 @@ async function main() {
       role: 'Admin',
       sfaRequired: false,
     });
-    const trialId = await insertTrial(db, {
-      teamId,
+    const trialId = await insertTrial(db, systemScope.team('fixture', teamId), {
       number: '1',
       name: 'Sync',
       notes: '',
@@ -167,9 +167,8 @@ async function main() {
     });
     await insertParticipants(
       db,
+      systemScope.trial('fixture', teamId, trialId),
       Array.from({ length: N }, (_, i) => ({
-        teamId,
-        trialId,
         email: `s${i}@bench.example`,
         gender: 'None' as const,
         age: 40,

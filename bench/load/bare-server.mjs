@@ -19,6 +19,7 @@ app.get('/bare/trialParticipants/:trialId', async (request, reply) => {
   if (repo.trialParticipantsJson) {
     // As an Admin of the team (sees every trial): the same query the route runs.
     const row = await repo.trialParticipantsJson(db, {
+      scope: { teamId, trialUserId: null }, // an all-trials scope (older builds read teamId/role)
       teamId,
       userId: 0,
       role: 'Admin',

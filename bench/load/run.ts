@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { systemScope } from '../../apps/server/src/access/system.js';
 import { loadConfig } from '../../apps/server/src/config.js';
 import { startSession } from '../../apps/server/src/features/auth/session.js';
 import { insertParticipants } from '../../apps/server/src/features/participants/repo.js';
@@ -184,8 +185,7 @@ async function main() {
     const genders = ['None', 'female', 'male', 'other'] as const;
     for (const n of CASES) {
       const code = `LB${n}`;
-      const trialId = await insertTrial(db, {
-        teamId,
+      const trialId = await insertTrial(db, systemScope.team('fixture', teamId), {
         number: String(n),
         name: `Load ${n}`,
         notes: '',
@@ -196,12 +196,11 @@ async function main() {
       for (let start = 0; start < n; start += 500) {
         await insertParticipants(
           db,
+          systemScope.trial('fixture', teamId, trialId),
           Array.from({ length: Math.min(500, n - start) }, (_, k) => {
             const i = start + k;
             const suffix = String(i).padStart(5, '0');
             return {
-              teamId,
-              trialId,
               email: `p${n}-${i}@bench.example`,
               gender: genders[i % 4]!,
               age: 20 + (i % 60),

@@ -4,6 +4,7 @@
  * README. The participants' emails are placeholders, never real people.
  */
 import type { Role } from '@trialwear/contract';
+import { systemScope } from '../access/system.js';
 import type { Db } from '../db/database.js';
 import { inTransaction, lockForTransaction } from '../db/transaction.js';
 import * as participantsRepo from '../features/participants/repo.js';
@@ -87,24 +88,23 @@ export async function seedDemo(ctx: {
     }
     for (const t of DEMO_TRIALS) {
       // The owner becomes the first trial user; the coordinator and the viewer join.
-      const trialId = await trialsRepo.insertTrial(db, {
-        teamId,
+      const trialId = await trialsRepo.insertTrial(db, systemScope.team('seed', teamId), {
         number: t.number,
         name: t.name,
         notes: t.notes,
         code: t.code,
         ownerId: userIds.admin!,
       });
+      const trial = systemScope.trial('seed', teamId, trialId);
       for (const userId of [userIds.coordinator!, userIds.viewer!]) {
-        await trialUsersRepo.addTrialUser(db, trialId, userId);
+        await trialUsersRepo.addTrialUser(db, trial, userId);
       }
       await participantsRepo.insertParticipants(
         db,
+        trial,
         Array.from({ length: t.participants }, (_, i) => {
           const suffix = String(i + 1).padStart(3, '0');
           return {
-            teamId,
-            trialId,
             email: `${t.code.toLowerCase()}-${suffix}@participants.trialwear.local`,
             gender: GENDERS[i % GENDERS.length]!,
             age: 25 + ((i * 7) % 50),

@@ -1,5 +1,6 @@
 import { DB_INFO_TABLE_NAMES, DB_INFO_TABLES, TABLE } from '@trialwear/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemScope } from '../../src/access/system.js';
 import { insertParticipants } from '../../src/features/participants/repo.js';
 import { type TeamFixture, teamWithRoles } from '../support/fixtures.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
@@ -18,9 +19,8 @@ describe('database info', () => {
       ).json().trialId;
       await insertParticipants(
         t.ctx.db,
+        systemScope.trial('fixture', f.teamId, trialId),
         Array.from({ length: 60 }, (_, i) => ({
-          teamId: f.teamId,
-          trialId,
           email: `p${i}@${f === open ? 'open' : 'secret'}.example`,
           gender: 'None' as const,
           age: 20 + (i % 50),

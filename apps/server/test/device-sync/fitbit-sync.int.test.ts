@@ -5,8 +5,10 @@
  * Every stored value is compared with the simulator's own generator per
  * local date; a second sync changes nothing.
  */
+
 import { fitbitDay, fitbitUserId, fitbitUserTimezone } from '@trialwear/simulators';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemScope } from '../../src/access/system.js';
 import { syncHealthOfTrials } from '../../src/features/participants/repo.js';
 import { syncDevice } from '../../src/jobs/device-sync/sync-device.js';
 import { type TeamFixture, teamWithRoles } from '../support/fixtures.js';
@@ -204,9 +206,9 @@ describe('Fitbit background sync', () => {
     for (const o of others) expect(o.sync.status).toBe('none');
     // Three days on with nothing new: flagged (the list's query for another "today"; sessions would expire).
     const daysOn = (n: number) => new Date(Date.parse(NOW) + n * 86_400_000);
-    const later = await syncHealthOfTrials(t.ctx.db, a.teamId, [trialId], daysOn(3));
+    const later = await syncHealthOfTrials(t.ctx.db, systemScope.allTrials('fixture', a.teamId), daysOn(3));
     expect(later.get(pid)).toMatchObject({ status: 'stale' });
-    const sooner = await syncHealthOfTrials(t.ctx.db, a.teamId, [trialId], daysOn(2));
+    const sooner = await syncHealthOfTrials(t.ctx.db, systemScope.allTrials('fixture', a.teamId), daysOn(2));
     expect(sooner.get(pid)).toMatchObject({ status: 'ok' });
   });
 });

@@ -7,8 +7,11 @@
  * (The simulated Fitbit accounts live in six zones; Sydney and Los Angeles
  * are the farthest apart on either side of UTC.)
  */
+
 import { fitbitDay, fitbitUserId, fitbitUserTimezone } from '@trialwear/simulators';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { visibleTrials } from '../../src/access/index.js';
+import { systemScope } from '../../src/access/system.js';
 import { syncHealthOfTrials, trialParticipantsJson } from '../../src/features/participants/repo.js';
 import { syncDevice } from '../../src/jobs/device-sync/sync-device.js';
 import { type TeamFixture, teamWithRoles } from '../support/fixtures.js';
@@ -68,13 +71,13 @@ describe("sync health counts the participant's local days", () => {
       .executeTakeFirstOrThrow();
   /** The participant's sync status at `now`, from both list queries (they must agree). */
   const statusAt = async (pid: number, now: Date) => {
-    const team = (await syncHealthOfTrials(t.ctx.db, a.teamId, [trialId], now)).get(pid) as {
+    const team = (await syncHealthOfTrials(t.ctx.db, systemScope.allTrials('fixture', a.teamId), now)).get(
+      pid,
+    ) as {
       status: string;
     };
     const list = await trialParticipantsJson(t.ctx.db, {
-      teamId: a.teamId,
-      userId: a.userIds.Admin,
-      role: 'Admin',
+      scope: visibleTrials({ teamId: a.teamId, userId: a.userIds.Admin, role: 'Admin' }),
       trialId,
       hidden: [],
       now: now.toISOString(),

@@ -3,9 +3,11 @@
  * answer unchanged, an optional page of it (?page=&pageSize=) with the
  * total, compression of large answers, and the same visibility rules.
  */
+
 import { gunzipSync } from 'node:zlib';
 import { TRIAL_MESSAGES } from '@trialwear/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemScope } from '../../src/access/system.js';
 import { insertParticipants } from '../../src/features/participants/repo.js';
 import { type TeamFixture, teamWithRoles } from '../support/fixtures.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
@@ -38,9 +40,8 @@ describe('the participant list', () => {
       .trialId;
     await insertParticipants(
       t.ctx.db,
+      systemScope.trial('fixture', open.teamId, bigTrialId),
       Array.from({ length: 400 }, (_, i) => ({
-        teamId: open.teamId,
-        trialId: bigTrialId,
         email: `big${i}@x.example`,
         gender: 'female' as const,
         age: 40,

@@ -6,10 +6,11 @@
  * that a caller and a worker never both win). The worker's SQL (claim, lease,
  * queue, coverage) is in `jobs/data-export/repo.ts`.
  */
-import type { Role } from '@trialwear/contract';
 import { sql } from 'kysely';
+import type { ExportJobScope, TeamScope, TrialScope, TrialsScope } from '../../access/index.js';
+import { trialIdInScope } from '../../access/index.js';
 import type { Db } from '../../db/database.js';
-import { listVisibleTrials } from '../trials/repo.js';
+import { listTrialsInScope } from '../trials/repo.js';
 
 /** Link providers of each catalog manufacturer (the Fitbit brand has two back ends). */
 export const PROVIDERS_OF_BRAND = {
@@ -18,12 +19,12 @@ export const PROVIDERS_OF_BRAND = {
   Dexcom: ['dexcom'],
 } as const;
 
-export function visibleTrials(db: Db, teamId: number, userId: number, role: Role) {
-  return listVisibleTrials(db, teamId, userId, role);
+export function visibleTrials(db: Db, scope: TrialsScope) {
+  return listTrialsInScope(db, scope);
 }
 
 /** The team's active supported devices with their catalog entry. */
-export function teamDevices(db: Db, teamId: number) {
+export function teamDevices(db: Db, { teamId }: TeamScope) {
   return db
     .selectFrom('team_supported_devices as s')
     .innerJoin('global_device_catalog as g', 'g.id', 's.global_device_catalog_id')
@@ -35,7 +36,7 @@ export function teamDevices(db: Db, teamId: number) {
     .execute();
 }
 
-export function findTeamDevice(db: Db, teamId: number, deviceId: number) {
+export function findTeamDevice(db: Db, { teamId }: TeamScope, deviceId: number) {
   return db
     .selectFrom('team_supported_devices as s')
     .innerJoin('global_device_catalog as g', 'g.id', 's.global_device_catalog_id')
@@ -52,8 +53,7 @@ export function findTeamDevice(db: Db, teamId: number, deviceId: number) {
  */
 export function linkedParticipants(
   db: Db,
-  teamId: number,
-  trialId: number,
+  { teamId, trialId }: TrialScope,
   manufacturer: keyof typeof PROVIDERS_OF_BRAND,
   onlyIds?: readonly number[],
 ) {
@@ -84,7 +84,7 @@ export function linkedParticipants(
  * the type, enabled by the Sys_Admin for this device, and selected by the
  * team for the type.
  */
-export function exportableMetrics(db: Db, teamId: number, deviceId: number, deviceType: string) {
+export function exportableMetrics(db: Db, { teamId }: TeamScope, deviceId: number, deviceType: string) {
   return db
     .selectFrom('metric_catalog as c')
     .innerJoin('device_metric_settings as d', (j) =>
@@ -141,14 +141,15 @@ export type JobRow = Awaited<ReturnType<typeof findJob>> & {};
 
 export function insertJob(
   db: Db,
-  job: { teamId: number; userId: number; trialId: number; params: unknown; now: Date },
+  { teamId, trialId }: TrialScope,
+  job: { userId: number; params: unknown; now: Date },
 ) {
   return db
     .insertInto('export_jobs')
     .values({
-      team_id: job.teamId,
+      team_id: teamId,
       user_id: job.userId,
-      trial_id: job.trialId,
+      trial_id: trialId,
       job_params: JSON.stringify(job.params),
       created_at: job.now,
       updated_at: job.now,
@@ -157,38 +158,41 @@ export function insertJob(
     .executeTakeFirstOrThrow();
 }
 
-/** The job if it is of the team (another team's is not there). */
-export function findJob(db: Db, teamId: number, id: string) {
+/** The job of a checked scope (undefined only if deleted since the check). */
+export function findJob(db: Db, { teamId, jobId }: ExportJobScope) {
   return db
     .selectFrom('export_jobs')
     .select(JOB_COLUMNS)
     .where('team_id', '=', teamId)
-    .where('id', '=', id)
+    .where('id', '=', jobId)
     .executeTakeFirst();
 }
 
-export function latestJobs(db: Db, teamId: number, limit: number) {
-  return db
+/** The team's jobs whose trial is in the scope (an all-trials scope: every job of the team). */
+const jobsInScope = (db: Db, scope: TrialsScope) =>
+  db
     .selectFrom('export_jobs')
+    .where('team_id', '=', scope.teamId)
+    .$if(scope.trialUserId !== null, (q) => q.where(trialIdInScope('trial_id', scope)));
+
+export function latestJobs(db: Db, scope: TrialsScope, limit: number) {
+  return jobsInScope(db, scope)
     .select(JOB_COLUMNS)
-    .where('team_id', '=', teamId)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(limit)
     .execute();
 }
 
-export async function countJobs(db: Db, teamId: number) {
-  const r = await db
-    .selectFrom('export_jobs')
+export async function countJobs(db: Db, scope: TrialsScope) {
+  const r = await jobsInScope(db, scope)
     .select((eb) => eb.fn.countAll<string>().as('n'))
-    .where('team_id', '=', teamId)
     .executeTakeFirstOrThrow();
   return Number(r.n);
 }
 
 /** Cancel: only from pending or processing; the worker sees the status change and stops. */
-export function markCancelled(db: Db, teamId: number, id: string, now: Date, message: string) {
+export function markCancelled(db: Db, { teamId, jobId: id }: ExportJobScope, now: Date, message: string) {
   return db
     .updateTable('export_jobs')
     .set({
@@ -205,7 +209,7 @@ export function markCancelled(db: Db, teamId: number, id: string, now: Date, mes
     .executeTakeFirst();
 }
 
-export function deleteJob(db: Db, teamId: number, id: string) {
+export function deleteJob(db: Db, { teamId, jobId: id }: ExportJobScope) {
   return db
     .deleteFrom('export_jobs')
     .where('team_id', '=', teamId)

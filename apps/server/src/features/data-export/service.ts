@@ -4,7 +4,8 @@
  * clock, the trial visible to the caller, the device of the team,
  * participants of that trial linked to the device's brand, metrics the team
  * may export for that device), the jobs panel, download, delete and cancel.
- * Everything is team-scoped: another team's job is not found (404). Every
+ * Everything is scoped by `access/`: another team's job, or for a User
+ * another trial's, is not found (404). Every
  * request, download, cancel and delete is audited with the job parameters.
  * The work itself is jobs/data-export/.
  */
@@ -25,8 +26,16 @@ import {
   exportZipName,
   isoDateOf,
 } from '@trialwear/contract';
-import type { Actor } from '../../access/actor.js';
 import { AppError, notFound } from '../../access/errors.js';
+import {
+  type Actor,
+  requireExportJob,
+  requireTrial as requireVisibleTrial,
+  type TeamScope,
+  type TrialScope,
+  teamScope,
+  visibleTrials,
+} from '../../access/index.js';
 import type { AppContext } from '../../app-context.js';
 import { recordActorAudit } from '../../audit/audit-log.js';
 import type { Config } from '../../config.js';
@@ -64,12 +73,12 @@ const badRequest = (message: string) =>
 // ---------------------------------------------------------------- lists
 
 export async function listTrials(ctx: AppContext, actor: Actor): Promise<ExportTrial[]> {
-  const rows = await repo.visibleTrials(ctx.db, actor.teamId, actor.userId, actor.role);
+  const rows = await repo.visibleTrials(ctx.db, visibleTrials(actor));
   return rows.map((t) => ({ trialId: t.id, trialName: t.trial_name, trialNumber: t.trial_number }));
 }
 
 export async function listDevices(ctx: AppContext, actor: Actor): Promise<ExportDevice[]> {
-  return (await repo.teamDevices(ctx.db, actor.teamId)).map((d) => ({
+  return (await repo.teamDevices(ctx.db, teamScope(actor))).map((d) => ({
     id: d.id,
     friendlyName: d.device_name,
     deviceType: d.device_type,
@@ -77,13 +86,11 @@ export async function listDevices(ctx: AppContext, actor: Actor): Promise<Export
   }));
 }
 
-async function requireTrial(ctx: AppContext, actor: Actor, trialId: number) {
-  const visible = await repo.visibleTrials(ctx.db, actor.teamId, actor.userId, actor.role);
-  if (!visible.some((t) => t.id === trialId)) throw notFound(EXPORT_MESSAGES.trialNotFound);
-}
+const requireTrial = (ctx: AppContext, actor: Actor, trialId: number): Promise<TrialScope> =>
+  requireVisibleTrial(ctx, actor, trialId, EXPORT_MESSAGES.trialNotFound);
 
-async function requireDevice(ctx: AppContext, actor: Actor, deviceId: number) {
-  const device = await repo.findTeamDevice(ctx.db, actor.teamId, deviceId);
+async function requireDevice(ctx: AppContext, team: TeamScope, deviceId: number) {
+  const device = await repo.findTeamDevice(ctx.db, team, deviceId);
   if (!device) throw notFound(EXPORT_MESSAGES.deviceNotFound);
   return device;
 }
@@ -94,10 +101,10 @@ export async function listParticipants(
   trialId: number,
   deviceId: number,
 ): Promise<ExportParticipant[]> {
-  await requireTrial(ctx, actor, trialId);
-  const device = await requireDevice(ctx, actor, deviceId);
+  const trial = await requireTrial(ctx, actor, trialId);
+  const device = await requireDevice(ctx, teamScope(actor), deviceId);
   const hideEmail = actor.hiddenParticipantFields.includes('email');
-  return (await repo.linkedParticipants(ctx.db, actor.teamId, trialId, device.manufacturer)).map((p) => ({
+  return (await repo.linkedParticipants(ctx.db, trial, device.manufacturer)).map((p) => ({
     participantId: p.id,
     participantCode: p.participant_code,
     email: hideEmail ? null : p.email,
@@ -105,8 +112,9 @@ export async function listParticipants(
 }
 
 export async function listMetrics(ctx: AppContext, actor: Actor, deviceId: number): Promise<ExportMetric[]> {
-  const device = await requireDevice(ctx, actor, deviceId);
-  return (await repo.exportableMetrics(ctx.db, actor.teamId, device.id, device.device_type)).map((m) => ({
+  const team = teamScope(actor);
+  const device = await requireDevice(ctx, team, deviceId);
+  return (await repo.exportableMetrics(ctx.db, team, device.id, device.device_type)).map((m) => ({
     metric_key: m.metric_key,
     metric_name: m.metric_name,
     category: m.category,
@@ -139,8 +147,8 @@ export function toExportJob(row: JobRow): ExportJob {
 
 export async function listJobs(ctx: AppContext, actor: Actor, limit: number): Promise<ExportJobsResult> {
   const [rows, total] = await Promise.all([
-    repo.latestJobs(ctx.db, actor.teamId, limit),
-    repo.countJobs(ctx.db, actor.teamId),
+    repo.latestJobs(ctx.db, visibleTrials(actor), limit),
+    repo.countJobs(ctx.db, visibleTrials(actor)),
   ]);
   return { success: true, data: rows.map(toExportJob), total };
 }
@@ -166,22 +174,15 @@ export async function requestExport(
 ) {
   const issue = exportDateIssue(body.startDate, body.endDate, earliestToday(ctx.now()));
   if (issue) throw badRequest(issue);
-  await requireTrial(ctx, actor, body.trialId);
-  const device = await requireDevice(ctx, actor, body.deviceId);
+  const trial = await requireTrial(ctx, actor, body.trialId);
+  const team = teamScope(actor);
+  const device = await requireDevice(ctx, team, body.deviceId);
   const participantIds = [...new Set(body.participantIds)];
   const metrics = [...new Set(body.metrics)];
-  const eligible = await repo.linkedParticipants(
-    ctx.db,
-    actor.teamId,
-    body.trialId,
-    device.manufacturer,
-    participantIds,
-  );
+  const eligible = await repo.linkedParticipants(ctx.db, trial, device.manufacturer, participantIds);
   if (eligible.length !== participantIds.length) throw badRequest(EXPORT_MESSAGES.participantsNotEligible);
   const exportable = new Set(
-    (await repo.exportableMetrics(ctx.db, actor.teamId, device.id, device.device_type)).map(
-      (m) => m.metric_key,
-    ),
+    (await repo.exportableMetrics(ctx.db, team, device.id, device.device_type)).map((m) => m.metric_key),
   );
   if (!metrics.every((m) => exportable.has(m))) throw badRequest(EXPORT_MESSAGES.metricsNotAvailable);
 
@@ -196,10 +197,8 @@ export async function requestExport(
     exportMode: body.exportMode,
   };
   const row = await inTransaction(ctx, async ({ db }) => {
-    const job = await repo.insertJob(db, {
-      teamId: actor.teamId,
+    const job = await repo.insertJob(db, trial, {
       userId: actor.userId,
-      trialId: body.trialId,
       params,
       now: ctx.now(),
     });
@@ -218,10 +217,12 @@ export async function requestExport(
   return { success: true, message: EXPORT_MESSAGES.success, error: null, jobId: row.id };
 }
 
+/** The job if its trial is one the actor sees (another trial's or team's job: 404), with its scope. */
 async function requireJob(ctx: AppContext, actor: Actor, id: string) {
-  const row = await repo.findJob(ctx.db, actor.teamId, id);
+  const scope = await requireExportJob(ctx, actor, id);
+  const row = await repo.findJob(ctx.db, scope);
   if (!row) throw notFound(EXPORT_MESSAGES.jobNotFound);
-  return row;
+  return { scope, row };
 }
 
 const expiredError = () => new AppError(410, EXPORT_MESSAGES.expired, 'NotFound', { displayToUser: true });
@@ -231,7 +232,7 @@ const expiredError = () => new AppError(410, EXPORT_MESSAGES.expired, 'NotFound'
  * role by the route table), audited, then streamed from the storage.
  */
 export async function openDownload(ctx: AppContext, actor: Actor, id: string) {
-  const row = await requireJob(ctx, actor, id);
+  const { row } = await requireJob(ctx, actor, id);
   if (row.status === 'expired') throw expiredError();
   if (row.status !== 'completed' || !row.storage_key)
     throw new AppError(409, EXPORT_MESSAGES.notReady, 'Conflict', { displayToUser: true });
@@ -257,11 +258,11 @@ export async function openDownload(ctx: AppContext, actor: Actor, id: string) {
 
 /** DELETE /api/dataExport/jobs/{id}: finished jobs only; the row, its audit entry, then the file. */
 export async function deleteJob(ctx: AppContext, actor: Actor, id: string) {
-  const row = await requireJob(ctx, actor, id);
+  const { scope, row } = await requireJob(ctx, actor, id);
   if (!canDeleteExport(row.status))
     throw new AppError(409, EXPORT_MESSAGES.cannotDelete, 'Conflict', { displayToUser: true });
   await inTransaction(ctx, async ({ db }) => {
-    const gone = await repo.deleteJob(db, actor.teamId, id);
+    const gone = await repo.deleteJob(db, scope);
     if (!gone) throw new AppError(409, EXPORT_MESSAGES.cannotDelete, 'Conflict', { displayToUser: true });
     await recordActorAudit(db, actor, {
       action: 'data_export.deleted',
@@ -281,11 +282,11 @@ export async function deleteJob(ctx: AppContext, actor: Actor, id: string) {
  * row several times a second, stops and removes what it had written.
  */
 export async function cancelJob(ctx: AppContext, actor: Actor, id: string) {
-  const row = await requireJob(ctx, actor, id);
+  const { scope, row } = await requireJob(ctx, actor, id);
   if (!canCancelExport(row.status))
     throw new AppError(409, EXPORT_MESSAGES.cannotCancel, 'Conflict', { displayToUser: true });
   const job = await inTransaction(ctx, async ({ db }) => {
-    const done = await repo.markCancelled(db, actor.teamId, id, ctx.now(), EXPORT_MESSAGES.cancelledByUser);
+    const done = await repo.markCancelled(db, scope, ctx.now(), EXPORT_MESSAGES.cancelledByUser);
     if (!done) throw new AppError(409, EXPORT_MESSAGES.cannotCancel, 'Conflict', { displayToUser: true });
     await recordActorAudit(db, actor, {
       action: 'data_export.cancelled',

@@ -1,8 +1,9 @@
 /** SQL of a team's data storage: its devices, retention, the metrics it may store and its selections. */
 import { sql } from 'kysely';
+import type { TeamScope } from '../../access/index.js';
 import type { Db } from '../../db/database.js';
 
-export function teamDevices(db: Db, teamId: number) {
+export function teamDevices(db: Db, { teamId }: TeamScope) {
   return db
     .selectFrom('team_supported_devices as s')
     .innerJoin('global_device_catalog as g', 'g.id', 's.global_device_catalog_id')
@@ -14,11 +15,11 @@ export function teamDevices(db: Db, teamId: number) {
     .execute();
 }
 
-export function teamRetention(db: Db, teamId: number) {
+export function teamRetention(db: Db, { teamId }: TeamScope) {
   return db.selectFrom('teams').select('retention_days').where('id', '=', teamId).executeTakeFirst();
 }
 
-export async function hasDeviceType(db: Db, teamId: number, deviceType: string): Promise<boolean> {
+export async function hasDeviceType(db: Db, { teamId }: TeamScope, deviceType: string): Promise<boolean> {
   const row = await db
     .selectFrom('team_supported_devices as s')
     .innerJoin('global_device_catalog as g', 'g.id', 's.global_device_catalog_id')
@@ -35,7 +36,7 @@ export async function hasDeviceType(db: Db, teamId: number, deviceType: string):
  * type, one row per key, with the catalog's id, category and description
  * (the catalog row of the same type first, else any with that key).
  */
-export function enabledMetrics(db: Db, teamId: number, deviceType: string, metricKey?: string) {
+export function enabledMetrics(db: Db, { teamId }: TeamScope, deviceType: string, metricKey?: string) {
   return db
     .selectFrom('device_metric_settings as d')
     .innerJoin('team_supported_devices as s', 's.id', 'd.team_supported_device_id')
@@ -61,7 +62,7 @@ export function enabledMetrics(db: Db, teamId: number, deviceType: string, metri
     .execute();
 }
 
-export function selections(db: Db, teamId: number, deviceType: string) {
+export function selections(db: Db, { teamId }: TeamScope, deviceType: string) {
   return db
     .selectFrom('team_storage_settings')
     .select(['metric_key', 'is_enabled'])
@@ -74,8 +75,8 @@ export function selections(db: Db, teamId: number, deviceType: string) {
 /** Stores the metric for the team (enabled), whether or not it was selected before; true when it changed. */
 export async function upsertSelection(
   db: Db,
+  { teamId }: TeamScope,
   row: {
-    team_id: number;
     device_type: string;
     metric_key: string;
     metric_name: string;
@@ -85,7 +86,7 @@ export async function upsertSelection(
 ): Promise<boolean> {
   const res = await db
     .insertInto('team_storage_settings')
-    .values({ ...row, is_enabled: true })
+    .values({ ...row, team_id: teamId, is_enabled: true })
     .onConflict((oc) =>
       oc
         .columns(['team_id', 'device_type', 'metric_key'])
@@ -96,7 +97,7 @@ export async function upsertSelection(
   return Number(res.numInsertedOrUpdatedRows ?? 0) > 0;
 }
 
-export async function deleteSelection(db: Db, teamId: number, deviceType: string, metricKey: string) {
+export async function deleteSelection(db: Db, { teamId }: TeamScope, deviceType: string, metricKey: string) {
   const res = await db
     .deleteFrom('team_storage_settings')
     .where('team_id', '=', teamId)

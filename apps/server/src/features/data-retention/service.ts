@@ -6,40 +6,34 @@
  * device of that type is refused, so the team can never store it.
  */
 import { type AddStorageMetricBody, DATA_RETENTION_MESSAGES } from '@trialwear/contract';
-import type { Actor } from '../../access/actor.js';
 import { AppError, notFound } from '../../access/errors.js';
+import { type Actor, requireTeam, type TeamScope, teamScope } from '../../access/index.js';
 import type { AppContext } from '../../app-context.js';
 import { recordActorAudit } from '../../audit/audit-log.js';
 import type { Db } from '../../db/database.js';
 import { inTransaction } from '../../db/transaction.js';
 import * as repo from './repo.js';
 
-/** The team the call may act on: a Sys_Admin's URL team, anyone else's own team only. */
-function teamOf(actor: Actor, teamId: number): number {
-  if (actor.role !== 'Sys_Admin' && teamId !== actor.teamId) throw notFound('Team not found');
-  return teamId;
-}
-
-async function requireDeviceType(db: Db, teamId: number, deviceType: string) {
-  if (!(await repo.hasDeviceType(db, teamId, deviceType)))
+async function requireDeviceType(db: Db, team: TeamScope, deviceType: string) {
+  if (!(await repo.hasDeviceType(db, team, deviceType)))
     throw new AppError(404, DATA_RETENTION_MESSAGES.deviceTypeNotSupported, 'NotFound', {
       displayToUser: true,
     });
 }
 
 export function devices(ctx: AppContext, actor: Actor, teamId: number) {
-  return repo.teamDevices(ctx.db, teamOf(actor, teamId));
+  return repo.teamDevices(ctx.db, requireTeam(actor, teamId));
 }
 
 export async function retention(ctx: AppContext, actor: Actor, teamId: number) {
-  const row = await repo.teamRetention(ctx.db, teamOf(actor, teamId));
+  const row = await repo.teamRetention(ctx.db, requireTeam(actor, teamId));
   if (!row) throw notFound('Team not found');
   return { retention_days: row.retention_days };
 }
 
 /** The spec's call has no team: the session's team is the one whose enabled metrics are offered. */
 export async function storableMetrics(ctx: AppContext, actor: Actor, deviceType: string) {
-  const metrics = await repo.enabledMetrics(ctx.db, actor.teamId, deviceType);
+  const metrics = await repo.enabledMetrics(ctx.db, teamScope(actor), deviceType);
   // In the catalog's order (by category, then as seeded), as the manager lists them; unknown keys last.
   return metrics.sort(
     (x, y) =>
@@ -49,7 +43,7 @@ export async function storableMetrics(ctx: AppContext, actor: Actor, deviceType:
 }
 
 export async function selections(ctx: AppContext, actor: Actor, teamId: number, deviceType: string) {
-  const team = teamOf(actor, teamId);
+  const team = requireTeam(actor, teamId);
   await requireDeviceType(ctx.db, team, deviceType);
   return repo.selections(ctx.db, team, deviceType);
 }
@@ -61,7 +55,7 @@ export async function addMetric(
   deviceType: string,
   body: AddStorageMetricBody,
 ) {
-  const team = teamOf(actor, teamId);
+  const team = requireTeam(actor, teamId);
   return inTransaction(ctx, async ({ db }) => {
     await requireDeviceType(db, team, deviceType);
     const [enabled] = await repo.enabledMetrics(db, team, deviceType, body.metric_key);
@@ -70,8 +64,7 @@ export async function addMetric(
         displayToUser: true,
       });
     // Name, units and catalog id come from the Sys_Admin's setting, not from the body.
-    const changed = await repo.upsertSelection(db, {
-      team_id: team,
+    const changed = await repo.upsertSelection(db, team, {
       device_type: deviceType,
       metric_key: enabled.metric_key,
       metric_name: enabled.metric_name,
@@ -82,7 +75,7 @@ export async function addMetric(
       await recordActorAudit(db, actor, {
         action: 'team_storage.enable',
         entityType: 'team',
-        entityId: team,
+        entityId: team.teamId,
         after: { deviceType, metricKey: enabled.metric_key },
       });
     return { message: 'Metric enabled' };
@@ -96,7 +89,7 @@ export async function removeMetric(
   deviceType: string,
   metricKey: string,
 ) {
-  const team = teamOf(actor, teamId);
+  const team = requireTeam(actor, teamId);
   return inTransaction(ctx, async ({ db }) => {
     await requireDeviceType(db, team, deviceType);
     if (!(await repo.deleteSelection(db, team, deviceType, metricKey)))
@@ -104,7 +97,7 @@ export async function removeMetric(
     await recordActorAudit(db, actor, {
       action: 'team_storage.disable',
       entityType: 'team',
-      entityId: team,
+      entityId: team.teamId,
       before: { deviceType, metricKey },
     });
     return { message: 'Metric disabled' };

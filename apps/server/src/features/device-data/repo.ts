@@ -1,9 +1,10 @@
 /** SQL of device data: the participant's provider link and the stored local summary. */
 import type { LinkProvider } from '@trialwear/contract';
+import type { ParticipantScope } from '../../access/index.js';
 import type { Db } from '../../db/database.js';
 
 /** The participant's link to a brand (Fitbit's two APIs share one link). */
-export function findLink(db: Db, participantId: number, providers: readonly LinkProvider[]) {
+export function findLink(db: Db, { participantId }: ParticipantScope, providers: readonly LinkProvider[]) {
   return db
     .selectFrom('participant_devices')
     .select(['id', 'provider', 'authorization_status', 'provider_user_id'])
@@ -14,7 +15,7 @@ export function findLink(db: Db, participantId: number, providers: readonly Link
 
 export type DataLink = NonNullable<Awaited<ReturnType<typeof findLink>>>;
 
-export async function saveSummary(db: Db, participantId: number, data: unknown, now: Date) {
+export async function saveSummary(db: Db, { participantId }: ParticipantScope, data: unknown, now: Date) {
   await db
     .insertInto('participant_summaries')
     .values({ participant_id: participantId, data: JSON.stringify(data), updated_at: now })
@@ -24,7 +25,7 @@ export async function saveSummary(db: Db, participantId: number, data: unknown, 
     .execute();
 }
 
-export function findSummary(db: Db, participantId: number) {
+export function findSummary(db: Db, { participantId }: ParticipantScope) {
   return db
     .selectFrom('participant_summaries')
     .select(['data', 'updated_at'])

@@ -31,15 +31,14 @@ import {
   type TrackerDataResult,
   type TrackerOverview,
 } from '@trialwear/contract';
-import type { Actor } from '../../access/actor.js';
 import { AppError } from '../../access/errors.js';
+import { type Actor, type ParticipantScope, requireParticipant } from '../../access/index.js';
 import type { AppContext } from '../../app-context.js';
 import { recordActorAudit } from '../../audit/audit-log.js';
 import { inTransaction } from '../../db/transaction.js';
 import { takeInteractiveCall } from '../../providers/call-budget.js';
 import type { DataQuery, ProviderAnswer } from '../../providers/types.js';
 import { withFreshToken } from '../../providers/with-fresh-token.js';
-import { getParticipant } from '../participants/service.js';
 import { dexcomWindows, mergeRecords } from './dexcom-windows.js';
 import { overviewPaths, overviewSeries } from './fitbit-overview.js';
 import { datesEnding, localDate } from './local-dates.js';
@@ -72,6 +71,7 @@ const badRequest = (message: string) =>
 /** A participant of the actor's team with an authorized link to the provider, ready to read. */
 interface Reader {
   participantId: number;
+  participant: ParticipantScope;
   link: repo.DataLink;
   read(query: DataQuery): Promise<ProviderAnswer>;
 }
@@ -82,12 +82,8 @@ async function readerFor(
   provider: Provider,
   participantId: number,
 ): Promise<Reader> {
-  // Both reads at once (one round trip less on every data call); the link is used only once the
-  // participant is known to be the actor's to see, so its answer never tells anything about another team.
-  const [, link] = await Promise.all([
-    getParticipant(ctx, actor, participantId),
-    repo.findLink(ctx.db, participantId, LINK_PROVIDERS[provider]),
-  ]);
+  const participant = await requireParticipant(ctx, actor, participantId);
+  const link = await repo.findLink(ctx.db, participant, LINK_PROVIDERS[provider]);
   if (link?.authorization_status !== 'authorized') throw notAuthorized();
   // The API the link was authorized with (a legacy Fitbit link keeps the legacy API).
   const client = ctx.providers.links[link.provider];
@@ -95,6 +91,7 @@ async function readerFor(
   if (!data) throw new AppError(501, DATA_MESSAGES.noDataAvailable, 'InternalError', { displayToUser: true });
   return {
     participantId,
+    participant,
     link,
     async read(query) {
       // One provider call of the device's hourly budget, shared with the sync and every server.
@@ -167,7 +164,7 @@ export async function saveLocalSummary(ctx: AppContext, actor: Actor, participan
   const timeZone = await fitbitZone(ctx, r);
   const { summary } = await overview(ctx, r, timeZone);
   await inTransaction(ctx, async (tx) => {
-    await repo.saveSummary(tx.db, participantId, summary, ctx.now());
+    await repo.saveSummary(tx.db, r.participant, summary, ctx.now());
     await recordActorAudit(tx.db, actor, {
       action: 'fitbit.summary.saved',
       entityType: 'participant',
@@ -183,8 +180,8 @@ export async function getLocalSummary(
   actor: Actor,
   participantId: number,
 ): Promise<{ summary: LocalSummary | null }> {
-  await getParticipant(ctx, actor, participantId);
-  const row = await repo.findSummary(ctx.db, participantId);
+  const participant = await requireParticipant(ctx, actor, participantId);
+  const row = await repo.findSummary(ctx.db, participant);
   const parsed = row ? localSummarySchema.safeParse(row.data) : null;
   return { summary: parsed?.success ? parsed.data : null };
 }

@@ -7,8 +7,8 @@
  * moving to another API (legacy Fitbit → Google Health): `reconsent.ts`.
  */
 import { LINK_MESSAGES, linkedMessage, PROVIDER_PAGES } from '@trialwear/contract';
-import type { Actor } from '../../access/actor.js';
 import { AppError } from '../../access/errors.js';
+import { type Actor, participantByGrant } from '../../access/index.js';
 import type { AppContext } from '../../app-context.js';
 import { recordActorAudit, recordAudit } from '../../audit/audit-log.js';
 import { saveTokens } from '../../providers/token-store.js';
@@ -29,8 +29,8 @@ export async function requestConsent(
   actor: Actor,
   participantId: number,
 ) {
-  const p = await getParticipant(ctx, actor, participantId);
-  const token = await issueConsentLink(ctx, p, c.provider, actor.userId);
+  const { scope, row: p } = await getParticipant(ctx, actor, participantId);
+  const token = await issueConsentLink(ctx, scope, c.provider, actor.userId);
   const link = new URL(`${ctx.config.publicUrl}${PROVIDER_PAGES[c.provider].consent}`);
   link.searchParams.set('id', String(p.id));
   link.searchParams.set('t', token);
@@ -114,16 +114,17 @@ export async function completeConsent(
   let replaced: Awaited<ReturnType<typeof grantToGiveBack>> = null;
   // The link, its tokens, the spent consent link and the audit entry commit together or not at all.
   const refusal = await ctx.db.transaction().execute(async (trx) => {
-    const participant = await repo.participantExists(trx, participantId);
+    // The consent state (signed, single-use, checked above) names the participant: it is the authority here.
+    const participant = await participantByGrant({ db: trx }, participantId);
     if (!participant)
       throw new AppError(422, LINK_MESSAGES.badLink, 'ValidationError', { displayToUser: true });
     if (consentTokenHash && !(await repo.spendConsentLink(trx, consentTokenHash, now)))
       throw new AppError(422, LINK_MESSAGES.linkUsed, 'ValidationError', { displayToUser: true });
-    const existing = await repo.findProviderLink(trx, c.provider, participantId);
+    const existing = await repo.findProviderLink(trx, c.provider, participant);
     if (isOtherAccount(existing, c.linkProvider, tokens.data)) {
       await recordAudit(trx, {
         userId: null,
-        teamId: participant.team_id,
+        teamId: participant.teamId,
         action: `${c.provider}.link.refused_other_account`,
         entityType: 'participant',
         entityId: participantId,
@@ -146,14 +147,14 @@ export async function completeConsent(
       ? await repo.authorizeLink(trx, existing.id, values)
       : await repo.insertLink(trx, {
           participantId,
-          teamId: participant.team_id,
+          teamId: participant.teamId,
           catalogId: await repo.catalogDeviceId(trx, c.catalogDevice),
           ...values,
         });
     await saveTokens({ ...ctx, db: trx }, linkId, tokens.data);
     await recordAudit(trx, {
       userId: null,
-      teamId: participant.team_id,
+      teamId: participant.teamId,
       action: `${c.provider}.authorized`,
       entityType: 'participant',
       entityId: participantId,

@@ -15,6 +15,7 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { CONSENT_LINKS, LINK_MESSAGES, type LinkProvider, type Provider } from '@trialwear/contract';
 import { AppError } from '../../access/errors.js';
+import type { ParticipantScope } from '../../access/index.js';
 import type { AppContext } from '../../app-context.js';
 import * as repo from './repo.js';
 
@@ -36,26 +37,24 @@ const linkError = (message: string) => new AppError(422, message, 'ValidationErr
 /** A new consent link token for a participant (the caller has checked the participant is the actor's). */
 export async function issueConsentLink(
   ctx: AppContext,
-  participant: { id: number; team_id: number },
+  participant: ParticipantScope,
   provider: Provider,
   createdBy: number,
 ): Promise<string> {
   const token = randomBytes(24).toString('base64url');
   const now = ctx.now();
   await ctx.db.transaction().execute(async (trx) => {
-    await repo.lockParticipant(trx, participant.id);
+    await repo.lockParticipant(trx, participant);
     const recent = await repo.countRecentConsentLinks(
       trx,
-      participant.id,
+      participant,
       provider,
       new Date(now.getTime() - 3_600_000),
     );
     if (recent >= CONSENT_LINKS.maxRequestsPerHour)
       throw new AppError(429, LINK_MESSAGES.tooManyRequests, 'RateLimited', { displayToUser: true });
-    await repo.insertConsentLink(trx, {
+    await repo.insertConsentLink(trx, participant, {
       tokenHash: sha256(token),
-      participantId: participant.id,
-      teamId: participant.team_id,
       provider,
       createdBy,
       now,

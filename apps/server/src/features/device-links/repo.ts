@@ -1,9 +1,10 @@
 /** SQL of device links: participant_devices, oauth_states and the catalog lookup a new link needs. */
 import type { LinkProvider, Provider } from '@trialwear/contract';
+import type { ParticipantScope } from '../../access/index.js';
 import type { Db } from '../../db/database.js';
 
 /** The participant's link to a brand (Fitbit's two APIs share one link). */
-export function findLink(db: Db, participantId: number, providers: readonly LinkProvider[]) {
+export function findLink(db: Db, { participantId }: ParticipantScope, providers: readonly LinkProvider[]) {
   return db
     .selectFrom('participant_devices')
     .selectAll()
@@ -15,20 +16,12 @@ export function findLink(db: Db, participantId: number, providers: readonly Link
 export type LinkRow = NonNullable<Awaited<ReturnType<typeof findLink>>>;
 
 /** The participant's link to this provider's brand (a Fitbit link may be on either API). */
-export function findProviderLink(db: Db, provider: Provider, participantId: number) {
+export function findProviderLink(db: Db, provider: Provider, participant: ParticipantScope) {
   return findLink(
     db,
-    participantId,
+    participant,
     provider === 'fitbit' ? (['fitbit', 'google_health'] as const) : ([provider] as const),
   );
-}
-
-export function participantExists(db: Db, participantId: number) {
-  return db
-    .selectFrom('participants')
-    .select(['id', 'team_id'])
-    .where('id', '=', participantId)
-    .executeTakeFirst();
 }
 
 export async function catalogDeviceId(db: Db, deviceName: string) {
@@ -127,7 +120,7 @@ export async function insertOAuthState(
 }
 
 /** Locks the participant's row: consent requests for one participant are counted one at a time. */
-export function lockParticipant(db: Db, participantId: number) {
+export function lockParticipant(db: Db, { participantId }: ParticipantScope) {
   return db
     .selectFrom('participants')
     .select('id')
@@ -138,7 +131,7 @@ export function lockParticipant(db: Db, participantId: number) {
 
 export async function countRecentConsentLinks(
   db: Db,
-  participantId: number,
+  { participantId }: ParticipantScope,
   provider: Provider,
   since: Date,
 ) {
@@ -154,10 +147,9 @@ export async function countRecentConsentLinks(
 
 export async function insertConsentLink(
   db: Db,
+  { participantId, teamId }: ParticipantScope,
   l: {
     tokenHash: string;
-    participantId: number;
-    teamId: number;
     provider: Provider;
     createdBy: number;
     now: Date;
@@ -168,8 +160,8 @@ export async function insertConsentLink(
     .insertInto('consent_links')
     .values({
       token_hash: l.tokenHash,
-      participant_id: l.participantId,
-      team_id: l.teamId,
+      participant_id: participantId,
+      team_id: teamId,
       provider: l.provider,
       created_by: l.createdBy,
       created_at: l.now,

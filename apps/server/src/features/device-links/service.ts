@@ -13,8 +13,8 @@ import {
   type LinkStatus,
   type TokenStatus,
 } from '@trialwear/contract';
-import type { Actor } from '../../access/actor.js';
 import { AppError, notFound } from '../../access/errors.js';
+import { type Actor, type ParticipantScope, requireParticipant } from '../../access/index.js';
 import type { AppContext } from '../../app-context.js';
 import { recordActorAudit, recordAudit } from '../../audit/audit-log.js';
 import { takeInteractiveCall } from '../../providers/call-budget.js';
@@ -28,7 +28,6 @@ import {
   withFreshToken,
 } from '../../providers/with-fresh-token.js';
 import { UndecryptableSecret } from '../../security/encryption.js';
-import { getParticipant } from '../participants/service.js';
 import { FITBIT_API_OF, linkClient, markForReconsentIfDead, reconsentRequired } from './reconsent.js';
 import * as repo from './repo.js';
 
@@ -78,8 +77,15 @@ export async function linkStatus(
   actor: Actor,
   participantId: number,
 ): Promise<LinkStatus> {
-  await getParticipant(ctx, actor, participantId);
-  const link = await repo.findProviderLink(ctx.db, c.provider, participantId);
+  return linkStatusOf(ctx, c, await requireParticipant(ctx, actor, participantId));
+}
+
+async function linkStatusOf(
+  ctx: AppContext,
+  c: ProviderClient,
+  participant: ParticipantScope,
+): Promise<LinkStatus> {
+  const link = await repo.findProviderLink(ctx.db, c.provider, participant);
   const api = link ? (FITBIT_API_OF[link.provider] ?? null) : null;
   return {
     status: link?.authorization_status ?? 'none',
@@ -97,11 +103,10 @@ export async function tokenStatus(
   actor: Actor,
   participantId: number,
 ): Promise<TokenStatus> {
-  const status = await linkStatus(ctx, c, actor, participantId);
+  const participant = await requireParticipant(ctx, actor, participantId);
+  const status = await linkStatusOf(ctx, c, participant);
   const link =
-    status.status === 'authorized'
-      ? await repo.findProviderLink(ctx.db, c.provider, participantId)
-      : undefined;
+    status.status === 'authorized' ? await repo.findProviderLink(ctx.db, c.provider, participant) : undefined;
   const t = link && (await findTokens(ctx.db, link.id));
   const iso = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString() : null);
   return {
@@ -114,8 +119,8 @@ export async function tokenStatus(
 }
 
 export async function isAuthorized(ctx: AppContext, c: ProviderClient, actor: Actor, participantId: number) {
-  await getParticipant(ctx, actor, participantId);
-  const link = await repo.findProviderLink(ctx.db, c.provider, participantId);
+  const participant = await requireParticipant(ctx, actor, participantId);
+  const link = await repo.findProviderLink(ctx.db, c.provider, participant);
   return {
     message: (link?.authorization_status === 'authorized' ? 'found' : 'not found') as 'found' | 'not found',
   };
@@ -128,8 +133,8 @@ export async function listDevices(
   actor: Actor,
   participantId: number,
 ): Promise<DeviceEntry[]> {
-  await getParticipant(ctx, actor, participantId);
-  const link = await repo.findProviderLink(ctx.db, c.provider, participantId);
+  const participant = await requireParticipant(ctx, actor, participantId);
+  const link = await repo.findProviderLink(ctx.db, c.provider, participant);
   if (link?.authorization_status !== 'authorized') return [];
   // One provider call of the device's hourly budget, shared with the data pages, the sync and every server.
   if (!(await takeInteractiveCall(ctx, link.id)).ok) return [errorEntry(DEVICE_ERROR_LABELS.rateLimited)];
@@ -146,8 +151,8 @@ export async function refreshParticipantToken(
   actor: Actor,
   participantId: number,
 ) {
-  await getParticipant(ctx, actor, participantId);
-  const link = await repo.findProviderLink(ctx.db, c.provider, participantId);
+  const participant = await requireParticipant(ctx, actor, participantId);
+  const link = await repo.findProviderLink(ctx.db, c.provider, participant);
   const tokens =
     link && (await loadTokens(ctx, link.id).catch(refusedWhenUndecryptable(LINK_MESSAGES.refreshFailed)));
   if (!link || !tokens) throw notFound(LINK_MESSAGES.notLinked);
@@ -170,8 +175,8 @@ export async function revokeParticipant(
   actor: Actor,
   participantId: number,
 ) {
-  await getParticipant(ctx, actor, participantId);
-  const link = await repo.findProviderLink(ctx.db, c.provider, participantId);
+  const participant = await requireParticipant(ctx, actor, participantId);
+  const link = await repo.findProviderLink(ctx.db, c.provider, participant);
   if (!link) throw notFound(LINK_MESSAGES.notLinked);
   await revokeLink(ctx, linkClient(ctx, link), link, {
     userId: actor.userId,

@@ -1,4 +1,5 @@
 /** SQL of the metric catalog and of a team device's metric settings (device metrics manager). */
+import type { TeamScope } from '../../access/index.js';
 import type { Db } from '../../db/database.js';
 
 const catalogColumns = [
@@ -46,7 +47,7 @@ export async function knownKeys(db: Db, keys: string[]): Promise<Set<string>> {
 }
 
 /** The team's supported device with its catalog type; undefined when it is not the team's. */
-export function findTeamDevice(db: Db, teamId: number, deviceId: number) {
+export function findTeamDevice(db: Db, { teamId }: TeamScope, deviceId: number) {
   return db
     .selectFrom('team_supported_devices as s')
     .innerJoin('global_device_catalog as g', 'g.id', 's.global_device_catalog_id')
@@ -81,7 +82,7 @@ export function deleteSettings(db: Db, deviceId: number) {
 
 export async function insertSettings(
   db: Db,
-  teamId: number,
+  { teamId }: TeamScope,
   deviceId: number,
   rows: Array<{
     metric_key: string;

@@ -29,7 +29,13 @@ export function registerDeviceMetricRoutes(app: FastifyInstance, ctx: AppContext
       },
     },
     async (request) =>
-      availableMetrics(ctx, request.params.teamId, request.params.deviceId, request.params.deviceType),
+      availableMetrics(
+        ctx,
+        actorOf(request),
+        request.params.teamId,
+        request.params.deviceId,
+        request.params.deviceType,
+      ),
   );
 
   r.get(
@@ -42,7 +48,7 @@ export function registerDeviceMetricRoutes(app: FastifyInstance, ctx: AppContext
         response: { 200: z.array(deviceMetricSettingSchema) },
       },
     },
-    async (request) => deviceSettings(ctx, request.params.teamId, request.params.deviceId),
+    async (request) => deviceSettings(ctx, actorOf(request), request.params.teamId, request.params.deviceId),
   );
 
   r.get(

@@ -9,16 +9,16 @@ import {
   type DeviceMetricSettingInput,
   putDeviceSettingsBodySchema,
 } from '@trialwear/contract';
-import type { Actor } from '../../access/actor.js';
 import { AppError, notFound } from '../../access/errors.js';
+import { type Actor, requireTeam, type TeamScope } from '../../access/index.js';
 import type { AppContext } from '../../app-context.js';
 import { recordActorAudit } from '../../audit/audit-log.js';
 import type { Db } from '../../db/database.js';
 import { inTransaction } from '../../db/transaction.js';
 import * as repo from './repo.js';
 
-async function requireTeamDevice(db: Db, teamId: number, deviceId: number) {
-  const device = await repo.findTeamDevice(db, teamId, deviceId);
+async function requireTeamDevice(db: Db, team: TeamScope, deviceId: number) {
+  const device = await repo.findTeamDevice(db, team, deviceId);
   if (!device) throw notFound(DEVICE_METRICS_MESSAGES.deviceNotFound);
   return device;
 }
@@ -28,11 +28,12 @@ const badRequest = (message: string) =>
 
 export async function availableMetrics(
   ctx: AppContext,
+  actor: Actor,
   teamId: number,
   deviceId: number,
   deviceType: string,
 ) {
-  const device = await requireTeamDevice(ctx.db, teamId, deviceId);
+  const device = await requireTeamDevice(ctx.db, requireTeam(actor, teamId), deviceId);
   if (device.device_type !== deviceType) throw notFound(DEVICE_METRICS_MESSAGES.deviceTypeMismatch);
   return repo.catalogOfType(ctx.db, deviceType);
 }
@@ -41,8 +42,8 @@ export function metricCatalog(ctx: AppContext) {
   return repo.wholeCatalog(ctx.db);
 }
 
-export async function deviceSettings(ctx: AppContext, teamId: number, deviceId: number) {
-  await requireTeamDevice(ctx.db, teamId, deviceId);
+export async function deviceSettings(ctx: AppContext, actor: Actor, teamId: number, deviceId: number) {
+  await requireTeamDevice(ctx.db, requireTeam(actor, teamId), deviceId);
   return repo.settingsOf(ctx.db, deviceId);
 }
 
@@ -60,14 +61,15 @@ export async function replaceDeviceSettings(
   const unknown = keys.filter((k) => !known.has(k));
   if (unknown.length) throw badRequest(`${DEVICE_METRICS_MESSAGES.unknownMetric} (${unknown.join(', ')})`);
 
+  const team = requireTeam(actor, teamId);
   return inTransaction(ctx, async ({ db }) => {
-    await requireTeamDevice(db, teamId, deviceId);
+    await requireTeamDevice(db, team, deviceId);
     await repo.lockDevice(db, deviceId);
     const before = await repo.settingsOf(db, deviceId);
     await repo.deleteSettings(db, deviceId);
     await repo.insertSettings(
       db,
-      teamId,
+      team,
       deviceId,
       settings.map((s) => ({
         metric_key: s.metric_key,

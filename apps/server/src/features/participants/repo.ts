@@ -1,9 +1,16 @@
-import { type HiddenField, type Role, roleAllows, SYNC_STALE_DAYS } from '@trialwear/contract';
+import { type HiddenField, SYNC_STALE_DAYS } from '@trialwear/contract';
 import { type RawBuilder, sql } from 'kysely';
+import {
+  ownedOrTrialUser,
+  type ParticipantScope,
+  type TeamScope,
+  type TrialScope,
+  type TrialsScope,
+  trialIdInScope,
+} from '../../access/index.js';
 import { cachedQuery } from '../../db/cached-query.js';
 import { type Db, PREPARED } from '../../db/database.js';
 import { localTodaySql } from '../readings/local-today.js';
-import { ALL_TEAM_TRIALS, visibleTo } from '../trials/repo.js';
 
 const COLUMNS = [
   'p.id',
@@ -23,17 +30,15 @@ const COLUMNS = [
  * (GET /api/trialParticipants/{trialId} runs it on every call: one round
  * trip, and no parsing or serialising of thousands of rows in node: at 1,436
  * participants node's work per call fell from ~4 ms to ~1 ms). Undefined
- * when the trial is not in the team or not visible to the caller (trials repo
- * `visibleTo`); else the participants as a JSON array text, by id, without the
+ * when the trial is not in the scope (the trials the caller sees); else the participants as a JSON array text, by id, without the
  * `hidden` fields, one page of it when asked, and with a page the trial's
  * participant count. Each element has listedParticipantSchema's fields.
  */
 export async function trialParticipantsJson(
   db: Db,
   q: {
-    teamId: number;
-    userId: number;
-    role: Role;
+    scope: TrialsScope;
+    /** Not checked yet: the query finds it only within the scope. */
     trialId: number;
     hidden: readonly HiddenField[];
     page?: { page: number; pageSize: number };
@@ -44,12 +49,19 @@ export async function trialParticipantsJson(
   const shape = {
     email: !q.hidden.includes('email'),
     notes: !q.hidden.includes('notes'),
-    allTrials: roleAllows(q.role, ALL_TEAM_TRIALS),
+    allTrials: q.scope.trialUserId === null,
     paged: !!q.page,
   };
   const limit = q.page?.pageSize ?? 0;
   const offset = q.page ? (q.page.page - 1) * q.page.pageSize : 0;
-  const params = { teamId: q.teamId, userId: q.userId, trialId: q.trialId, limit, offset, now: q.now };
+  const params = {
+    teamId: q.scope.teamId,
+    userId: q.scope.trialUserId ?? 0,
+    trialId: q.trialId,
+    limit,
+    offset,
+    now: q.now,
+  };
   const rows = await participantsJsonQuery(db, shape, params);
   return rows[0];
 }
@@ -106,7 +118,7 @@ const participantsJsonQuery = cachedQuery(
       ])
       .where('t.team_id', '=', q.teamId)
       .where('t.id', '=', q.trialId);
-    if (!shape.allTrials) query = query.where(visibleTo(q.userId));
+    if (!shape.allTrials) query = query.where(ownedOrTrialUser(q.userId));
     return query;
   },
 );
@@ -147,43 +159,31 @@ const syncJson = sql`json_build_object(
   'daysWithData7d', coalesce(s.days7, 0),
   'lastDataDate', s.last_data_date::text)`;
 
-/** Sync health of the participants of trials of the team (the /ParticipantsPage list), by participant id. */
-export async function syncHealthOfTrials(db: Db, teamId: number, trialIds: number[], now: Date) {
-  if (!trialIds.length) return new Map<number, unknown>();
+/** Sync health of the participants of the trials in the scope (the /ParticipantsPage list), by participant id. */
+export async function syncHealthOfTrials(db: Db, scope: TrialsScope, now: Date) {
   const res = await sql<{ id: number; sync: unknown }>`
     SELECT p.id, ${syncJson} AS sync
     FROM participants p
-    LEFT JOIN (${syncHealth(sql`dp.team_id = ${teamId} AND dp.trial_id = ANY(${trialIds}::int[])`, now)}) s
+    LEFT JOIN (${syncHealth(sql`dp.team_id = ${scope.teamId} AND ${trialIdInScope('dp.trial_id', scope)}`, now)}) s
       ON s.participant_id = p.id
-    WHERE p.team_id = ${teamId} AND p.trial_id = ANY(${trialIds}::int[])`.execute(db);
+    WHERE p.team_id = ${scope.teamId} AND ${trialIdInScope('p.trial_id', scope)}`.execute(db);
   return new Map(res.rows.map((r) => [r.id, r.sync]));
 }
 
-function selectParticipant(db: Db, teamId: number, participantId: number) {
+/** The participant of a checked scope (undefined only if deleted since the check). */
+export function findParticipant(db: Db, { teamId, participantId }: ParticipantScope) {
   return db
     .selectFrom('participants as p')
     .select([...COLUMNS, 'p.team_id'])
     .where('p.team_id', '=', teamId)
-    .where('p.id', '=', participantId);
-}
-
-export function findParticipant(db: Db, teamId: number, participantId: number) {
-  return selectParticipant(db, teamId, participantId).executeTakeFirst();
-}
-
-/**
- * The participant, row-locked until the transaction ends: an edit, code change
- * or delete racing a delete of the same participant finds it gone (404)
- * instead of writing to (and auditing) a row that no longer exists.
- */
-export function findParticipantForUpdate(db: Db, teamId: number, participantId: number) {
-  return selectParticipant(db, teamId, participantId).forUpdate().executeTakeFirst();
+    .where('p.id', '=', participantId)
+    .executeTakeFirst();
 }
 
 export type ParticipantListRow = Awaited<ReturnType<typeof listParticipantsOfTrials>>[number];
 export type ParticipantRow = NonNullable<Awaited<ReturnType<typeof findParticipant>>>;
 
-export async function countTeamParticipants(db: Db, teamId: number) {
+export async function countTeamParticipants(db: Db, { teamId }: TeamScope) {
   const r = await db
     .selectFrom('participants')
     .select((eb) => eb.fn.countAll<string>().as('n'))
@@ -192,7 +192,7 @@ export async function countTeamParticipants(db: Db, teamId: number) {
   return Number(r.n);
 }
 
-export async function emailTakenInTeam(db: Db, teamId: number, email: string, exceptId?: number) {
+export async function emailTakenInTeam(db: Db, { teamId }: TeamScope, email: string, exceptId?: number) {
   let q = db
     .selectFrom('participants')
     .select('id')
@@ -202,7 +202,7 @@ export async function emailTakenInTeam(db: Db, teamId: number, email: string, ex
   return !!(await q.executeTakeFirst());
 }
 
-export async function codeTakenInTrial(db: Db, trialId: number, code: string, exceptId?: number) {
+export async function codeTakenInTrial(db: Db, { trialId }: TrialScope, code: string, exceptId?: number) {
   let q = db
     .selectFrom('participants')
     .select('id')
@@ -213,8 +213,6 @@ export async function codeTakenInTrial(db: Db, trialId: number, code: string, ex
 }
 
 export interface NewParticipant {
-  teamId: number;
-  trialId: number;
   email: string;
   gender: 'None' | 'female' | 'male' | 'other';
   age: number | null;
@@ -223,9 +221,9 @@ export interface NewParticipant {
   code: string | null;
 }
 
-const participantValues = (p: NewParticipant) => ({
-  team_id: p.teamId,
-  trial_id: p.trialId,
+const participantValues = ({ teamId, trialId }: TrialScope, p: NewParticipant) => ({
+  team_id: teamId,
+  trial_id: trialId,
   email: p.email,
   gender: p.gender,
   age: p.age,
@@ -234,25 +232,27 @@ const participantValues = (p: NewParticipant) => ({
   participant_code: p.code,
 });
 
-export async function insertParticipant(db: Db, p: NewParticipant) {
+export async function insertParticipant(db: Db, trial: TrialScope, p: NewParticipant) {
   const { id } = await db
     .insertInto('participants')
-    .values(participantValues(p))
+    .values(participantValues(trial, p))
     .returning('id')
     .executeTakeFirstOrThrow();
   return id;
 }
 
-/** Many at once, in one statement (the demo seed). */
-export async function insertParticipants(db: Db, ps: NewParticipant[]) {
+/** Many of one trial at once, in one statement (the demo seed). */
+export async function insertParticipants(db: Db, trial: TrialScope, ps: NewParticipant[]) {
   if (!ps.length) return;
-  await db.insertInto('participants').values(ps.map(participantValues)).execute();
+  await db
+    .insertInto('participants')
+    .values(ps.map((p) => participantValues(trial, p)))
+    .execute();
 }
 
 export async function updateParticipant(
   db: Db,
-  teamId: number,
-  id: number,
+  { teamId, participantId: id }: ParticipantScope,
   fields: Partial<{
     email: string;
     gender: 'None' | 'female' | 'male' | 'other';
@@ -270,8 +270,7 @@ export async function updateParticipant(
 
 export async function setParticipantCode(
   db: Db,
-  teamId: number,
-  id: number,
+  { teamId, participantId: id }: ParticipantScope,
   suffix: string | null,
   code: string | null,
 ) {
@@ -283,18 +282,17 @@ export async function setParticipantCode(
     .execute();
 }
 
-export async function deleteParticipant(db: Db, teamId: number, id: number) {
+export async function deleteParticipant(db: Db, { teamId, participantId: id }: ParticipantScope) {
   await db.deleteFrom('participants').where('team_id', '=', teamId).where('id', '=', id).execute();
 }
 
-/** The participants of several trials of the team (the /ParticipantsPage list: the trials the caller sees). */
-export function listParticipantsOfTrials(db: Db, teamId: number, trialIds: number[]) {
-  if (!trialIds.length) return Promise.resolve([]);
+/** The participants of the trials in the scope (the /ParticipantsPage list: the trials the caller sees). */
+export function listParticipantsOfTrials(db: Db, scope: TrialsScope) {
   return db
     .selectFrom('participants as p')
     .select(COLUMNS)
-    .where('p.team_id', '=', teamId)
-    .where('p.trial_id', 'in', trialIds)
+    .where('p.team_id', '=', scope.teamId)
+    .where(trialIdInScope('p.trial_id', scope))
     .orderBy('p.trial_id')
     .orderBy('p.id')
     .execute();
@@ -305,8 +303,7 @@ export function listParticipantsOfTrials(db: Db, teamId: number, trialIds: numbe
  * separate query: few participants have devices, and a correlated subquery
  * per row doubled the list's time at 5,000 participants.
  */
-export async function authorizedProvidersOfTrials(db: Db, teamId: number, trialIds: number[]) {
-  if (!trialIds.length) return new Map<number, string[]>();
+export async function authorizedProvidersOfTrials(db: Db, scope: TrialsScope) {
   const rows = await db
     .selectFrom('participant_devices as d')
     .innerJoin('participants as p', 'p.id', 'd.participant_id')
@@ -314,8 +311,8 @@ export async function authorizedProvidersOfTrials(db: Db, teamId: number, trialI
       'd.participant_id',
       sql<string[]>`array_agg(DISTINCT d.provider ORDER BY d.provider)`.as('providers'),
     ])
-    .where('p.team_id', '=', teamId)
-    .where('p.trial_id', 'in', trialIds)
+    .where('p.team_id', '=', scope.teamId)
+    .where(trialIdInScope('p.trial_id', scope))
     .where('d.authorization_status', '=', 'authorized')
     .groupBy('d.participant_id')
     .execute();

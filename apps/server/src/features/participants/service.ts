@@ -13,8 +13,14 @@ import {
   participantEmailSchema,
   TRIAL_MESSAGES,
 } from '@trialwear/contract';
-import type { Actor } from '../../access/actor.js';
 import { AppError, notFound } from '../../access/errors.js';
+import {
+  type Actor,
+  type ParticipantScope,
+  requireParticipant,
+  teamScope,
+  visibleTrials,
+} from '../../access/index.js';
 import type { AppContext } from '../../app-context.js';
 import { recordActorAudit } from '../../audit/audit-log.js';
 import { inTransaction } from '../../db/transaction.js';
@@ -86,13 +92,13 @@ const codeTakenMessage = (code: string | null) =>
  * trial visibility rule of listTrials), hidden fields left out on the server.
  */
 export async function listVisibleParticipants(ctx: AppContext, actor: Actor) {
-  const trials = await listTrials(ctx, actor);
-  const ids = trials.map((t) => t.trialId);
+  const scope = visibleTrials(actor);
   const hidden = [...actor.hiddenParticipantFields];
-  const [rows, devices, sync] = await Promise.all([
-    repo.listParticipantsOfTrials(ctx.db, actor.teamId, ids),
-    repo.authorizedProvidersOfTrials(ctx.db, actor.teamId, ids),
-    repo.syncHealthOfTrials(ctx.db, actor.teamId, ids, ctx.now()),
+  const [trials, rows, devices, sync] = await Promise.all([
+    listTrials(ctx, actor),
+    repo.listParticipantsOfTrials(ctx.db, scope),
+    repo.authorizedProvidersOfTrials(ctx.db, scope),
+    repo.syncHealthOfTrials(ctx.db, scope, ctx.now()),
   ]);
   return { hiddenFields: hidden, trials, participants: listed(rows, devices, sync, hidden) };
 }
@@ -124,28 +130,32 @@ export function listAnswerJson(
 export async function listParticipantsJson(ctx: AppContext, actor: Actor, trialId: number, paging?: Paging) {
   const hidden = [...actor.hiddenParticipantFields];
   const now = ctx.now().toISOString();
-  const row = await repo.trialParticipantsJson(ctx.db, { ...actor, trialId, hidden, page: paging, now });
+  const row = await repo.trialParticipantsJson(ctx.db, {
+    scope: visibleTrials(actor),
+    trialId,
+    hidden,
+    page: paging,
+    now,
+  });
   if (!row) throw notFound(TRIAL_MESSAGES.notFound);
   return listAnswerJson(hidden, row.participants, paging && { ...paging, total: row.total });
 }
 
-/** The participant if the actor may see it (404 otherwise); `forUpdate` locks its row for the transaction. */
+/**
+ * The participant if the actor may see it (404 otherwise), with its scope;
+ * `forUpdate` locks its row for the transaction, so an edit, code change or
+ * delete racing a delete of the same participant finds it gone (404).
+ */
 export async function getParticipant(
-  ctx: AppContext,
+  ctx: Pick<AppContext, 'db'>,
   actor: Actor,
   participantId: number,
   opts: { forUpdate?: boolean } = {},
-) {
-  const row = await (opts.forUpdate ? repo.findParticipantForUpdate : repo.findParticipant)(
-    ctx.db,
-    actor.teamId,
-    participantId,
-  );
+): Promise<{ scope: ParticipantScope; row: repo.ParticipantRow }> {
+  const scope = await requireParticipant(ctx, actor, participantId, opts);
+  const row = await repo.findParticipant(ctx.db, scope);
   if (!row) throw notFound(PARTICIPANT_MESSAGES.notFound);
-  await requireVisibleTrial(ctx, actor, row.trial_id).catch(() => {
-    throw notFound(PARTICIPANT_MESSAGES.notFound);
-  });
-  return row;
+  return { scope, row };
 }
 
 export async function addParticipant(
@@ -163,9 +173,9 @@ export async function addParticipant(
   return inTransaction(ctx, async (tx) => {
     // First: the team's lock, so that concurrent adds count one after another (the limit is exact)
     // and a trial deleted meanwhile (removeTrial takes the same lock) is seen as gone (404).
-    const team = await lockTeamForLimits(tx, actor.teamId);
-    const trial = await requireVisibleTrial(tx, actor, input.trialId);
-    const hidden = effectiveHiddenFields(team.hidden_participant_fields);
+    const teamRow = await lockTeamForLimits(tx, teamScope(actor));
+    const { scope: trialScope, row: trial } = await requireVisibleTrial(tx, actor, input.trialId);
+    const hidden = effectiveHiddenFields(teamRow.hidden_participant_fields);
 
     let email: string;
     if (hidden.includes('email')) {
@@ -179,22 +189,20 @@ export async function addParticipant(
     const notes = hidden.includes('notes') ? null : input.notes || null;
 
     if (
-      team.max_participants !== null &&
-      (await repo.countTeamParticipants(tx.db, actor.teamId)) >= team.max_participants
+      teamRow.max_participants !== null &&
+      (await repo.countTeamParticipants(tx.db, teamScope(actor))) >= teamRow.max_participants
     ) {
       throw new AppError(403, PARTICIPANT_MESSAGES.limitReached, 'LimitReached', { displayToUser: true });
     }
     const code = input.codeSuffix ? `${trial.trial_code}-${input.codeSuffix}` : null;
-    if (code && (await repo.codeTakenInTrial(tx.db, trial.id, code))) {
+    if (code && (await repo.codeTakenInTrial(tx.db, trialScope, code))) {
       throw new AppError(409, PARTICIPANT_MESSAGES.codeTaken, 'CodeTaken', { displayToUser: true });
     }
-    if (await repo.emailTakenInTeam(tx.db, actor.teamId, email)) {
+    if (await repo.emailTakenInTeam(tx.db, teamScope(actor), email)) {
       throw new AppError(409, PARTICIPANT_MESSAGES.emailTaken, 'EmailTaken', { displayToUser: true });
     }
     const id = await repo
-      .insertParticipant(tx.db, {
-        teamId: actor.teamId,
-        trialId: trial.id,
+      .insertParticipant(tx.db, trialScope, {
         email,
         gender: input.gender,
         age: input.age,
@@ -203,7 +211,7 @@ export async function addParticipant(
         code,
       })
       .catch((err) => mapUniqueViolation(err, code));
-    const row = (await repo.findParticipant(tx.db, actor.teamId, id))!;
+    const { row } = await getParticipant(tx, actor, id);
     await audit(tx, actor, 'participant.create', id, undefined, present(row, []));
     return {
       participantId: id,
@@ -220,17 +228,17 @@ export async function editParticipant(
   input: { id: number; gender?: Gender; age: number | null; email?: string; notes?: string },
 ) {
   return inTransaction(ctx, async (tx) => {
-    const before = await getParticipant(tx, actor, input.id, { forUpdate: true });
+    const { scope, row: before } = await getParticipant(tx, actor, input.id, { forUpdate: true });
     // The team's setting as the session resolved it for this request: no second query.
     const hidden = [...actor.hiddenParticipantFields];
-    const fields: Parameters<typeof repo.updateParticipant>[3] = { age: input.age };
+    const fields: Parameters<typeof repo.updateParticipant>[2] = { age: input.age };
     if (input.gender !== undefined) fields.gender = input.gender;
     if (input.email !== undefined) {
       if (hidden.includes('email'))
         throw validationError('email', 'Email is hidden for this team and cannot be changed.');
       const parsed = participantEmailSchema.safeParse(input.email);
       if (!parsed.success) throw validationError('email', parsed.error.issues[0]!.message);
-      if (await repo.emailTakenInTeam(tx.db, actor.teamId, parsed.data, input.id)) {
+      if (await repo.emailTakenInTeam(tx.db, teamScope(actor), parsed.data, input.id)) {
         throw new AppError(409, PARTICIPANT_MESSAGES.emailTaken, 'EmailTaken', { displayToUser: true });
       }
       fields.email = parsed.data;
@@ -240,10 +248,8 @@ export async function editParticipant(
         throw validationError('notes', 'Notes are hidden for this team and cannot be changed.');
       fields.notes = input.notes || null;
     }
-    await repo
-      .updateParticipant(tx.db, actor.teamId, input.id, fields)
-      .catch((err) => mapUniqueViolation(err, null));
-    const after = (await repo.findParticipant(tx.db, actor.teamId, input.id))!;
+    await repo.updateParticipant(tx.db, scope, fields).catch((err) => mapUniqueViolation(err, null));
+    const after = (await repo.findParticipant(tx.db, scope))!;
     await audit(tx, actor, 'participant.update', input.id, present(before, []), present(after, []));
     return present(after, hidden);
   });
@@ -257,19 +263,20 @@ export async function changeParticipantCode(
   suffix: string | null,
 ) {
   return inTransaction(ctx, async (tx) => {
-    const row = await repo.findParticipantForUpdate(tx.db, actor.teamId, participantId);
-    if (!row || row.trial_id !== trialId) throw notFound(PARTICIPANT_MESSAGES.codeNotFound);
-    const trial = await requireVisibleTrial(tx, actor, trialId).catch(() => {
-      throw notFound(PARTICIPANT_MESSAGES.codeNotFound);
+    const message = PARTICIPANT_MESSAGES.codeNotFound;
+    const scope = await requireParticipant(tx, actor, participantId, { forUpdate: true, message });
+    if (scope.trialId !== trialId) throw notFound(message);
+    const row = await repo.findParticipant(tx.db, scope);
+    const { scope: trialScope, row: trial } = await requireVisibleTrial(tx, actor, trialId).catch(() => {
+      throw notFound(message);
     });
+    if (!row) throw notFound(message);
     const code = suffix === null ? null : `${trial.trial_code}-${suffix}`;
     if (code === row.participant_code) return { participant_code: code, changed: false };
-    if (code && (await repo.codeTakenInTrial(tx.db, trialId, code, participantId))) {
+    if (code && (await repo.codeTakenInTrial(tx.db, trialScope, code, participantId))) {
       throw new AppError(409, codeTakenMessage(code), 'CodeTaken', { displayToUser: true });
     }
-    await repo
-      .setParticipantCode(tx.db, actor.teamId, participantId, suffix, code)
-      .catch((err) => mapUniqueViolation(err, code));
+    await repo.setParticipantCode(tx.db, scope, suffix, code).catch((err) => mapUniqueViolation(err, code));
     await audit(
       tx,
       actor,
@@ -284,8 +291,8 @@ export async function changeParticipantCode(
 
 export async function removeParticipant(ctx: AppContext, actor: Actor, participantId: number) {
   return inTransaction(ctx, async (tx) => {
-    const before = await getParticipant(tx, actor, participantId, { forUpdate: true });
-    await repo.deleteParticipant(tx.db, actor.teamId, participantId);
+    const { scope, row: before } = await getParticipant(tx, actor, participantId, { forUpdate: true });
+    await repo.deleteParticipant(tx.db, scope);
     await audit(tx, actor, 'participant.delete', participantId, present(before, []), undefined);
   });
 }

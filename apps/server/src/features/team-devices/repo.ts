@@ -1,7 +1,8 @@
 /** SQL of a team's device configuration: allowed brands and supported catalog devices. */
+import type { TeamScope } from '../../access/index.js';
 import type { Db } from '../../db/database.js';
 
-export function activeAllowedBrands(db: Db, teamId: number) {
+export function activeAllowedBrands(db: Db, { teamId }: TeamScope) {
   return db
     .selectFrom('team_allowed_brands')
     .select('brand_name')
@@ -11,7 +12,7 @@ export function activeAllowedBrands(db: Db, teamId: number) {
     .execute();
 }
 
-export function supportedDevices(db: Db, teamId: number) {
+export function supportedDevices(db: Db, { teamId }: TeamScope) {
   return db
     .selectFrom('team_supported_devices as s')
     .innerJoin('global_device_catalog as g', 'g.id', 's.global_device_catalog_id')

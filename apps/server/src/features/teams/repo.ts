@@ -1,5 +1,6 @@
 import type { Brand } from '@trialwear/contract';
 import { sql } from 'kysely';
+import type { TeamScope } from '../../access/index.js';
 import type { Db } from '../../db/database.js';
 
 export function findTeamIdByName(db: Db, name: string) {
@@ -16,7 +17,7 @@ export function findTeamIdByName(db: Db, name: string) {
  * so concurrent writes of one team run one after another and each counts the
  * rows the previous ones committed: a limit is reached exactly, never passed.
  */
-export function lockTeam(db: Db, teamId: number) {
+export function lockTeam(db: Db, { teamId }: TeamScope) {
   return db
     .selectFrom('teams')
     .select(['id', 'max_users', 'max_trials', 'max_participants', 'hidden_participant_fields'])

@@ -7,6 +7,7 @@ import {
 } from '@trialwear/contract';
 import { z } from 'zod';
 import { AppError, forbidden, notFound } from '../../access/errors.js';
+import { requireSelf, type TeamScope } from '../../access/index.js';
 import type { AppContext } from '../../app-context.js';
 import { recordAudit } from '../../audit/audit-log.js';
 import type { Db } from '../../db/database.js';
@@ -66,11 +67,11 @@ export async function createTeam(db: Db, input: NewTeam): Promise<number> {
  * first in a transaction that adds what a limit counts: concurrent adds of the
  * team then queue here, and each one's count sees the rows committed before it.
  */
-export async function lockTeamForLimits(tx: { db: Db }, teamId: number) {
+export async function lockTeamForLimits(tx: { db: Db }, team: TeamScope) {
   if (!tx.db.isTransaction) throw new Error('lockTeamForLimits must run inside a transaction');
-  const team = await repo.lockTeam(tx.db, teamId);
-  if (!team) throw notFound('Team not found');
-  return team;
+  const row = await repo.lockTeam(tx.db, team);
+  if (!row) throw notFound('Team not found');
+  return row;
 }
 
 export async function findTeamIdByName(db: Db, name: string): Promise<number> {
@@ -109,7 +110,7 @@ export async function listAllTeams(ctx: AppContext) {
 
 /** A user's teams with the role in each: the caller's own, or anyone's for a Sys_Admin. */
 export async function listUserTeams(ctx: AppContext, who: SessionIdentity, userId: number) {
-  if (who.userId !== userId && who.role !== 'Sys_Admin') throw notFound('User not found');
+  requireSelf(who, userId);
   return repo.listMemberships(ctx.db, userId);
 }
 

@@ -1,8 +1,9 @@
 import { sql } from 'kysely';
+import type { TeamScope, TrialScope } from '../../access/index.js';
 import type { Db } from '../../db/database.js';
 
 /** Active members of a team, by email. */
-export function listTeamMembers(db: Db, teamId: number) {
+export function listTeamMembers(db: Db, { teamId }: TeamScope) {
   return db
     .selectFrom('team_memberships as m')
     .innerJoin('users as u', 'u.id', 'm.user_id')
@@ -14,7 +15,7 @@ export function listTeamMembers(db: Db, teamId: number) {
 }
 
 /** A trial's users in the order they were added. */
-export function listTrialUsers(db: Db, trialId: number) {
+export function listTrialUsers(db: Db, { trialId }: TrialScope) {
   return db
     .selectFrom('trial_users as tu')
     .innerJoin('users as u', 'u.id', 'tu.user_id')
@@ -25,7 +26,7 @@ export function listTrialUsers(db: Db, trialId: number) {
     .execute();
 }
 
-export function findTeamMemberByEmail(db: Db, teamId: number, email: string) {
+export function findTeamMemberByEmail(db: Db, { teamId }: TeamScope, email: string) {
   return db
     .selectFrom('users as u')
     .innerJoin('team_memberships as m', 'm.user_id', 'u.id')
@@ -36,7 +37,7 @@ export function findTeamMemberByEmail(db: Db, teamId: number, email: string) {
 }
 
 /** False when the user already is a trial user. */
-export async function addTrialUser(db: Db, trialId: number, userId: number): Promise<boolean> {
+export async function addTrialUser(db: Db, { trialId }: TrialScope, userId: number): Promise<boolean> {
   const inserted = await db
     .insertInto('trial_users')
     .values({ trial_id: trialId, user_id: userId })
@@ -47,7 +48,7 @@ export async function addTrialUser(db: Db, trialId: number, userId: number): Pro
 }
 
 /** False when the user was not a trial user. */
-export async function removeTrialUser(db: Db, trialId: number, userId: number): Promise<boolean> {
+export async function removeTrialUser(db: Db, { trialId }: TrialScope, userId: number): Promise<boolean> {
   const removed = await db
     .deleteFrom('trial_users')
     .where('trial_id', '=', trialId)

@@ -1,18 +1,11 @@
-import { type Role, roleAllows } from '@trialwear/contract';
-import { type ExpressionBuilder, sql } from 'kysely';
+import { sql } from 'kysely';
+import { type TeamScope, type TrialScope, type TrialsScope, trialInScope } from '../../access/index.js';
 import type { Db } from '../../db/database.js';
-import type { Database } from '../../db/schema/index.js';
 import { inTransaction } from '../../db/transaction.js';
 
-/** Roles that see every trial of the team; the others see the trials `visibleTo` them. */
-export const ALL_TEAM_TRIALS: readonly Role[] = ['Sys_Admin', 'Admin'];
-
-/**
- * Trials the caller may see in the team (design §5): Sys_Admin and Admin see
- * all of the team's trials, User and Viewer the ones they are trial users of.
- */
-export function visibleTrials(db: Db, teamId: number, userId: number, role: Role) {
-  let q = db
+/** Trials with their owner and participant count. */
+function selectTrials(db: Db) {
+  return db
     .selectFrom('trials as t')
     .leftJoin('users as o', 'o.id', 't.owner_user_id')
     .select([
@@ -25,40 +18,26 @@ export function visibleTrials(db: Db, teamId: number, userId: number, role: Role
       't.owner_user_id',
       'o.email as owner_email',
       sql<number>`(SELECT count(*) FROM participants p WHERE p.trial_id = t.id)::int`.as('participant_count'),
-    ])
-    .where('t.team_id', '=', teamId);
-  if (!roleAllows(role, ALL_TEAM_TRIALS)) q = q.where(visibleTo(userId));
-  return q;
+    ]);
 }
 
-/** User and Viewer: trials they own or are trial users of (on a query of `trials as t`). */
-export const visibleTo = (userId: number) => (eb: ExpressionBuilder<TrialsAsT, 't'>) =>
-  eb.or([
-    eb('t.owner_user_id', '=', userId),
-    eb.exists(
-      eb
-        .selectFrom('trial_users as tu')
-        .select('tu.trial_id')
-        .whereRef('tu.trial_id', '=', 't.id')
-        .where('tu.user_id', '=', userId),
-    ),
-  ]);
-type TrialsAsT = Database & { t: Database['trials'] };
-
-export type TrialRow = Awaited<ReturnType<ReturnType<typeof visibleTrials>['executeTakeFirstOrThrow']>>;
-
-export function listVisibleTrials(db: Db, teamId: number, userId: number, role: Role) {
-  return visibleTrials(db, teamId, userId, role)
-    .orderBy('t.creation_date', 'desc')
-    .orderBy('t.id', 'desc')
-    .execute();
+/** The trials in the scope (design §5's visibility rule is `access/`'s `trialInScope`). */
+export function trialsInScope(db: Db, scope: TrialsScope) {
+  return selectTrials(db).where(trialInScope(scope));
 }
 
-export function findVisibleTrial(db: Db, teamId: number, userId: number, role: Role, trialId: number) {
-  return visibleTrials(db, teamId, userId, role).where('t.id', '=', trialId).executeTakeFirst();
+export type TrialRow = Awaited<ReturnType<ReturnType<typeof trialsInScope>['executeTakeFirstOrThrow']>>;
+
+export function listTrialsInScope(db: Db, scope: TrialsScope) {
+  return trialsInScope(db, scope).orderBy('t.creation_date', 'desc').orderBy('t.id', 'desc').execute();
 }
 
-export async function countTeamTrials(db: Db, teamId: number) {
+/** The trial of a checked scope (undefined only if it was deleted since the check). */
+export function findTrial(db: Db, { teamId, trialId }: TrialScope) {
+  return selectTrials(db).where('t.team_id', '=', teamId).where('t.id', '=', trialId).executeTakeFirst();
+}
+
+export async function countTeamTrials(db: Db, { teamId }: TeamScope) {
   const r = await db
     .selectFrom('trials')
     .select((eb) => eb.fn.countAll<string>().as('n'))
@@ -67,7 +46,7 @@ export async function countTeamTrials(db: Db, teamId: number) {
   return Number(r.n);
 }
 
-export function findTrialByNumber(db: Db, teamId: number, trialNumber: string) {
+export function findTrialByNumber(db: Db, { teamId }: TeamScope, trialNumber: string) {
   return db
     .selectFrom('trials')
     .select('id')
@@ -76,7 +55,7 @@ export function findTrialByNumber(db: Db, teamId: number, trialNumber: string) {
     .executeTakeFirst();
 }
 
-export async function trialCodeExists(db: Db, teamId: number, code: string) {
+export async function trialCodeExists(db: Db, { teamId }: TeamScope, code: string) {
   return !!(await db
     .selectFrom('trials')
     .select('id')
@@ -88,13 +67,14 @@ export async function trialCodeExists(db: Db, teamId: number, code: string) {
 /** The trial and its owner as its first trial user (design §5), together. */
 export async function insertTrial(
   db: Db,
-  t: { teamId: number; number: string; name: string; notes: string; code: string; ownerId: number },
+  { teamId }: TeamScope,
+  t: { number: string; name: string; notes: string; code: string; ownerId: number },
 ) {
   return inTransaction({ db }, async ({ db: trx }) => {
     const { id } = await trx
       .insertInto('trials')
       .values({
-        team_id: t.teamId,
+        team_id: teamId,
         trial_number: t.number,
         trial_name: t.name,
         trial_notes: t.notes,
@@ -110,8 +90,7 @@ export async function insertTrial(
 
 export async function updateTrial(
   db: Db,
-  teamId: number,
-  trialId: number,
+  { teamId, trialId }: TrialScope,
   t: { number: string; name: string; notes: string },
 ) {
   await db
@@ -122,6 +101,6 @@ export async function updateTrial(
     .execute();
 }
 
-export async function deleteTrial(db: Db, teamId: number, trialId: number) {
+export async function deleteTrial(db: Db, { teamId, trialId }: TrialScope) {
   await db.deleteFrom('trials').where('id', '=', trialId).where('team_id', '=', teamId).execute();
 }

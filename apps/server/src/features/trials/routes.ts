@@ -92,8 +92,8 @@ export function registerTrialRoutes(app: FastifyInstance, ctx: AppContext) {
       },
     },
     async (request) => {
-      const trial = await requireVisibleTrial(ctx, actorOf(request), request.params.trialId);
-      return { data: { trial_code: trial.trial_code } };
+      const { row } = await requireVisibleTrial(ctx, actorOf(request), request.params.trialId);
+      return { data: { trial_code: row.trial_code } };
     },
   );
 }

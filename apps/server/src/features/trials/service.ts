@@ -1,6 +1,6 @@
 import { TRIAL_MESSAGES, type Trial, type TrialForm } from '@trialwear/contract';
-import type { Actor } from '../../access/actor.js';
 import { AppError, notFound } from '../../access/errors.js';
+import { type Actor, requireTrial, teamScope, visibleTrials } from '../../access/index.js';
 import type { AppContext } from '../../app-context.js';
 import { recordActorAudit } from '../../audit/audit-log.js';
 import { inTransaction } from '../../db/transaction.js';
@@ -22,15 +22,16 @@ export function toTrial(row: repo.TrialRow): Trial {
   };
 }
 
-/** The trial if the actor may see it; 404 otherwise (also for other teams' trials). */
+/** The trial if the actor may see it, with its scope; 404 otherwise (also for other teams' trials). */
 export async function requireVisibleTrial(ctx: Pick<AppContext, 'db'>, actor: Actor, trialId: number) {
-  const row = await repo.findVisibleTrial(ctx.db, actor.teamId, actor.userId, actor.role, trialId);
+  const scope = await requireTrial(ctx, actor, trialId);
+  const row = await repo.findTrial(ctx.db, scope);
   if (!row) throw notFound(TRIAL_MESSAGES.notFound);
-  return row;
+  return { scope, row };
 }
 
 export async function listTrials(ctx: AppContext, actor: Actor): Promise<Trial[]> {
-  return (await repo.listVisibleTrials(ctx.db, actor.teamId, actor.userId, actor.role)).map(toTrial);
+  return (await repo.listTrialsInScope(ctx.db, visibleTrials(actor))).map(toTrial);
 }
 
 const audit = (
@@ -56,19 +57,19 @@ function mapTrialConflict(err: unknown): never {
 export async function addTrial(ctx: AppContext, actor: Actor, form: Required<TrialForm>): Promise<Trial> {
   return inTransaction(ctx, async (tx) => {
     // First: the team's lock, so that concurrent creations count one after another (the limit is exact).
-    const { max_trials: maxTrials } = await lockTeamForLimits(tx, actor.teamId);
-    if (maxTrials !== null && (await repo.countTeamTrials(tx.db, actor.teamId)) >= maxTrials) {
+    const team = teamScope(actor);
+    const { max_trials: maxTrials } = await lockTeamForLimits(tx, team);
+    if (maxTrials !== null && (await repo.countTeamTrials(tx.db, team)) >= maxTrials) {
       throw new AppError(409, TRIAL_MESSAGES.limitReached, 'Conflict', { displayToUser: true });
     }
-    if (await repo.findTrialByNumber(tx.db, actor.teamId, form.trialNumber)) {
+    if (await repo.findTrialByNumber(tx.db, team, form.trialNumber)) {
       throw new AppError(409, TRIAL_MESSAGES.numberTaken, 'Conflict', { displayToUser: true });
     }
     const code = await uniqueTrialCode(proposeTrialCode(form.trialName, form.trialNumber), (c) =>
-      repo.trialCodeExists(tx.db, actor.teamId, c),
+      repo.trialCodeExists(tx.db, team, c),
     );
     const id = await repo
-      .insertTrial(tx.db, {
-        teamId: actor.teamId,
+      .insertTrial(tx.db, team, {
         number: form.trialNumber,
         name: form.trialName,
         notes: form.trialNotes,
@@ -76,7 +77,7 @@ export async function addTrial(ctx: AppContext, actor: Actor, form: Required<Tri
         ownerId: actor.userId,
       })
       .catch(mapTrialConflict);
-    const trial = toTrial(await requireVisibleTrial(tx, actor, id));
+    const trial = toTrial((await requireVisibleTrial(tx, actor, id)).row);
     await audit(tx, actor, 'trial.create', id, undefined, trial);
     return trial;
   });
@@ -89,18 +90,19 @@ export async function editTrial(
   form: Required<TrialForm>,
 ): Promise<Trial> {
   return inTransaction(ctx, async (tx) => {
-    const before = toTrial(await requireVisibleTrial(tx, actor, trialId));
-    const clash = await repo.findTrialByNumber(tx.db, actor.teamId, form.trialNumber);
+    const { scope, row } = await requireVisibleTrial(tx, actor, trialId);
+    const before = toTrial(row);
+    const clash = await repo.findTrialByNumber(tx.db, teamScope(actor), form.trialNumber);
     if (clash && clash.id !== trialId)
       throw new AppError(409, TRIAL_MESSAGES.numberTaken, 'Conflict', { displayToUser: true });
     await repo
-      .updateTrial(tx.db, actor.teamId, trialId, {
+      .updateTrial(tx.db, scope, {
         number: form.trialNumber,
         name: form.trialName,
         notes: form.trialNotes,
       })
       .catch(mapTrialConflict);
-    const after = toTrial(await requireVisibleTrial(tx, actor, trialId));
+    const after = toTrial((await requireVisibleTrial(tx, actor, trialId)).row);
     await audit(tx, actor, 'trial.update', trialId, before, after);
     return after;
   });
@@ -114,11 +116,12 @@ export async function editTrial(
 export async function removeTrial(ctx: AppContext, actor: Actor, trialId: number) {
   await inTransaction(ctx, async (tx) => {
     // The team's lock, as addParticipant takes it: a participant added meanwhile is counted here.
-    await lockTeamForLimits(tx, actor.teamId);
-    const before = toTrial(await requireVisibleTrial(tx, actor, trialId));
+    await lockTeamForLimits(tx, teamScope(actor));
+    const { scope, row } = await requireVisibleTrial(tx, actor, trialId);
+    const before = toTrial(row);
     if (before.participantCount > 0)
       throw new AppError(409, TRIAL_MESSAGES.hasParticipants, 'Conflict', { displayToUser: true });
-    await repo.deleteTrial(tx.db, actor.teamId, trialId);
+    await repo.deleteTrial(tx.db, scope);
     await audit(tx, actor, 'trial.delete', trialId, before, undefined);
   });
 }

@@ -11,6 +11,7 @@
  * revoked link exports what is stored.
  */
 import type { ExportJobParams } from '@trialwear/contract';
+import { systemScope } from '../../access/system.js';
 import type { AppContext } from '../../app-context.js';
 import { findTeamDevice } from '../../features/data-export/repo.js';
 import { earliestToday } from '../../features/data-export/service.js';
@@ -50,7 +51,8 @@ export async function fetchMissing(
   signal: AbortSignal,
 ): Promise<FetchSummary> {
   const summary: FetchSummary = { devices: 0, fetched: 0, rowsUpserted: 0, skipped: [] };
-  const device = await findTeamDevice(ctx.db, teamId, params.deviceId);
+  // The job runs for the scope its request was checked in (data-export service), stored with the job.
+  const device = await findTeamDevice(ctx.db, systemScope.team('job', teamId), params.deviceId);
   if (!device) return summary;
   const links = (
     await repo.participantDevices(ctx.db, teamId, params.participantIds, device.manufacturer)

@@ -1,0 +1,25 @@
+/** The access module: the Actor, the errors, and the scope rules every feature reaches data through. */
+export type { Actor } from './actor.js';
+export {
+  participantByGrant,
+  requireExportJob,
+  requireParticipant,
+  requireSelf,
+  requireTeam,
+  requireTrial,
+  teamScope,
+} from './rules.js';
+export type {
+  ExportJobScope,
+  ParticipantScope,
+  TeamScope,
+  TrialScope,
+  TrialsScope,
+} from './scope.js';
+export {
+  ALL_TEAM_TRIALS,
+  ownedOrTrialUser,
+  trialIdInScope,
+  trialInScope,
+  visibleTrials,
+} from './trial-visibility.js';
