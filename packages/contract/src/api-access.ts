@@ -10,8 +10,9 @@
  * 'participant' a participant's session (its own cookie); a staff session never passes it,
  *           and a participant session passes nothing else but 'public'
  * roles     fully signed in with one of these roles in the session's team
- * Sys_Admin passes every role check. Team scoping (another team's ids → 404)
- * is the services' job, on top of this.
+ * Sys_Admin passes every role check. Scope (another team's ids, or for a User
+ * or Viewer another trial's → 404) is the server's access module
+ * (apps/server/src/access/), on top of this.
  */
 import { ROLE_GROUPS, type Role } from './roles.js';
 

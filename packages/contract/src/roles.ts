@@ -18,3 +18,13 @@ export const ROLE_GROUPS = {
   admins: ['Sys_Admin', 'Admin'],
   sysAdmin: ['Sys_Admin'],
 } as const satisfies Record<string, readonly Role[]>;
+
+/**
+ * Sys_Admin is platform-wide, not a team role (SECURITY.md): the pages that
+ * reach other teams say so, so nobody mistakes what they show for one team's.
+ */
+export const SYS_ADMIN_SCOPE_NOTES = {
+  dbInfo: "All teams: as a system administrator you see every team's records here, not only your own team's.",
+  deviceMetrics:
+    "All teams: as a system administrator you configure every team's devices here, not only your own team's.",
+} as const;

@@ -8,6 +8,7 @@ import {
   DB_INFO_TABLE_NAMES,
   DB_INFO_TABLES,
   DB_INFO_TITLE,
+  SYS_ADMIN_SCOPE_NOTES,
   type DbInfoTable as TableName,
 } from '@trialwear/contract';
 import { useState } from 'react';
@@ -18,6 +19,9 @@ export default function DbInfoPage() {
   return (
     <Stack>
       <Title order={2}>{DB_INFO_TITLE}</Title>
+      <Text size="sm" fw={600}>
+        {SYS_ADMIN_SCOPE_NOTES.dbInfo}
+      </Text>
       <Text c="dimmed" size="sm">
         Read-only views of the portal's data, 50 rows a page. Participant emails and notes are left out where
         the team hides them; passwords, second-factor secrets and tokens are never shown.

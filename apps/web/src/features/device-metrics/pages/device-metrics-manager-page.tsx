@@ -10,7 +10,12 @@
  */
 import { Alert, List, Loader, SegmentedControl, Select, Stack, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { DEVICE_METRICS_ERRORS as E, DEVICE_METRICS_MESSAGES as M, withReason } from '@trialwear/contract';
+import {
+  DEVICE_METRICS_ERRORS as E,
+  DEVICE_METRICS_MESSAGES as M,
+  SYS_ADMIN_SCOPE_NOTES,
+  withReason,
+} from '@trialwear/contract';
 import { useState } from 'react';
 import {
   deviceSettingsKey,
@@ -41,6 +46,9 @@ export default function DeviceMetricsManagerPage() {
   return (
     <Stack maw={1100}>
       <Title order={2}>Device Metrics Manager</Title>
+      <Text size="sm" fw={600}>
+        {SYS_ADMIN_SCOPE_NOTES.deviceMetrics}
+      </Text>
       <Alert color="blue" title="Configure which device metrics teams can store">
         <List size="sm" type="ordered">
           <List.Item>Select a team.</List.Item>
