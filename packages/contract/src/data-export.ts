@@ -10,7 +10,13 @@
  * message 'Date range cannot exceed 1 year.'. "Today" depends on a clock, so
  * the static body schema checks everything else and `exportDateIssue` (used
  * by `batchExportFormSchema(today)` on the web and by the server's service
- * with its clock) checks the age of the start.
+ * with its clock) checks the age of the start and that the end is not in the
+ * future (ours: 'End date cannot be in the future.'; on the server with the
+ * zone furthest ahead, UTC+14, so that no caller's own today is refused).
+ *
+ * File name rules of ours: the download is `<fileName>.zip`, so a name that
+ * Windows cannot save (a device name such as CON or NUL, with or without an
+ * extension or trailing dots/spaces) or a name of dots only is refused.
  */
 import { z } from 'zod';
 import { EXPORT } from './constants.js';
@@ -29,6 +35,10 @@ export const EXPORT_MESSAGES = {
   // file name rules of ours (it becomes `<fileName>.zip` in a Content-Disposition header)
   fileNameInvalid:
     'The file name may contain only letters, digits, spaces, dots, hyphens and underscores (at most 100 characters).',
+  fileNameReserved:
+    'This file name is reserved (such as CON, PRN, AUX, NUL, COM1 to COM9, LPT1 to LPT9, also with an extension, or only dots). Please choose another name.',
+  // date rule of ours: the store holds nothing after today
+  endInFuture: 'End date cannot be in the future.',
   // the success modal (§2)
   successTitle: 'Export Started',
   success: 'Your export is being processed in the background. You will receive an email when it is ready.',
@@ -54,6 +64,9 @@ export const EXPORT_MESSAGES = {
     'This export has expired: export files are kept 7 days and this one has been deleted. Please request the export again.',
   cannotCancel: 'Only pending or processing export jobs can be cancelled.',
   cannotDelete: 'Only completed, failed, cancelled or expired export jobs can be deleted.',
+  // 429: the per-user bound (EXPORT_LIMITS.activePerUser)
+  tooManyActive:
+    'You already have 3 exports waiting or running. Wait for one to finish, or cancel one, before requesting another.',
   // answers and panel texts
   cancelled: 'Export job cancelled.',
   deleted: 'Export job deleted.',
@@ -82,8 +95,10 @@ export const EXPORT_LIMITS = {
   filesKeptDays: EXPORT.filesKeptDays,
   maxRangeMs: EXPORT.maxRangeMs,
   maxRangeDays: 365,
-  /** Jobs of one team running at once; the rest wait in the order requested. */
+  /** Jobs of one team running at once; the rest wait, taken in turn across requesters. */
   runningPerTeam: 2,
+  /** Pending or processing jobs of one user; a further request is refused (429, `tooManyActive`). */
+  activePerUser: 3,
   fileNameMax: 100,
   participantsMax: 10_000,
   metricsMax: 100,
@@ -139,12 +154,16 @@ const dayMs = (s: string) => Date.parse(`${s}T00:00:00Z`);
 
 /**
  * The §5 date rules, in order; `today` (YYYY-MM-DD) adds the "start not older
- * than one year" rule. Answers the message of the first rule broken, or null.
+ * than one year" rule and ours, "end not in the future", which is checked
+ * against `latestToday` when given (the server: the date in the zone furthest
+ * ahead; the web: the browser's today for both). Answers the message of the
+ * first rule broken, or null.
  */
 export function exportDateIssue(
   startDate: string | null | undefined,
   endDate: string | null | undefined,
   today?: string,
+  latestToday: string | undefined = today,
 ): string | null {
   if (!isIsoDate(startDate) || !isIsoDate(endDate)) return EXPORT_MESSAGES.datesRequired;
   const start = dayMs(startDate);
@@ -153,7 +172,18 @@ export function exportDateIssue(
   if (end - start > EXPORT.maxRangeMs) return EXPORT_MESSAGES.rangeTooLong;
   if (today !== undefined && isIsoDate(today) && dayMs(today) - start > EXPORT.maxRangeMs)
     return EXPORT_MESSAGES.rangeTooLong;
+  if (latestToday !== undefined && isIsoDate(latestToday) && end > dayMs(latestToday))
+    return EXPORT_MESSAGES.endInFuture;
   return null;
+}
+
+/**
+ * The date field that carries a date message: the end for a missing end and
+ * for an end in the future, else the start (as the form shows it).
+ */
+export function exportDateIssueField(issue: string, startDate: unknown): 'startDate' | 'endDate' {
+  if (issue === EXPORT_MESSAGES.endInFuture) return 'endDate';
+  return issue === EXPORT_MESSAGES.datesRequired && isIsoDate(startDate) ? 'endDate' : 'startDate';
 }
 
 /** The local calendar date of `now` (UTC by default) as YYYY-MM-DD, for `exportDateIssue`'s today. */
@@ -169,6 +199,23 @@ export function isoDateOf(now: Date, timeZone = 'UTC'): string {
 // ---------------------------------------------------------------- the request
 
 const FILE_NAME_RE = /^[A-Za-z0-9 ._-]+$/;
+
+/** Windows device names (COM0 and LPT0 too: Windows reserves them as well). */
+const RESERVED_DEVICE_RE = /^(CON|PRN|AUX|NUL|COM[0-9]|LPT[0-9])$/i;
+
+/**
+ * A name no file may have on Windows or anywhere: only dots (`.`, `..`), or a
+ * device name (CON, PRN, AUX, NUL, COM0–9, LPT0–9, any case), alone, with an
+ * extension (`nul.txt`, `Com1.tar.gz`) or with trailing dots or spaces
+ * (`CON.`, `aux .txt`): Windows takes the part before the first dot, without
+ * trailing spaces, as the name.
+ */
+export function isReservedFileName(name: string): boolean {
+  const trimmed = name.trim();
+  if (trimmed !== '' && /^[. ]+$/.test(trimmed)) return true;
+  const base = trimmed.split('.')[0]!.replace(/[ .]+$/, '');
+  return RESERVED_DEVICE_RE.test(base);
+}
 
 const requiredId = (message: string) =>
   z.number({ message }).int(message).positive(message).max(2_147_483_647, message);
@@ -198,7 +245,8 @@ const batchExportFields = z.object({
     .trim()
     .min(1, { message: EXPORT_MESSAGES.fileNameRequired, abort: true })
     .max(EXPORT_LIMITS.fileNameMax, EXPORT_MESSAGES.fileNameInvalid)
-    .regex(FILE_NAME_RE, EXPORT_MESSAGES.fileNameInvalid),
+    .regex(FILE_NAME_RE, EXPORT_MESSAGES.fileNameInvalid)
+    .refine((v) => !isReservedFileName(v), EXPORT_MESSAGES.fileNameReserved),
   exportMode: exportModeSchema,
 });
 
@@ -206,16 +254,15 @@ function refineDates(today?: () => string) {
   return (v: { startDate: string; endDate: string }, ctx: z.RefinementCtx) => {
     const issue = exportDateIssue(v.startDate, v.endDate, today?.());
     if (!issue) return;
-    // The missing one (or the start) carries the message, so the form shows it under a date field.
-    const path = issue === EXPORT_MESSAGES.datesRequired && isIsoDate(v.startDate) ? 'endDate' : 'startDate';
-    ctx.addIssue({ code: 'custom', message: issue, path: [path] });
+    // The missing one (or the start; the end when in the future) carries the message, under its field.
+    ctx.addIssue({ code: 'custom', message: issue, path: [exportDateIssueField(issue, v.startDate)] });
   };
 }
 
 /**
  * POST /api/dataExport/batchDataExport body. Every rule but "start not older
- * than one year" (the server adds it with its clock; the web uses
- * `batchExportFormSchema`).
+ * than one year" and "end not in the future" (the server adds them with its
+ * clock; the web uses `batchExportFormSchema`).
  */
 export const batchExportBodySchema = batchExportFields.superRefine(refineDates());
 export type BatchExportBody = z.infer<typeof batchExportBodySchema>;

@@ -29,9 +29,10 @@ export interface JobDefinition<P extends z.ZodType = z.ZodType> {
   retry: RetryPolicy;
   /**
    * pg-boss queue policy; 'stately': per singleton key at most one job waiting
-   * and one running, so two processes never run the same key at once.
+   * and one running, so two processes never run the same key at once;
+   * 'short': per singleton key at most one job waiting (running ones not limited).
    */
-  policy?: 'standard' | 'stately';
+  policy?: 'standard' | 'stately' | 'short';
   /**
    * Workers per process for this queue (default 1). Jobs that mostly wait for a provider (device
    * sync) run several at once, so one slow or rate-limited device does not hold up the rest.

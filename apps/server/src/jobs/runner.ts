@@ -24,8 +24,10 @@ export async function registerJobQueues(boss: PgBoss, jobs: readonly JobDefiniti
       retryBackoff: def.retry.backoff,
       expireInSeconds: def.expireInSeconds,
     };
-    if (await boss.getQueue(def.name)) await boss.updateQueue(def.name, queue);
-    else await boss.createQueue(def.name, { ...queue, policy: def.policy ?? 'standard' });
+    // The policy on update too: pg-boss's updateQueue sets 'standard' when none is given.
+    const policy = def.policy ?? 'standard';
+    if (await boss.getQueue(def.name)) await boss.updateQueue(def.name, { ...queue, policy });
+    else await boss.createQueue(def.name, { ...queue, policy });
     if (def.schedule)
       await boss.schedule(def.name, def.schedule.cron, def.schedule.payload as object, { tz: 'UTC' });
   }

@@ -218,3 +218,22 @@ export function deleteJob(db: Db, { teamId, jobId: id }: ExportJobScope) {
     .returning(['id', 'storage_key'])
     .executeTakeFirst();
 }
+
+/**
+ * Serialise one user's export requests (transaction-scoped advisory lock; the
+ * worker's team lock is 734012): the bound's count and the insert take turns.
+ */
+export async function lockUserRequests(db: Db, userId: number) {
+  await sql`SELECT pg_advisory_xact_lock(734013, ${userId})`.execute(db);
+}
+
+/** The user's pending or processing jobs (in any team): what the per-user bound counts. */
+export async function activeJobsOfUser(db: Db, userId: number) {
+  const r = await db
+    .selectFrom('export_jobs')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('user_id', '=', userId)
+    .where('status', 'in', ['pending', 'processing'])
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}

@@ -13,6 +13,7 @@ import {
   type BatchExportBody,
   canCancelExport,
   canDeleteExport,
+  EXPORT_LIMITS,
   EXPORT_MESSAGES,
   type ExportDevice,
   type ExportJob,
@@ -39,6 +40,7 @@ import {
 import type { AppContext } from '../../app-context.js';
 import { recordActorAudit } from '../../audit/audit-log.js';
 import type { Config } from '../../config.js';
+import type { Db } from '../../db/database.js';
 import { inTransaction } from '../../db/transaction.js';
 import { createExportStorage, type ExportStorage } from '../../storage/export-storage.js';
 import * as repo from './repo.js';
@@ -63,6 +65,12 @@ export const storageKeyOf = (teamId: number, jobId: string) => `team-${teamId}/$
  * is not refused by the server's.
  */
 export const earliestToday = (now: Date) => isoDateOf(now, 'Etc/GMT+12');
+
+/**
+ * "Today" for "the end date is not in the future": the date in the zone
+ * furthest ahead of UTC (UTC+14), so a caller anywhere may end on their own today.
+ */
+export const latestToday = (now: Date) => isoDateOf(now, 'Etc/GMT-14');
 
 const badRequest = (message: string) =>
   new AppError(400, message, 'ValidationError', {
@@ -172,7 +180,12 @@ export async function requestExport(
   body: BatchExportBody,
   wake: (teamId: number) => Promise<void>,
 ) {
-  const issue = exportDateIssue(body.startDate, body.endDate, earliestToday(ctx.now()));
+  const issue = exportDateIssue(
+    body.startDate,
+    body.endDate,
+    earliestToday(ctx.now()),
+    latestToday(ctx.now()),
+  );
   if (issue) throw badRequest(issue);
   const trial = await requireTrial(ctx, actor, body.trialId);
   const team = teamScope(actor);
@@ -197,6 +210,7 @@ export async function requestExport(
     exportMode: body.exportMode,
   };
   const row = await inTransaction(ctx, async ({ db }) => {
+    await refuseBeyondUserBound(db, actor.userId);
     const job = await repo.insertJob(db, trial, {
       userId: actor.userId,
       params,
@@ -215,6 +229,19 @@ export async function requestExport(
     console.error(`[trialwear] export ${row.id}: could not wake a worker: ${(err as Error)?.message ?? err}`);
   });
   return { success: true, message: EXPORT_MESSAGES.success, error: null, jobId: row.id };
+}
+
+/**
+ * At most EXPORT_LIMITS.activePerUser pending or processing jobs per user
+ * (issue 21): counted under the user's advisory lock, in the transaction that
+ * inserts the job, so parallel requests take turns and exactly the bound is
+ * accepted. The refusal is a 429 with a displayable message and writes
+ * nothing (not audited: only access refusals, 403/404, are, as elsewhere).
+ */
+async function refuseBeyondUserBound(db: Db, userId: number) {
+  await repo.lockUserRequests(db, userId);
+  if ((await repo.activeJobsOfUser(db, userId)) >= EXPORT_LIMITS.activePerUser)
+    throw new AppError(429, EXPORT_MESSAGES.tooManyActive, 'LimitReached', { displayToUser: true });
 }
 
 /** The job if its trial is one the actor sees (another trial's or team's job: 404), with its scope. */

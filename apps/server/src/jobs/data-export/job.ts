@@ -3,7 +3,10 @@
  * (run-export.ts) by its export_jobs id; pg-boss only wakes workers, the row
  * decides (claim, team slots, lease), so a duplicate wake-up is harmless.
  * `wakeExports` sends a wake-up for each job of a team that may start now
- * (after a request, and when a job ends and frees a slot).
+ * (after a request, and when a job ends and frees a slot), in the claim's
+ * order (turns across requesters). Wake-ups are deduplicated: one queued
+ * wake-up per export job at most (singleton key per job, queue policy
+ * 'short'), so a burst of requests or ends never piles up wake-ups.
  * `data-export-sweep` (every minute) wakes whatever may start in any team:
  * jobs that waited for a slot or a provider, and jobs whose worker died
  * (lease expired) — the crash recovery. `data-export-expiry` (daily) deletes
@@ -22,11 +25,17 @@ export const dataExport = defineJob({
   payload: z.object({ jobId: z.uuid() }).strict(),
   async handler(ctx, { jobId }) {
     const outcome = await runExport(ctx, jobId);
+    // This run ended and freed its slot: wake the team's next ones. A wake-up that changed
+    // nothing (the job was not its turn, already running or done) frees nothing and wakes nobody,
+    // so duplicate wake-ups cannot multiply.
+    if (NOTHING_FREED.has(outcome.status)) return outcome;
     const row = await repo.jobById(ctx.db, jobId);
-    // A slot may have freed (this job ended) or this job must wait: wake the team's next ones.
     if (row) await wakeExports(ctx, row.team_id);
     return outcome;
   },
+  // One queued wake-up per export job ('short': a second one while one waits is dropped).
+  singletonKey: ({ jobId }) => `export-${jobId}`,
+  policy: 'short',
   // Retries are the row's business (attempts, requeue); pg-boss retries only a crash of the handler itself.
   retry: { limit: 2, delaySeconds: 30, backoff: true },
   // Two exports at once per process (the per-team limit is enforced by the claim).
@@ -35,7 +44,10 @@ export const dataExport = defineJob({
   expireInSeconds: 6 * 3_600,
 });
 
-/** Wake the jobs of a team (or of every team) that may start now, oldest first, up to the free slots. */
+/** Outcomes of a run that held no slot: nothing to hand on. */
+const NOTHING_FREED = new Set(['skipped', 'waiting', 'not_found']);
+
+/** Wake the jobs of a team (or of every team) that may start now, in turn order, up to the free slots. */
 export async function wakeExports(ctx: AppContext, teamId: number | null): Promise<number> {
   if (!ctx.boss) return 0;
   const now = ctx.now();

@@ -53,29 +53,51 @@ export async function runningCount(db: Db, teamId: number, now: Date, exceptId?:
 }
 
 /**
- * Jobs that may start, oldest first: pending ones whose wait is over, and
- * processing ones whose worker died (lease expired).
+ * Jobs that may start: pending ones whose wait is over, and processing ones
+ * whose worker died (lease expired), in turns across requesters (issue 21):
+ * a job's turn is its requester's jobs running now plus its rank among that
+ * requester's waiting jobs (1 for the oldest), so one user's backlog never
+ * holds up a colleague's request; equal turns go first to the requester
+ * served least recently (latest start in the last day; never served first),
+ * then oldest first.
  */
-export function waitingJobs(db: Db, teamId: number | null, now: Date) {
-  return db
-    .selectFrom('export_jobs')
-    .select(['id', 'team_id', 'status', 'created_at'])
-    .$if(teamId !== null, (q) => q.where('team_id', '=', teamId!))
-    .where((eb) =>
-      eb.or([
-        eb.and([
-          eb('status', '=', 'pending'),
-          eb.or([eb('not_before', 'is', null), eb('not_before', '<=', now)]),
-        ]),
-        eb.and([
-          eb('status', '=', 'processing'),
-          eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<=', now)]),
-        ]),
-      ]),
+export async function waitingJobs(db: Db, teamId: number | null, now: Date) {
+  const team = teamId === null ? sql`TRUE` : sql`team_id = ${teamId}`;
+  const r = await sql<{
+    id: string;
+    team_id: number;
+    status: 'pending' | 'processing';
+    created_at: Date;
+    user_id: number | null;
+    turn: string;
+  }>`
+    WITH waiting AS (
+      SELECT id, team_id, user_id, status, created_at
+      FROM export_jobs
+      WHERE ${team}
+        AND ((status = 'pending' AND (not_before IS NULL OR not_before <= ${now}))
+          OR (status = 'processing' AND (lease_expires_at IS NULL OR lease_expires_at <= ${now})))
+    ), running AS (
+      SELECT team_id, user_id, count(*) AS n
+      FROM export_jobs
+      WHERE ${team} AND status = 'processing' AND lease_expires_at > ${now}
+      GROUP BY team_id, user_id
+    ), served AS (
+      SELECT team_id, user_id, max(started_at) AS last_started
+      FROM export_jobs
+      WHERE team_id IN (SELECT team_id FROM waiting)
+        AND created_at > ${now}::timestamptz - interval '1 day'
+        AND started_at IS NOT NULL
+      GROUP BY team_id, user_id
     )
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+    SELECT w.id, w.team_id, w.status, w.created_at, w.user_id,
+      coalesce(r.n, 0) + row_number() OVER (PARTITION BY w.team_id, w.user_id ORDER BY w.created_at, w.id) AS turn,
+      s.last_started
+    FROM waiting w
+    LEFT JOIN running r ON r.team_id = w.team_id AND r.user_id IS NOT DISTINCT FROM w.user_id
+    LEFT JOIN served s ON s.team_id = w.team_id AND s.user_id IS NOT DISTINCT FROM w.user_id
+    ORDER BY turn, s.last_started NULLS FIRST, w.created_at, w.id`.execute(db);
+  return r.rows;
 }
 
 export function claim(db: Db, id: string, owner: string, now: Date, leaseUntil: Date) {

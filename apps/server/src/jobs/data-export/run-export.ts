@@ -6,7 +6,8 @@
  * - only a pending job (its wait over) or a processing job whose worker
  *   died (lease expired) can be claimed; anything else is left alone;
  * - at most EXPORT_LIMITS.runningPerTeam (2) jobs of a team run at once,
- *   and the waiting ones start in the order they were requested.
+ *   and the waiting ones start in turns across requesters (repo.waitingJobs),
+ *   so one user's backlog does not hold up a colleague's request.
  * While it works, the worker renews its lease and writes progress every
  * HEARTBEAT_MS, and checks its row every POLL_MS: a cancel (status changed)
  * or a lost lease aborts the signal, which stops the fetch and the archive
@@ -46,7 +47,8 @@ type Claim =
   | { ok: true; row: NonNullable<Awaited<ReturnType<typeof repo.jobById>>>; owner: string }
   | { ok: false; outcome: RunOutcome };
 
-async function claimJob(ctx: AppContext, jobId: string): Promise<Claim> {
+/** Claim the job if it may start now (exported for the tests of the claim order). */
+export async function claimJob(ctx: AppContext, jobId: string): Promise<Claim> {
   const first = await repo.jobById(ctx.db, jobId);
   if (!first) return { ok: false, outcome: { status: 'not_found' } };
   return inTransaction(ctx, async ({ db }) => {

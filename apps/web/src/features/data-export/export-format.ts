@@ -6,16 +6,15 @@
  * Every user-facing message comes from the contract.
  */
 import {
-  EXPORT_MESSAGES,
   type ExportJob,
   type ExportJobParams,
   type ExportJobStatus,
   type ExportParticipant,
   exportCallError,
   exportDateIssue,
+  exportDateIssueField,
   exportProgressPercent,
   formatFileSize,
-  isIsoDate,
 } from '@trialwear/contract';
 import { ApiRequestError, NetworkError } from '../../lib/api-client';
 
@@ -138,8 +137,9 @@ export function exportFailureText(err: unknown): string {
 type DateField = 'startDate' | 'endDate';
 
 /**
- * The §5 date message and the field that carries it (the missing one, else
- * the start), as the contract places it. The contract's form schema checks
+ * The §5 date message (and ours, the end not in the future) and the field
+ * that carries it (the missing one or the end in the future, else the
+ * start), as the contract places it. The contract's form schema checks
  * dates only once every other field is valid; the form asks this too so an
  * empty submit lists the dates' message with the others.
  */
@@ -150,9 +150,7 @@ export function dateFieldError(
 ): { field: DateField; message: string } | null {
   const message = exportDateIssue(startDate, endDate, today);
   if (!message) return null;
-  const field: DateField =
-    message === EXPORT_MESSAGES.datesRequired && isIsoDate(startDate) ? 'endDate' : 'startDate';
-  return { field, message };
+  return { field: exportDateIssueField(message, startDate), message };
 }
 
 /** YYYY-MM-DD of the day `days` before the ISO date `iso`. */

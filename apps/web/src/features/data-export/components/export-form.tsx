@@ -8,48 +8,22 @@
  * (aria-describedby, aria-invalid). The participant and metric pickers are
  * their own components (participant-picker.tsx, metric-picker.tsx).
  */
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Card, Group, Radio, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
-import {
-  type BatchExportBody,
-  batchExportFormSchema,
-  EXPORT_LIMITS,
-  EXPORT_MESSAGES,
-  type ExportMode,
-} from '@trialwear/contract';
+import { type BatchExportBody, EXPORT_LIMITS, EXPORT_MESSAGES, type ExportMode } from '@trialwear/contract';
 import { useId, useMemo } from 'react';
-import { Controller, type Resolver, useForm } from 'react-hook-form';
+import { Controller, useForm } from 'react-hook-form';
 import {
   useExportDevices,
   useExportMetrics,
   useExportParticipants,
   useExportTrials,
 } from '../api/data-export-api';
-import { dateFieldError, daysBefore } from '../export-format';
+import { EMPTY_EXPORT_FORM, type ExportFormValues, exportResolver } from '../export-form-resolver';
+import { daysBefore } from '../export-format';
 import { MetricPicker } from './metric-picker';
 import { ParticipantPicker } from './participant-picker';
 
-export interface ExportFormValues {
-  trialId: number | null;
-  deviceId: number | null;
-  participantIds: number[];
-  startDate: string;
-  endDate: string;
-  metrics: string[];
-  exportMode: ExportMode;
-  fileName: string;
-}
-
-const EMPTY: ExportFormValues = {
-  trialId: null,
-  deviceId: null,
-  participantIds: [],
-  startDate: '',
-  endDate: '',
-  metrics: [],
-  exportMode: 'separate-tabs',
-  fileName: '',
-};
+export type { ExportFormValues };
 
 /** The form's order: the first field in error takes the focus after a refused submit. */
 const FIELD_ORDER: ReadonlyArray<keyof ExportFormValues> = [
@@ -67,27 +41,6 @@ const MODE_LABELS: Record<ExportMode, { label: string; description: string }> = 
   'single-tab': { label: 'Single tab', description: 'All metrics in one CSV file' },
 };
 
-/**
- * The contract's form schema, plus its date rule whenever the schema left it
- * unchecked because another field was wrong: one submit shows every message.
- */
-function exportResolver(today: string): Resolver<ExportFormValues, unknown, BatchExportBody> {
-  const zod = zodResolver(batchExportFormSchema(() => today)) as unknown as Resolver<
-    ExportFormValues,
-    unknown,
-    BatchExportBody
-  >;
-  return async (values, context, options) => {
-    const result = await zod(values, context, options);
-    const date = dateFieldError(values.startDate, values.endDate, today);
-    if (!date || result.errors.startDate || result.errors.endDate) return result;
-    return {
-      values: {},
-      errors: { ...result.errors, [date.field]: { type: 'custom', message: date.message } },
-    };
-  };
-}
-
 export function ExportForm({
   today,
   onSubmit,
@@ -101,7 +54,7 @@ export function ExportForm({
     ExportFormValues,
     unknown,
     BatchExportBody
-  >({ resolver, defaultValues: EMPTY, shouldFocusError: false });
+  >({ resolver, defaultValues: EMPTY_EXPORT_FORM, shouldFocusError: false });
   const trialId = watch('trialId');
   const deviceId = watch('deviceId');
 
@@ -214,6 +167,7 @@ export function ExportForm({
               type="date"
               label="End date"
               withAsterisk
+              max={today}
               error={e.endDate?.message}
               {...register('endDate')}
             />
