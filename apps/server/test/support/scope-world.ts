@@ -9,7 +9,9 @@
  * job has its ZIP in the export storage). Also the whole-database snapshot of
  * the fuzz test, for "no row changed".
  */
+
 import type pg from 'pg';
+import { systemScope } from '../../src/access/system.js';
 import { insertJob } from '../../src/features/data-export/repo.js';
 import { exportStorage, storageKeyOf } from '../../src/features/data-export/service.js';
 import { settleAfterResponse } from '../../src/mail/after-response.js';
@@ -135,10 +137,8 @@ async function newJob(
     deviceId,
     exportMode: 'single-tab',
   };
-  const job = await insertJob(t.ctx.db, {
-    teamId: team.teamId,
+  const job = await insertJob(t.ctx.db, systemScope.trial('fixture', team.teamId, trialId), {
     userId: team.userIds.Admin,
-    trialId,
     params,
     now,
   });
@@ -226,6 +226,9 @@ export async function buildScopeWorld(t: TestApp): Promise<ScopeWorld> {
     'sameTeam.trial3.jobToDelete': await job(home, trial3, participant3, homeDevice, 'completed'),
     'sameTeam.trial3.pendingJob': await job(home, trial3, participant3, homeDevice, 'pending'),
   };
+
+  // A job of trial 1, which the User is on: their job list is not empty, so a foreign job's absence means something.
+  await job(home, trial1, participant1, homeDevice, 'completed');
 
   const account = { username: 'scope-participant', password: 'Patient-pw1!' };
   await t.client().post('/api/Participants/signup', {
