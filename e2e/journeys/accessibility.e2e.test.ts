@@ -19,7 +19,7 @@ import {
 } from '@trialwear/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newPage, signIn } from '../support/browser.js';
+import { launchBrowser, newPage, screenshotPath, signIn } from '../support/browser.js';
 import { shows } from '../support/wait.js';
 
 const USER_OF: Record<Role, string> = {
@@ -29,6 +29,7 @@ const USER_OF: Record<Role, string> = {
   Viewer: 'viewer',
 };
 const TRIAL = 'Sleep and Activity Study';
+const LABEL_IN_NAME = 'label-content-name-mismatch';
 
 interface Finding {
   where: string;
@@ -73,8 +74,17 @@ describe('accessibility: axe over every route', () => {
     await settled(page);
     const started = Date.now();
     const result = await new AxeBuilder({ page })
+      // LABEL_IN_NAME (WCAG 2.5.3, label in name) is one of axe's experimental rules: the
+      // tags leave those out, so it is switched on by name (a rule's `enabled` wins over runOnly tags).
+      .options({ rules: { 'label-content-name-mismatch': { enabled: true } } })
       .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
       .analyze();
+    if (
+      !result.passes
+        .concat(result.violations, result.incomplete, result.inapplicable)
+        .some((r) => r.id === LABEL_IN_NAME)
+    )
+      throw new Error(`axe did not run ${LABEL_IN_NAME}`);
     axeMs += Date.now() - started;
     checked.push(where);
     for (const v of result.violations) {
@@ -122,6 +132,11 @@ describe('accessibility: axe over every route', () => {
 
       // The pages that read the trial or participant from navigation state, reached by clicking.
       await check(page, `${role} /`);
+      if (role === 'Admin') {
+        // The profile menu is named by its content: the visible name, then 'Profile menu' (WCAG 2.5.3).
+        const profile = page.getByRole('button', { name: 'Ada Admin Profile menu', exact: true });
+        await profile.screenshot({ path: screenshotPath('a11y-profile-menu-button') });
+      }
       await page.getByRole('button', { name: TRIAL }).click();
       await page.waitForURL('**/TrialPage');
       await check(page, `${role} /TrialPage`);
@@ -146,6 +161,14 @@ describe('accessibility: axe over every route', () => {
         await page.waitForURL('**/Participant');
         await shows(page.getByText('Devices Management'));
         await check(page, `${role} /Participant`);
+        if (role === 'Admin') {
+          // The device card's button: its name holds its visible text (WCAG 2.5.3).
+          const request = page.getByRole('button', { name: 'Request Authorization for Fitbit', exact: true });
+          expect((await request.innerText()).trim()).toBe('Request Authorization');
+          await request.locator('xpath=ancestor::div[contains(@class, "mantine-Card-root")][1]').screenshot({
+            path: screenshotPath('a11y-device-card-request-authorization'),
+          });
+        }
         viaState.add('/Participant');
         for (const [path, label] of [
           ['/FitbitParticipantConsent', 'Fitbit consent page'],

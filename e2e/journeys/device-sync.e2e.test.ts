@@ -81,7 +81,7 @@ describe('sync health on the trial page', () => {
     staff = await newPage(browser);
     await signIn(staff.page, ADMIN);
     await openManageParticipant(staff.page, CODE, TRIAL);
-    await staff.page.getByRole('button', { name: 'Request Fitbit Authorization' }).click();
+    await staff.page.getByRole('button', { name: 'Request Authorization for Fitbit' }).click();
     await shows(staff.page.getByText('The consent link was emailed to the participant.'));
     const participant = await consentFromEmail(
       browser,

@@ -66,7 +66,7 @@ describe('Fitbit data pages', () => {
     staff = await newPage(browser);
     await signIn(staff.page, 'admin');
     await openManageParticipant(staff.page, CODE, TRIAL);
-    await staff.page.getByRole('button', { name: 'Request Fitbit Authorization' }).click();
+    await staff.page.getByRole('button', { name: 'Request Authorization for Fitbit' }).click();
     await shows(staff.page.getByText('The consent link was emailed to the participant.'));
     const participant = await consentFromEmail(
       browser,

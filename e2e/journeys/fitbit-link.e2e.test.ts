@@ -17,7 +17,7 @@ describe('linking a Fitbit', { timeout: 150_000 }, () => {
     await signIn(staff.page, 'admin');
     await openManageParticipant(staff.page, 'HBP-001');
     await shows(staff.page.getByText('Fitbit · Not authorized'));
-    await staff.page.getByRole('button', { name: 'Request Fitbit Authorization' }).click();
+    await staff.page.getByRole('button', { name: 'Request Authorization for Fitbit' }).click();
     await shows(staff.page.getByText('The consent link was emailed to the participant.'));
 
     const participant = await consentFromEmail(browser, 'hbp-001@participants.trialwear.local', 'Allow');
@@ -71,9 +71,9 @@ describe('linking a Fitbit', { timeout: 150_000 }, () => {
     const staff = await newPage(browser);
     await signIn(staff.page, 'admin');
     await openManageParticipant(staff.page, 'HBP-003');
-    await staff.page.getByRole('button', { name: 'Request Omron Authorization' }).click();
+    await staff.page.getByRole('button', { name: 'Request Authorization for Omron' }).click();
     await shows(staff.page.getByText('The consent link was emailed to the participant.'));
-    await staff.page.getByRole('button', { name: 'Request Dexcom Authorization' }).click();
+    await staff.page.getByRole('button', { name: 'Request Authorization for Dexcom' }).click();
     await shows(staff.page.getByText('The consent link was emailed to the participant.').nth(1));
     for (const brand of ['Omron', 'Dexcom'] as const) {
       const participant = await consentFromEmail(
@@ -121,7 +121,7 @@ describe('linking a Fitbit', { timeout: 150_000 }, () => {
     const staff = await newPage(browser);
     await signIn(staff.page, 'admin');
     await openManageParticipant(staff.page, 'HBP-002');
-    await staff.page.getByRole('button', { name: 'Request Fitbit Authorization' }).click();
+    await staff.page.getByRole('button', { name: 'Request Authorization for Fitbit' }).click();
     await shows(staff.page.getByText('The consent link was emailed to the participant.'));
     await staff.context.close();
     const participant = await consentFromEmail(browser, 'hbp-002@participants.trialwear.local', 'Deny');

@@ -84,7 +84,7 @@ describe('Fitbit through the Google Health API', () => {
 
   /** Request authorization, then the participant's browser: emailed link → provider's page → Allow. */
   async function consent(staff: Page, code: string, authorizePath: string) {
-    await staff.getByRole('button', { name: 'Request Fitbit Authorization' }).click();
+    await staff.getByRole('button', { name: 'Request Authorization for Fitbit' }).click();
     await shows(staff.getByText('The consent link was emailed to the participant.'));
     const email = `${code.toLowerCase()}@participants.trialwear.local`;
     // The newest mail to the participant: the outbox is read newest first.

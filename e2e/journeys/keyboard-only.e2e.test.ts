@@ -188,7 +188,7 @@ describe('keyboard only', () => {
       expect(await isFocused(del), 'focus returned to the button that opened the dialog').toBe(true);
 
       // Request consent.
-      await tabTo(page, page.getByRole('button', { name: 'Request Fitbit Authorization' }));
+      await tabTo(page, page.getByRole('button', { name: 'Request Authorization for Fitbit' }));
       await page.keyboard.press('Enter');
       await shows(page.getByText('The consent link was emailed to the participant.'));
       await waitForMail((m) => m.includes(`To: ${EMAIL}`) && m.includes('PAFitbitConsentPage'));

@@ -56,7 +56,7 @@ describe('Omron and Dexcom data pages', () => {
     participantId = Number(idText?.match(/\d+/)?.[0]);
     expect(participantId).toBeGreaterThan(0);
     for (const brand of ['Fitbit', 'Omron', 'Dexcom'] as const) {
-      await staff.page.getByRole('button', { name: `Request ${brand} Authorization` }).click();
+      await staff.page.getByRole('button', { name: `Request Authorization for ${brand}` }).click();
       const participant = await consentFromEmail(browser, EMAIL, 'Allow', brand);
       await shows(
         participant.page.getByText(`Your ${brand} is now connected to your study. You may close this page.`),

@@ -25,7 +25,7 @@ describe('participant sign-in and stop sharing', () => {
     const staff = await newPage(browser);
     await signIn(staff.page, 'admin');
     await openManageParticipant(staff.page, 'HBP-005');
-    await staff.page.getByRole('button', { name: 'Request Fitbit Authorization' }).click();
+    await staff.page.getByRole('button', { name: 'Request Authorization for Fitbit' }).click();
     await shows(staff.page.getByText('The consent link was emailed to the participant.'));
     const consent = await consentFromEmail(browser, EMAIL, 'Allow');
     await shows(consent.page.getByText('Your Fitbit is now connected to your study.', { exact: false }));

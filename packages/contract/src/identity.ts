@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { actionResultSchema, authStatusSchema, newPasswordSchema } from './auth.js';
 import { emailSchema } from './contact.js';
-import { MAX_ID } from './ids.js';
+import { idSchemaWith } from './ids.js';
 
 export const SFA_MESSAGES = {
   required: 'SFA Code is required',
@@ -137,11 +137,7 @@ export const SIGNUP_ROLES = ['Viewer', 'User', 'Admin'] as const;
 export const approveSignupSchema = z.object({
   email: emailSchema,
   role: z.enum(SIGNUP_ROLES),
-  teamId: z.coerce
-    .number({ message: SIGNUP_MESSAGES.teamRequired })
-    .int()
-    .positive(SIGNUP_MESSAGES.teamRequired)
-    .max(MAX_ID, 'Invalid id'),
+  teamId: idSchemaWith(SIGNUP_MESSAGES.teamRequired),
   teamName: z.string().optional().default(''),
 });
 

@@ -93,7 +93,8 @@ export function ProviderSection({
             <Button
               size="xs"
               loading={busy === 'request'}
-              aria-label={`Request ${t.brand} Authorization`}
+              // WCAG 2.5.3: the name holds the visible text as a phrase, then the brand.
+              aria-label={`Request Authorization for ${t.brand}`}
               onClick={() =>
                 run('request', async () => setNote(await requestConsentNote(provider, participantId)))
               }

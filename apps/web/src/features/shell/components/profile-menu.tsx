@@ -1,4 +1,15 @@
-import { Alert, Avatar, Button, Group, Menu, Modal, Stack, Text, UnstyledButton } from '@mantine/core';
+import {
+  Alert,
+  Avatar,
+  Button,
+  Group,
+  Menu,
+  Modal,
+  Stack,
+  Text,
+  UnstyledButton,
+  VisuallyHidden,
+} from '@mantine/core';
 import { GENERIC_ERRORS, SESSION_MESSAGES, type SessionUser } from '@trialwear/contract';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -16,14 +27,16 @@ export function ProfileMenu({ user }: { user: SessionUser }) {
     <>
       <Menu position="bottom-end" width={260} shadow="md">
         <Menu.Target>
-          <UnstyledButton aria-label={`Profile menu for ${user.userName}`}>
+          {/* WCAG 2.5.3 (label in name): named by its content, the visible name first; the initials are decoration. */}
+          <UnstyledButton>
             <Group gap="xs">
-              <Avatar color="teal" radius="xl" size="sm">
+              <Avatar color="teal" radius="xl" size="sm" aria-hidden>
                 {initials}
               </Avatar>
               <Text size="sm" fw={500} visibleFrom="sm">
                 {user.first_name} {user.last_name}
               </Text>
+              <VisuallyHidden>Profile menu</VisuallyHidden>
             </Group>
           </UnstyledButton>
         </Menu.Target>
