@@ -13,7 +13,7 @@
  * each one queueing on the audit chain's lock. One counter per address and
  * 10-minute window in `rate_limit_hits`, and one `auth.anonymous_refusals`
  * row when the window's count reaches 10, 100, 1000 …
- * (docs/decisions/001-refusal-audit.md).
+ * (docs/decisions/003-refusal-audit.md).
  *
  * Written after the answer is sent, so a slow insert never delays a refusal;
  * a failed insert is logged, never swallowed silently.
