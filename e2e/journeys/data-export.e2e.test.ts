@@ -297,6 +297,15 @@ describe('batch data export', () => {
       .screenshot({ path: screenshotPath('data-export-completed-panel') });
     await accessible(page, 'the panel with a completed and a cancelled job');
 
+    // The first job's owner and parameters, for step 11.
+    const first = await withDatabase(async (db) => {
+      const { rows } = await db.query(
+        `SELECT team_id, user_id, trial_id, job_params FROM export_jobs WHERE job_params->>'fileName' = $1`,
+        [FILE],
+      );
+      return rows[0] as { team_id: number; user_id: number; trial_id: number; job_params: unknown };
+    });
+
     // 9. Download: a link opening a new tab; fetched here with the page's cookies and unzipped.
     const link = row.getByRole('link', { name: `Download ${FILE}.zip` });
     expect(await link.getAttribute('target')).toBe('_blank');
@@ -371,6 +380,30 @@ describe('batch data export', () => {
     await shows(page.getByText(EXPORT_MESSAGES.deleted, { exact: true }));
     expect((await page.request.get(href)).status()).toBe(404);
     await shot(page, 'deleted');
+
+    // 11. A job held by Fitbit's hourly limit (issue #21; the worker sets this phase and time when the
+    // device's budget is spent): the panel says what it waits for and until when, not 'Waiting in the queue'.
+    const heldId = await withDatabase(async (db) => {
+      const { rows } = await db.query<{ id: string }>(
+        `INSERT INTO export_jobs (team_id, user_id, trial_id, status, job_params, phase, not_before)
+         VALUES ($1, $2, $3, 'pending', jsonb_set($4::jsonb, '{fileName}', '"held-by-limit"'),
+                 'provider limit:Fitbit', date_trunc('hour', now()) + interval '1 hour')
+         RETURNING id`,
+        [first.team_id, first.user_id, first.trial_id, JSON.stringify(first.job_params)],
+      );
+      return rows[0]!.id;
+    });
+    try {
+      await page.reload();
+      const held = table.locator('tbody tr', { hasText: 'held-by-limit.zip' });
+      await shows(held, 20_000);
+      await shows(held.getByText(/^waiting for Fitbit's hourly limit \(resumes \d\d:00\)$/));
+      await page
+        .getByRole('region', { name: 'Export jobs' })
+        .screenshot({ path: screenshotPath('data-export-waiting-for-limit-panel') });
+    } finally {
+      await withDatabase((db) => db.query('DELETE FROM export_jobs WHERE id = $1', [heldId]));
+    }
     await context.close();
   }, 420_000);
 });

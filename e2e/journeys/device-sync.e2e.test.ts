@@ -161,5 +161,30 @@ describe('sync health on the trial page', () => {
     await shows(card.getByText(`Readings stored: ${Number(stored).toLocaleString('en-US')}`));
     await shows(card.getByText(/^Days with data \(last 7\): \d of 7$/));
     await shot(page, 'manage-participant-data-sync');
+
+    // Stopped by the provider's hourly limit (issue #21): a wait until the next hour, not 'Sync error'.
+    await withDatabase((db) =>
+      db.query(
+        `UPDATE device_sync_state SET limited_until = date_trunc('hour', now()) + interval '1 hour'
+         WHERE participant_device_id = $1`,
+        [deviceId],
+      ),
+    );
+    try {
+      await page.goBack();
+      await page.waitForURL('**/TrialPage');
+      await page.reload();
+      const waiting = table.locator('tbody tr', { hasText: CODE }).locator('[data-sync-status]');
+      await shows(waiting);
+      await shows(table.locator('[data-sync-status="waiting"]'));
+      expect(await waiting.textContent()).toMatch(/^waiting for the provider's limit until \d\d:00$/);
+      await shot(page, 'trial-page-sync-waiting');
+    } finally {
+      await withDatabase((db) =>
+        db.query('UPDATE device_sync_state SET limited_until = NULL WHERE participant_device_id = $1', [
+          deviceId,
+        ]),
+      );
+    }
   }, 200_000);
 });

@@ -97,11 +97,9 @@ describe('Fitbit data pages', () => {
     navState = await page.evaluate(() => (history.state as { usr: unknown }).usr);
 
     // Another journey may have used up the simulator's hour for everyone: the next hour starts fresh.
-    await shows(
-      page.getByRole('table', { name: 'Steps table' }).or(page.getByText('Too Many Requests')),
-      20_000,
-    );
-    if ((await page.getByText('Too Many Requests').count()) > 0) {
+    const limited = page.locator('[data-provider-limit]');
+    await shows(page.getByRole('table', { name: 'Steps table' }).or(limited), 20_000);
+    if ((await limited.count()) > 0) {
       await page.request.post('/sim/fitbit/_control/clock', { data: { advanceMs: 3_600_000 } });
       await page.reload();
     }
@@ -333,5 +331,46 @@ describe('Fitbit data pages', () => {
     for (const [date, text] of rows) expect(text).toBe(fitbitDay(user, date!).steps.toLocaleString('en-US'));
     await shows(page.getByText(`#${pid}`).first());
     await shot(page, 'fitbit-participants-data');
+  });
+
+  it('a year of weight is one request and loads; a spent hourly limit is ONE notice with the resume time', async () => {
+    const { page } = staff;
+    const dataCalls: string[] = [];
+    const count = (r: { url(): string }) => {
+      if (r.url().includes('/api/getFitbitServerParticipantData/'))
+        dataCalls.push(decodeURIComponent(r.url()));
+    };
+    page.on('request', count);
+    const open = (search: string) =>
+      page.evaluate(
+        ({ state, search }) => {
+          history.pushState({ usr: state, key: search, idx: 3 }, '', `/FitbitParticipantDataPage${search}`);
+          dispatchEvent(new PopStateEvent('popstate', { state: history.state }));
+        },
+        { state: navState, search },
+      );
+    await open('?category=body&period=1y&subject=weight');
+    const weights = await tableRows(page, 'Weight table');
+    expect(weights.length).toBeGreaterThanOrEqual(365);
+    // One request for the year (the server reads Fitbit's 31-day windows one after the other).
+    expect(dataCalls.filter((u) => u.includes('/body/log/weight/'))).toHaveLength(1);
+
+    // Fitbit's hour used up (the simulator answers 429 with Retry-After): every chart of the page is refused.
+    await page.request.post('/sim/fitbit/_control/exhaust-rate-limit', { data: {} });
+    try {
+      await open('?category=activities&period=6m');
+      const notice = page.locator('[data-provider-limit]');
+      await shows(notice, 20_000);
+      await shows(page.getByText(/: not loaded yet \(see the notice above\)\.$/).first());
+      expect(await notice.count()).toBe(1);
+      expect(await notice.textContent()).toMatch(
+        /^Fitbit's hourly limit for this participant is reached; data resumes at \d\d:\d\d$/,
+      );
+      expect(await page.getByText('Too Many Requests').count()).toBe(0);
+      await shot(page, 'fitbit-data-hourly-limit');
+    } finally {
+      page.off('request', count);
+      await page.request.post('/sim/fitbit/_control/reset-rate-limit', { data: {} });
+    }
   });
 });

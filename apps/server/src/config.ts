@@ -72,6 +72,13 @@ export const configSchema = z.object({
    * SYNC_CALLS_PER_HOUR; one counter in PostgreSQL for every server and worker.
    */
   PROVIDER_CALLS_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(150),
+  /**
+   * Provider calls per device and clock hour the interactive reads (data
+   * pages, device lists) may make (issue #21): the rest of
+   * PROVIDER_CALLS_PER_HOUR stays for the sync and exports, so browsing never
+   * starves them (docs/decisions/004-provider-call-budget.md).
+   */
+  INTERACTIVE_CALLS_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(60),
   /** Mount the simulators' control API (/_control/...); default: on only when NODE_ENV is development or test. */
   SIMULATOR_CONTROL: z.preprocess(emptyToUndefined, boolFromEnv.optional()),
   // Fitbit: unset client id = the simulator mounted at /sim/fitbit on this server.

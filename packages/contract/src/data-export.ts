@@ -356,6 +356,8 @@ export const exportJobSchema = z.object({
   progress: exportProgressSchema.nullable(),
   /** When the file is deleted (completed jobs). */
   expires_at: z.string().nullable(),
+  /** A pending job waiting for a brand's hourly limit (issue #21): which brand, and when it resumes. */
+  waiting: z.object({ brand: z.string(), resumesAt: z.string() }).nullable().optional(),
 });
 export type ExportJob = z.infer<typeof exportJobSchema>;
 

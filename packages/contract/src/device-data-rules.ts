@@ -263,3 +263,85 @@ export const SUMMARY_UNITS: Record<SummarySubject, string> = {
   sleepDuration: 'min',
   weight: 'kg',
 };
+
+// ------------------------------------------------- long ranges (issue #21 §3)
+
+/** Longest range the data page may ask for in one request of a stitchable resource (a leap year). */
+export const FITBIT_STITCH_MAX_DAYS = 366;
+/** Resources whose answer is lists per date, so windows of the provider's maximum can be joined. */
+const STITCHABLE: ReadonlySet<FitbitResource['kind']> = new Set([
+  'activity-series',
+  'heart-series',
+  'sleep-range',
+  'body-series',
+  'body-log',
+  'spo2',
+  'cardioscore',
+  'hrv',
+  'br',
+  'temp-skin',
+]);
+
+const addDaysUtc = (d: string, n: number) =>
+  new Date(Date.parse(`${d}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * A tracker path the data routes accept: one the provider takes in one call
+ * (`windows` is that path alone), or a date range longer than the provider's
+ * maximum for a resource answered as lists per date, up to
+ * FITBIT_STITCH_MAX_DAYS: then `windows` are the provider paths of the
+ * provider's longest range each, oldest first, which the server reads one
+ * after the other and joins. Null when not allowed.
+ */
+export function parseFitbitTrackerPath(path: string): { resource: FitbitResource; windows: string[] } | null {
+  const strict = parseFitbitResourcePath(path);
+  if (strict) return { resource: strict, windows: [path] };
+  const m = path.match(new RegExp(`^(.*)/date/(${DATE})/(${DATE})\\.json$`));
+  if (!m || path.length > 300) return null;
+  const [, head, start, end] = m as unknown as [string, string, string, string];
+  const days = daysInclusive(start, end);
+  if (days < 1 || days > FITBIT_STITCH_MAX_DAYS) return null;
+  // The first window tells the resource and its maximum (an allowed path of the same shape).
+  const first = parseFitbitResourcePath(`${head}/date/${start}/${start}.json`);
+  if (!first?.maxDays || !STITCHABLE.has(first.kind) || !isRealDate(end)) return null;
+  const windows: string[] = [];
+  for (let s = start; s <= end; s = addDaysUtc(s, first.maxDays)) {
+    const e = addDaysUtc(s, first.maxDays - 1);
+    windows.push(`${head}/date/${s}/${e < end ? e : end}.json`);
+  }
+  if (!windows.every((w) => parseFitbitResourcePath(w))) return null;
+  return { resource: { ...first, api: `/1/user/-${path}`, start, end }, windows };
+}
+
+// ------------------------------------------- the provider's limit (issue #21 §3)
+
+/**
+ * What the pages say when a device's provider calls must wait (our hourly
+ * budget for interactive reads is spent, or the provider answered 429): the
+ * time is the viewer's own clock time (`clockTime`), from the server's
+ * `resumesAt` instant (429 answers carry it in `user.resumesAt` and Retry-After).
+ */
+export const PROVIDER_LIMIT_MESSAGES = {
+  dataPage: (brand: string, time: string) =>
+    `${brand}'s hourly limit for this participant is reached; data resumes at ${time}`,
+  /** The data page when the resume time is not known (a provider 429 without Retry-After). */
+  dataPageNoTime: (brand: string) =>
+    `${brand}'s hourly limit for this participant is reached; data resumes within the hour`,
+  sync: (time: string) => `waiting for the provider's limit until ${time}`,
+  export: (brand: string, time: string) => `waiting for ${brand}'s hourly limit (resumes ${time})`,
+} as const;
+
+/** The body's `user` of a 429 for a provider limit: when calls resume (ISO instant). */
+export interface ProviderLimitInfo {
+  resumesAt: string;
+}
+
+/** The instant's wall-clock time, 24 h "HH:MM", in `timeZone` (default: the runtime's, i.e. the viewer's browser). */
+export function clockTime(iso: string | Date, timeZone?: string): string {
+  return new Intl.DateTimeFormat('en-GB', {
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+    ...(timeZone ? { timeZone } : {}),
+  }).format(typeof iso === 'string' ? new Date(iso) : iso);
+}

@@ -12,7 +12,7 @@ import { z } from 'zod';
 import {
   DATA_MESSAGES,
   isRealDate,
-  parseFitbitResourcePath,
+  parseFitbitTrackerPath,
   SCALE_FORM_MESSAGES,
   SUMMARY_SUBJECTS,
 } from './device-data-rules.js';
@@ -24,7 +24,7 @@ const TIME = String.raw`\d{2}:\d{2}`;
 
 export const fitbitResourcePathSchema = z
   .string()
-  .refine((p) => parseFitbitResourcePath(p) !== null, { message: DATA_MESSAGES.unknownResource });
+  .refine((p) => parseFitbitTrackerPath(p) !== null, { message: DATA_MESSAGES.unknownResource });
 
 // ------------------------------------------------------------ answers
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from './constants.js';
+import { clockTime, PROVIDER_LIMIT_MESSAGES } from './device-data-rules.js';
 import { idSchema } from './ids.js';
 import { trialSchema } from './trials.js';
 
@@ -125,7 +126,7 @@ export function effectiveHiddenFields(setting: readonly string[] | null | undefi
  * devices; daysWithData7d (wear-time proxy: local days of the last 7 with
  * data) and the dates are the best device's.
  */
-export const SYNC_STATUSES = ['ok', 'stale', 'error', 'pending', 'none'] as const;
+export const SYNC_STATUSES = ['ok', 'stale', 'error', 'pending', 'none', 'waiting'] as const;
 export type SyncStatus = (typeof SYNC_STATUSES)[number];
 export const SYNC_STALE_DAYS = 3;
 export const SYNC_STATUS_TEXT: Record<SyncStatus, string> = {
@@ -134,6 +135,8 @@ export const SYNC_STATUS_TEXT: Record<SyncStatus, string> = {
   error: 'Sync error',
   pending: 'Not synced yet',
   none: 'No device',
+  /** Stopped by a provider limit until `resumesAt` (issue #21): `syncStatusText` says until when. */
+  waiting: "Waiting for the provider's limit",
 };
 export const participantSyncSchema = z.object({
   status: z.enum(SYNC_STATUSES),
@@ -142,8 +145,20 @@ export const participantSyncSchema = z.object({
   rowsStored: z.number(),
   daysWithData7d: z.number(),
   lastDataDate: z.string().nullable(),
+  /** 'waiting': when the provider may be called again (ISO instant). */
+  resumesAt: z.string().nullable().optional(),
 });
 export type ParticipantSync = z.infer<typeof participantSyncSchema>;
+
+/** The status as a sentence; 'waiting' with the time it resumes on the viewer's clock. */
+export function syncStatusText(
+  sync: Pick<ParticipantSync, 'status' | 'resumesAt'>,
+  timeZone?: string,
+): string {
+  if (sync.status === 'waiting' && sync.resumesAt)
+    return PROVIDER_LIMIT_MESSAGES.sync(clockTime(sync.resumesAt, timeZone));
+  return SYNC_STATUS_TEXT[sync.status];
+}
 
 /** A row of the trial page: the participant, the providers of their device links and their sync health. */
 export const listedParticipantSchema = participantSchema.extend({

@@ -316,7 +316,12 @@ describe('batch data export calls', () => {
       .where('next_allowed_at', 'is not', null)
       .orderBy('next_allowed_at', 'desc')
       .executeTakeFirstOrThrow();
-    expect(job).toMatchObject({ status: 'pending', phase: 'waiting for the provider' });
+    // Waiting for Fitbit's limit (issue #21): the jobs panel says so, with the resume instant.
+    expect(job).toMatchObject({ status: 'pending', phase: 'provider limit:Fitbit' });
+    const listed = (await a.as.User.get('/api/dataExport/jobs'))
+      .json()
+      .data.find((j: { id: string }) => j.id === id);
+    expect(listed.waiting).toEqual({ brand: 'Fitbit', resumesAt: job.not_before?.toISOString() });
     expect(job.not_before?.getTime()).toBeGreaterThan(clock.now().getTime());
     expect(job.not_before?.toISOString()).toBe(device.next_allowed_at?.toISOString());
     let wait = job.not_before!.getTime() - clock.now().getTime();

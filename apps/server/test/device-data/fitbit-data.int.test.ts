@@ -7,7 +7,8 @@
  */
 import { DATA_MESSAGES } from '@trialwear/contract';
 import { fitbitDay, fitbitIntradayDataset, fitbitUserTimezone } from '@trialwear/simulators';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { answerCacheOf } from '../../src/providers/answer-cache.js';
 import { type TeamFixture, teamWithRoles } from '../support/fixtures.js';
 import { linkParticipant, simControl, trialWithParticipants } from '../support/linked-participant.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
@@ -52,6 +53,11 @@ describe('Fitbit tracker data', () => {
     await linkParticipant(t, b, otherTeam, 'fitbit');
   });
   afterAll(() => t?.close());
+  // Each case is about the provider's own answer: none is served from the 60-s answer cache
+  // (provider-budget.int.test.ts tests the cache).
+  beforeEach(() => {
+    if (t) answerCacheOf(t.ctx).clear();
+  });
 
   it("a 7-day steps series is the simulator's, per local date, with the participant's zone", async () => {
     const res = await data(a.as.Viewer, pid, '/activities/steps/date/2027-03-01/2027-03-07.json');

@@ -6,7 +6,8 @@
  */
 import { DATA_MESSAGES } from '@trialwear/contract';
 import { dexcomEgvs, omronDay } from '@trialwear/simulators';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { answerCacheOf } from '../../src/providers/answer-cache.js';
 import { type TeamFixture, teamWithRoles } from '../support/fixtures.js';
 import { linkParticipant, simControl, trialWithParticipants } from '../support/linked-participant.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
@@ -39,6 +40,11 @@ describe('Omron and Dexcom data', () => {
     await linkParticipant(t, b, otherTeam, 'omron');
   });
   afterAll(() => t?.close());
+  // Each case is about the provider's own answer: none is served from the 60-s answer cache
+  // (provider-budget.int.test.ts tests the cache).
+  beforeEach(() => {
+    if (t) answerCacheOf(t.ctx).clear();
+  });
 
   type Day = ReturnType<typeof omronDay>;
   /** Every generated reading on or after the local date `since`, up to NOW, oldest first. */

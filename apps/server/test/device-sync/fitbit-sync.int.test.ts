@@ -200,6 +200,7 @@ describe('Fitbit background sync', () => {
       rowsStored: all.length,
       daysWithData7d: expect.any(Number),
       lastDataDate: LOCAL_TODAY,
+      resumesAt: null,
     });
     const others = (await list()).filter((p) => p.id !== pid);
     expect(others.length).toBeGreaterThan(0);

@@ -86,6 +86,7 @@ describe('the participant list', () => {
         rowsStored: 0,
         daysWithData7d: 0,
         lastDataDate: null,
+        resumesAt: null,
       },
     });
     expect(list.participants[1]).toMatchObject({

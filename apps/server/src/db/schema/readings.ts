@@ -30,6 +30,10 @@ export interface DeviceSyncStateTable {
   participant_device_id: number;
   budget_hour: Timestamp | null;
   budget_calls: Generated<number>;
+  /** The part of budget_calls interactive reads made this hour (015). */
+  interactive_calls: Generated<number>;
+  /** Until when the sync waits for a provider limit (015): sync health says so instead of an error. */
+  limited_until: Timestamp | null;
   next_allowed_at: Timestamp | null;
   last_attempt_at: Timestamp | null;
   last_success_at: Timestamp | null;

@@ -12,6 +12,9 @@ import { trialIdInScope } from '../../access/index.js';
 import type { Db } from '../../db/database.js';
 import { listTrialsInScope } from '../trials/repo.js';
 
+/** The phase of a job waiting for a brand's hourly limit (issue #21): this prefix and the brand (Fitbit, Omron, Dexcom). */
+export const PROVIDER_LIMIT_PHASE = 'provider limit:';
+
 /** Link providers of each catalog manufacturer (the Fitbit brand has two back ends). */
 export const PROVIDERS_OF_BRAND = {
   Fitbit: ['fitbit', 'google_health'],

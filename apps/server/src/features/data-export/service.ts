@@ -150,6 +150,13 @@ export function toExportJob(row: JobRow): ExportJob {
     error_message: row.status === 'expired' ? EXPORT_MESSAGES.expiredNote : row.error_message,
     progress: total === null ? null : { rowsWritten: Number(row.rows_written), rowsTotal: total },
     expires_at: iso(row.expires_at),
+    waiting:
+      row.status === 'pending' && row.not_before && row.phase?.startsWith(repo.PROVIDER_LIMIT_PHASE)
+        ? {
+            brand: row.phase.slice(repo.PROVIDER_LIMIT_PHASE.length),
+            resumesAt: row.not_before.toISOString(),
+          }
+        : null,
   };
 }
 

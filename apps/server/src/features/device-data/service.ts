@@ -26,6 +26,7 @@ import {
   type OmronQuery,
   type Provider,
   parseFitbitResourcePath,
+  parseFitbitTrackerPath,
   type RawDataResult,
   SCALE_FORM_MESSAGES,
   type TrackerDataResult,
@@ -36,11 +37,10 @@ import { type Actor, type ParticipantScope, requireParticipant } from '../../acc
 import type { AppContext } from '../../app-context.js';
 import { recordActorAudit } from '../../audit/audit-log.js';
 import { inTransaction } from '../../db/transaction.js';
-import { takeInteractiveCall } from '../../providers/call-budget.js';
 import type { DataQuery, ProviderAnswer } from '../../providers/types.js';
-import { withFreshToken } from '../../providers/with-fresh-token.js';
 import { dexcomWindows, mergeRecords } from './dexcom-windows.js';
 import { overviewPaths, overviewSeries } from './fitbit-overview.js';
+import { type InteractiveReadOptions, interactiveReader, joinAnswers } from './interactive-read.js';
 import { datesEnding, localDate } from './local-dates.js';
 import { localSummary } from './local-summary.js';
 import {
@@ -53,7 +53,7 @@ import {
   toWeight,
 } from './omron-readings.js';
 import { participantZone } from './participant-zone.js';
-import { budgetSpent, noData, notAuthorized, providerError } from './provider-errors.js';
+import { noData, notAuthorized } from './provider-errors.js';
 import * as repo from './repo.js';
 
 const LINK_PROVIDERS: Record<Provider, readonly LinkProvider[]> = {
@@ -73,7 +73,8 @@ interface Reader {
   participantId: number;
   participant: ParticipantScope;
   link: repo.DataLink;
-  read(query: DataQuery): Promise<ProviderAnswer>;
+  read(query: DataQuery, opts?: InteractiveReadOptions): Promise<ProviderAnswer>;
+  readWindows(queries: DataQuery[]): Promise<ProviderAnswer[]>;
 }
 
 async function readerFor(
@@ -87,21 +88,11 @@ async function readerFor(
   if (link?.authorization_status !== 'authorized') throw notAuthorized();
   // The API the link was authorized with (a legacy Fitbit link keeps the legacy API).
   const client = ctx.providers.links[link.provider];
-  const data = client.data;
-  if (!data) throw new AppError(501, DATA_MESSAGES.noDataAvailable, 'InternalError', { displayToUser: true });
-  return {
-    participantId,
-    participant,
-    link,
-    async read(query) {
-      // One provider call of the device's hourly budget, shared with the sync and every server.
-      const budget = await takeInteractiveCall(ctx, link.id);
-      if (!budget.ok) throw budgetSpent(budget.retryAfterSeconds);
-      const r = await withFreshToken(ctx, client, link.id, (accessToken) => data.read(accessToken, query));
-      if (!r.ok) throw providerError(provider, r);
-      return r.data;
-    },
-  };
+  if (!client.data)
+    throw new AppError(501, DATA_MESSAGES.noDataAvailable, 'InternalError', { displayToUser: true });
+  // Coalesced, cached 60 s, counted against the device's interactive share (interactive-read.ts).
+  const reader = interactiveReader(ctx, client, provider, link.id);
+  return { participantId, participant, link, read: reader.read, readWindows: reader.readWindows };
 }
 
 /** Whether an answer holds lists and every one of them is empty (see the header). */
@@ -128,8 +119,10 @@ export async function fitbitData(
   participantId: number,
   resourcePath: string,
 ): Promise<TrackerDataResult> {
-  const resource = parseFitbitResourcePath(resourcePath);
-  if (!resource) throw badRequest(DATA_MESSAGES.unknownResource);
+  // One provider call, or a long range read as the provider's windows one after the other (issue #21).
+  const parsed = parseFitbitTrackerPath(resourcePath);
+  if (!parsed) throw badRequest(DATA_MESSAGES.unknownResource);
+  const { resource } = parsed;
   const r = await readerFor(ctx, actor, 'fitbit', participantId);
   const timeZone = await fitbitZone(ctx, r);
   if (resource.kind === 'overview') {
@@ -137,9 +130,12 @@ export async function fitbitData(
     if (Object.values(data.series).every((s) => s.every((d) => d.value === null))) throw noData();
     return { participantId, resourcePath, timeZone, data };
   }
-  const answer = await r.read({ resource: 'tracker', params: { path: resourcePath } });
-  if (everyListEmpty(answer.body)) throw noData();
-  return { participantId, resourcePath, timeZone, data: answer.body };
+  const answers = await r.readWindows(
+    parsed.windows.map((path) => ({ resource: 'tracker', params: { path } })),
+  );
+  const body = joinAnswers(answers.map((a) => a.body));
+  if (everyListEmpty(body)) throw noData();
+  return { participantId, resourcePath, timeZone, data: body };
 }
 
 /** 14 local days per subject ending on the participant's local today, and their 7-vs-7 summary. */
@@ -293,7 +289,7 @@ export async function rawData(
   }
   const r = await readerFor(ctx, actor, provider, participantId);
   const timeZone = provider === 'fitbit' ? await fitbitZone(ctx, r) : null;
-  const answer = await r.read(query);
+  const answer = await r.read(query, { fresh: true });
   return {
     provider,
     request: answer.request,

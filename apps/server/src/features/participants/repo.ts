@@ -138,6 +138,7 @@ const syncHealth = (where: RawBuilder<unknown>, now: Date | string) => sql`
     coalesce(sum(st.rows_stored), 0)::int AS rows_stored,
     coalesce(max(st.days_with_data_7d), 0)::int AS days7,
     max(st.last_data_date) AS last_data_date,
+    max(st.limited_until) FILTER (WHERE st.limited_until > ${typeof now === 'string' ? now : now.toISOString()}::timestamptz) AS limited_until,
     min(${localTodaySql(now, 'st')} - st.last_data_date) AS days_without_data
   FROM participant_devices dv
   JOIN participants dp ON dp.id = dv.participant_id
@@ -149,7 +150,9 @@ const syncHealth = (where: RawBuilder<unknown>, now: Date | string) => sql`
 const syncJson = sql`json_build_object(
   'status', CASE
     WHEN s.participant_id IS NULL THEN 'none'
-    WHEN s.link_error OR s.last_error IS NOT NULL THEN 'error'
+    WHEN s.link_error THEN 'error'
+    WHEN s.limited_until IS NOT NULL THEN 'waiting'
+    WHEN s.last_error IS NOT NULL THEN 'error'
     WHEN s.last_success_at IS NULL THEN 'pending'
     WHEN s.last_data_date IS NULL OR s.days_without_data >= ${SYNC_STALE_DAYS}::int THEN 'stale'
     ELSE 'ok' END,
@@ -157,7 +160,8 @@ const syncJson = sql`json_build_object(
   'lastError', s.last_error,
   'rowsStored', coalesce(s.rows_stored, 0),
   'daysWithData7d', coalesce(s.days7, 0),
-  'lastDataDate', s.last_data_date::text)`;
+  'lastDataDate', s.last_data_date::text,
+  'resumesAt', to_char(s.limited_until AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`;
 
 /** Sync health of the participants of the trials in the scope (the /ParticipantsPage list), by participant id. */
 export async function syncHealthOfTrials(db: Db, scope: TrialsScope, now: Date) {

@@ -14,6 +14,9 @@ import type { ExportJobParams } from '@trialwear/contract';
 import { systemScope } from '../../access/system.js';
 import type { AppContext } from '../../app-context.js';
 import { findTeamDevice } from '../../features/data-export/repo.js';
+
+export { PROVIDER_LIMIT_PHASE } from '../../features/data-export/repo.js';
+
 import { earliestToday } from '../../features/data-export/service.js';
 import { addDays } from '../../features/device-data/local-dates.js';
 import { syncDevice } from '../device-sync/sync-device.js';
@@ -29,6 +32,8 @@ export class ExportDeferred extends Error {
   constructor(
     readonly until: Date,
     readonly failure: string | null = null,
+    /** The brand whose hourly limit the export waits for (issue #21), when the wait is for a limit. */
+    readonly limitOf: string | null = null,
   ) {
     super(failure ?? `Waiting for the provider until ${until.toISOString()}`);
   }
@@ -88,6 +93,7 @@ export async function fetchMissing(
       throw new ExportDeferred(
         new Date(r.nextAllowedAt),
         r.status === 'unavailable' ? r.errors.join('; ') || 'The provider did not answer' : null,
+        r.limited ? device.manufacturer : null,
       );
     // Nothing to wait for (refused reads, a revoked link): the export holds what is stored.
     summary.skipped.push(`participant ${link.participant_id}: ${r.status} ${r.errors.join('; ')}`.trim());

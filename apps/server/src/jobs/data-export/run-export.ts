@@ -25,7 +25,7 @@ import { inTransaction } from '../../db/transaction.js';
 import { writeExportArchive } from '../../features/data-export/archive/write-archive.js';
 import { exportStorage, storageKeyOf } from '../../features/data-export/service.js';
 import { ProviderUnavailable } from '../device-sync/sync-device.js';
-import { ExportDeferred, fetchMissing } from './fetch-missing.js';
+import { ExportDeferred, fetchMissing, PROVIDER_LIMIT_PHASE } from './fetch-missing.js';
 import { mailOutcome } from './mail.js';
 import * as repo from './repo.js';
 
@@ -171,9 +171,9 @@ export async function runExport(ctx: AppContext, jobId: string): Promise<RunOutc
     if (controller.signal.aborted) return await stopped(ctx, jobId);
     const now = ctx.now();
     if (err instanceof ExportDeferred && err.failure === null) {
-      await repo.requeue(ctx.db, jobId, owner, now, err.until, 'waiting for the provider', {
-        giveBackAttempt: true,
-      });
+      // The jobs panel tells a provider limit with its resume time (toExportJob reads the phase).
+      const note = err.limitOf ? `${PROVIDER_LIMIT_PHASE}${err.limitOf}` : 'waiting for the provider';
+      await repo.requeue(ctx.db, jobId, owner, now, err.until, note, { giveBackAttempt: true });
       return { status: 'deferred' };
     }
     const transient =

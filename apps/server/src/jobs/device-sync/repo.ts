@@ -157,22 +157,6 @@ export function state(db: Db, deviceId: number) {
 }
 
 /**
- * Count one provider call against the device's budget for the current clock
- * hour (Fitbit's window resets at the top of the hour). False when the budget
- * is spent: the call must not be made.
- */
-export async function takeCall(db: Db, deviceId: number, now: Date, limit: number): Promise<boolean> {
-  const res = await sql<{ budget_calls: number }>`
-    UPDATE device_sync_state SET
-      budget_calls = CASE WHEN budget_hour = date_trunc('hour', ${now}::timestamptz) THEN budget_calls + 1 ELSE 1 END,
-      budget_hour = date_trunc('hour', ${now}::timestamptz)
-    WHERE participant_device_id = ${deviceId}
-      AND (budget_hour IS DISTINCT FROM date_trunc('hour', ${now}::timestamptz) OR budget_calls < ${limit})
-    RETURNING budget_calls`.execute(db);
-  return res.rows.length > 0;
-}
-
-/**
  * Count one provider call against the provider's budget for the current
  * clock hour across every device (its per-app limit). False when the budget
  * is spent: the call must not be made.
@@ -195,28 +179,34 @@ export async function recordAttempt(
   now: Date,
   outcome:
     | { ok: true }
-    | { ok: false; error: string; nextAllowedAt?: Date | null; failureStreak?: number; answered?: boolean },
+    | { ok: false; error: string; nextAllowedAt?: Date | null; failureStreak?: number; answered?: boolean }
+    /** Stopped by a provider limit (budget spent, 429) until then: waiting, not failing (issue #21). */
+    | { ok: 'limited'; until: Date },
 ) {
   await db
     .updateTable('device_sync_state')
     .set(
-      outcome.ok
-        ? {
-            last_attempt_at: now,
-            last_success_at: now,
-            last_error: null,
-            last_error_at: null,
-            failure_streak: 0,
-          }
-        : {
-            last_attempt_at: now,
-            last_error: outcome.error.slice(0, 500),
-            last_error_at: now,
-            ...(outcome.nextAllowedAt !== undefined ? { next_allowed_at: outcome.nextAllowedAt } : {}),
-            ...(outcome.failureStreak !== undefined ? { failure_streak: outcome.failureStreak } : {}),
-            // The provider answered (a 4xx for one read): its 5xx streak is over.
-            ...(outcome.answered ? { failure_streak: 0 } : {}),
-          },
+      outcome.ok === 'limited'
+        ? { last_attempt_at: now, next_allowed_at: outcome.until, limited_until: outcome.until }
+        : outcome.ok
+          ? {
+              last_attempt_at: now,
+              last_success_at: now,
+              last_error: null,
+              last_error_at: null,
+              failure_streak: 0,
+              limited_until: null,
+            }
+          : {
+              last_attempt_at: now,
+              limited_until: null,
+              last_error: outcome.error.slice(0, 500),
+              last_error_at: now,
+              ...(outcome.nextAllowedAt !== undefined ? { next_allowed_at: outcome.nextAllowedAt } : {}),
+              ...(outcome.failureStreak !== undefined ? { failure_streak: outcome.failureStreak } : {}),
+              // The provider answered (a 4xx for one read): its 5xx streak is over.
+              ...(outcome.answered ? { failure_streak: 0 } : {}),
+            },
     )
     .where('participant_device_id', '=', deviceId)
     .execute();

@@ -19,6 +19,7 @@
 import type { Provider } from '@trialwear/contract';
 import type { AppContext } from '../../app-context.js';
 import { participantZone } from '../../features/device-data/participant-zone.js';
+import { takeSyncCall } from '../../providers/call-budget.js';
 import type { ProviderClient } from '../../providers/types.js';
 import { isTokenFailure, withFreshToken } from '../../providers/with-fresh-token.js';
 import { dexcomSync } from './providers/dexcom.js';
@@ -63,6 +64,8 @@ export interface DeviceSyncResult {
    * the participant authorizes again).
    */
   nextAllowedAt: string | null;
+  /** The wait is for a provider limit (our hourly budget, the provider's 429), not a failure's back-off. */
+  limited?: boolean;
 }
 
 /** A transient provider failure (5xx, network): the device backs off (backoffMs). */
@@ -117,7 +120,12 @@ export async function syncDevice(
   await repo.ensureState(ctx.db, deviceId);
   const state = await repo.state(ctx.db, deviceId);
   if (state?.next_allowed_at && state.next_allowed_at > now)
-    return { ...result, status: 'deferred', nextAllowedAt: state.next_allowed_at.toISOString() };
+    return {
+      ...result,
+      status: 'deferred',
+      nextAllowedAt: state.next_allowed_at.toISOString(),
+      limited: !!state.limited_until && state.limited_until >= state.next_allowed_at,
+    };
 
   const sync = SYNCS[provider];
   // The API the link was authorized with (a legacy Fitbit link keeps the legacy API).
@@ -177,16 +185,22 @@ export async function syncDevice(
     }
     if (err.kind === 'revoked') await repo.markLinkErrored(ctx.db, deviceId, now);
     await repo.refreshHealth(ctx.db, device, now, zone);
-    await repo.recordAttempt(ctx.db, deviceId, now, {
-      ok: false,
-      error: err.message,
-      nextAllowedAt: err.nextAllowedAt,
-    });
+    // A provider limit (our budget, a 429) is a wait, shown as such by sync health, not a failure.
+    const limited = (err.kind === 'budget' || err.kind === 'rate_limited') && err.nextAllowedAt;
+    await repo.recordAttempt(
+      ctx.db,
+      deviceId,
+      now,
+      limited
+        ? { ok: 'limited', until: limited }
+        : { ok: false, error: err.message, nextAllowedAt: err.nextAllowedAt },
+    );
     return {
       ...result,
       status: err.kind,
       errors: [err.message],
       nextAllowedAt: err.nextAllowedAt?.toISOString() ?? null,
+      limited: !!limited,
     };
   }
   result.errors = failures.map((f) => `${f.metrics.join(',')}: ${f.error}`);
@@ -230,7 +244,8 @@ function readerFor(
   return async (query) => {
     signal?.throwIfAborted();
     const now = ctx.now();
-    if (!(await repo.takeCall(ctx.db, deviceId, now, ctx.config.SYNC_CALLS_PER_HOUR)))
+    // The device's background share of the hour (providers/call-budget.ts): pages cannot take it.
+    if (!(await takeSyncCall(ctx, deviceId)).ok)
       throw new SyncStop('budget', 'Hourly call budget spent; resuming next hour', nextHour(now));
     if (appLimit > 0 && !(await repo.takeAppCall(ctx.db, provider, now, appLimit)))
       throw new SyncStop('budget', `Hourly ${provider} app budget spent; resuming next hour`, nextHour(now));

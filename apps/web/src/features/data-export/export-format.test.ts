@@ -123,6 +123,17 @@ describe('jobProgress', () => {
       jobProgress({ status: 'processing', progress: { rowsWritten: 0, rowsTotal: 0 } })?.percent,
     ).toBeNull();
     expect(jobProgress({ status: 'pending', progress: null })?.text).toBe('Waiting in the queue');
+    // Waiting for the brand's hourly limit (issue #21): the resume time on the viewer's clock.
+    expect(
+      jobProgress(
+        {
+          status: 'pending',
+          progress: null,
+          waiting: { brand: 'Fitbit', resumesAt: '2026-11-26T19:00:00.000Z' },
+        },
+        'UTC',
+      )?.text,
+    ).toBe("waiting for Fitbit's hourly limit (resumes 19:00)");
   });
   it('nothing for finished jobs', () => {
     for (const status of ['completed', 'failed', 'cancelled', 'expired'] as const)

@@ -6,6 +6,7 @@
  * Every user-facing message comes from the contract.
  */
 import {
+  clockTime,
   type ExportJob,
   type ExportJobParams,
   type ExportJobStatus,
@@ -15,6 +16,7 @@ import {
   exportDateIssueField,
   exportProgressPercent,
   formatFileSize,
+  PROVIDER_LIMIT_MESSAGES,
 } from '@trialwear/contract';
 import { ApiRequestError, NetworkError } from '../../lib/api-client';
 
@@ -102,10 +104,19 @@ export function jobParamLines(
 }
 
 /** What the status cell says under the badge: progress of a running job, the expiry of a file. */
-export function jobProgress(job: Pick<ExportJob, 'status' | 'progress'>): {
+export function jobProgress(
+  job: Pick<ExportJob, 'status' | 'progress'> & Partial<Pick<ExportJob, 'waiting'>>,
+  timeZone?: string,
+): {
   percent: number | null;
   text: string;
 } | null {
+  // Waiting for a brand's hourly limit (issue #21): say so, with the time on the viewer's clock.
+  if (job.status === 'pending' && job.waiting)
+    return {
+      percent: null,
+      text: PROVIDER_LIMIT_MESSAGES.export(job.waiting.brand, clockTime(job.waiting.resumesAt, timeZone)),
+    };
   if (job.status === 'pending') return { percent: null, text: 'Waiting in the queue' };
   if (job.status !== 'processing') return null;
   const percent = exportProgressPercent(job.progress);

@@ -1,8 +1,13 @@
 import { DATA_MESSAGES } from '@trialwear/contract';
-import { ApiRequestError, displayableMessage } from '../../../lib/api-client';
+import { displayableMessage } from '../../../lib/api-client';
+import { providerLimitOf, providerLimitText } from '../lib/data-error';
 
-/** Core §8: only displayable server messages; a provider's 429 as 'Too Many Requests'. */
+/**
+ * Core §8: only displayable server messages; a provider limit (429) as the
+ * one sentence with its resume time (issue #21) instead of 'Too Many Requests'.
+ */
 export function dataErrorText(err: unknown): string {
-  if (err instanceof ApiRequestError && err.status === 429) return DATA_MESSAGES.tooManyRequests;
+  const limit = providerLimitOf(err);
+  if (limit) return providerLimitText(limit, 'Fitbit');
   return displayableMessage(err, DATA_MESSAGES.fitbitRequestFailed);
 }

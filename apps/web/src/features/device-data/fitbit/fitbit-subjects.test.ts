@@ -1,4 +1,4 @@
-import { kgToLb, kmToMiles, parseFitbitResourcePath } from '@trialwear/contract';
+import { kgToLb, kmToMiles, parseFitbitResourcePath, parseFitbitTrackerPath } from '@trialwear/contract';
 import { describe, expect, it } from 'vitest';
 import { pathsFor, rowsFor, subjectKeys } from './fitbit-subjects';
 import { periodRange } from './periods';
@@ -10,11 +10,14 @@ describe('Fitbit subjects', () => {
     for (const s of subjectKeys) {
       const paths = pathsFor(s, s === 'vo2Max' ? '2026-10-24' : start, end);
       expect(paths.length).toBeGreaterThan(0);
-      for (const p of paths) expect(parseFitbitResourcePath(p), p).not.toBeNull();
+      for (const p of paths) expect(parseFitbitTrackerPath(p), p).not.toBeNull();
     }
-    // Weight logs: at most 31 days per request; sleep 100.
-    expect(pathsFor('weight', start, end)).toHaveLength(12);
-    expect(pathsFor('duration', start, end)).toHaveLength(4);
+    // A year is one request even where Fitbit allows fewer days per call (weight logs 31, sleep 100):
+    // the server reads the windows one after the other, the page never fans out (issue #21).
+    expect(pathsFor('weight', start, end)).toEqual([`/body/log/weight/date/${start}/${end}.json`]);
+    expect(parseFitbitResourcePath(pathsFor('weight', start, end)[0]!)).toBeNull();
+    expect(parseFitbitTrackerPath(pathsFor('weight', start, end)[0]!)?.windows).toHaveLength(12);
+    expect(pathsFor('duration', start, end)).toHaveLength(1);
     expect(pathsFor('totalTrackerActiveMinutes', '2026-11-16', '2026-11-22')).toEqual([
       '/activities/tracker/minutesLightlyActive/date/2026-11-16/2026-11-22.json',
       '/activities/tracker/minutesFairlyActive/date/2026-11-16/2026-11-22.json',

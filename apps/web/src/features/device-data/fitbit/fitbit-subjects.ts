@@ -5,7 +5,7 @@
  * JSON (provider units) and how it is converted at display (kg→lb, km→mi,
  * ml→fl oz). Charts take colour and kind from the shared CHART_SUBJECTS.
  */
-import { kgToLb, kmToMiles, parseFitbitResourcePath } from '@trialwear/contract';
+import { FITBIT_STITCH_MAX_DAYS, kgToLb, kmToMiles, parseFitbitTrackerPath } from '@trialwear/contract';
 import type { ChartSubjectKey } from '../../../components/chart';
 import { datesBetween, splitRange } from './periods';
 
@@ -248,9 +248,13 @@ export const isSubject = (s: string | null | undefined): s is FitbitSubjectKey =
 /** Every resource path a subject needs for a range, in order, each one the allow-list accepts. */
 export function pathsFor(subject: FitbitSubjectKey, start: string, end: string): string[] {
   const s: FitbitSubject = FITBIT_SUBJECTS[subject];
-  const paths = splitRange(start, end, s.maxDays).flatMap((r) => s.paths(r.start, r.end));
+  // Up to a year is one request per path: the server reads a range longer than the provider's
+  // maximum as its windows, one after the other (issue #21), never a fan-out of parallel calls.
+  const paths = splitRange(start, end, Math.max(s.maxDays, FITBIT_STITCH_MAX_DAYS)).flatMap((r) =>
+    s.paths(r.start, r.end),
+  );
   for (const p of paths)
-    if (!parseFitbitResourcePath(p)) throw new Error(`Not an allowed resource path: ${p}`);
+    if (!parseFitbitTrackerPath(p)) throw new Error(`Not an allowed resource path: ${p}`);
   return paths;
 }
 

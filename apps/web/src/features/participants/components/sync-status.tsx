@@ -4,7 +4,7 @@
  * in a tooltip on the trial page and in full on Manage Participant.
  */
 import { Box, Card, Group, Stack, Text, Title, Tooltip } from '@mantine/core';
-import { type ParticipantSync, SYNC_STATUS_TEXT, type SyncStatus } from '@trialwear/contract';
+import { type ParticipantSync, type SyncStatus, syncStatusText } from '@trialwear/contract';
 
 const COLOR: Record<SyncStatus, string> = {
   ok: 'green',
@@ -12,6 +12,7 @@ const COLOR: Record<SyncStatus, string> = {
   error: 'red',
   pending: 'gray',
   none: 'gray',
+  waiting: 'yellow',
 };
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'never');
@@ -43,7 +44,7 @@ export function SyncStatusBadge({ sync }: { sync: ParticipantSync | undefined })
         }}
       />
       <Text size="sm" c={sync.status === 'none' ? 'dimmed' : undefined}>
-        {SYNC_STATUS_TEXT[sync.status]}
+        {syncStatusText(sync)}
       </Text>
     </Group>
   );
@@ -61,7 +62,7 @@ export function SyncStatusBadge({ sync }: { sync: ParticipantSync | undefined })
       <Stack
         gap={0}
         tabIndex={0}
-        aria-label={`${SYNC_STATUS_TEXT[sync.status]}: ${syncFacts(sync)
+        aria-label={`${syncStatusText(sync)}: ${syncFacts(sync)
           .map(([k, v]) => `${k} ${v}`)
           .join(', ')}`}
       >

@@ -5,6 +5,7 @@ import { useTrackerPaths } from '../../api/fitbit-data-api';
 import { dataErrorText } from '../data-error';
 import { FITBIT_SUBJECTS, type FitbitSubjectKey, pathsFor, rowsFor } from '../fitbit-subjects';
 import type { DataParticipant } from '../page-state';
+import { useProviderLimit } from './provider-limit';
 
 /** One subject over a range: a chart and a table of the participant's local dates (display units). */
 export function SubjectResult({
@@ -21,6 +22,8 @@ export function SubjectResult({
   const s = FITBIT_SUBJECTS[subject];
   const paths = useMemo(() => pathsFor(subject, start, end), [subject, start, end]);
   const q = useTrackerPaths(participant.id, participant.email, paths);
+  // A provider limit is told once by the page (ProviderLimitScope), not by every chart.
+  const limited = useProviderLimit(subject, q.error);
   const result = useMemo(() => {
     if (!q.data) return null;
     const timeZone = q.data[0]?.timeZone ?? 'UTC';
@@ -51,7 +54,12 @@ export function SubjectResult({
     <Card withBorder>
       <Stack>
         {q.isLoading && <Loader size="sm" aria-label="Loading data" />}
-        {q.error && <Alert color="red">{dataErrorText(q.error)}</Alert>}
+        {q.error != null && !limited && <Alert color="red">{dataErrorText(q.error)}</Alert>}
+        {limited && (
+          <Text size="sm" c="dimmed">
+            {s.label}: not loaded yet (see the notice above).
+          </Text>
+        )}
         {result && (
           <>
             <TimeChart

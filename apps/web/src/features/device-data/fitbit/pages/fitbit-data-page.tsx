@@ -12,6 +12,7 @@ import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { FITBIT_BUTTON_QUERY, isFitbitCardButton } from '../card-buttons';
 import { OverviewTiles } from '../components/overview-tiles';
 import { ParticipantHeader, type TrackerDevice } from '../components/participant-header';
+import { ProviderLimitScope } from '../components/provider-limit';
 import { SubjectResult } from '../components/subject-result';
 import { TrackerQueryForm } from '../components/tracker-query-form';
 import { FITBIT_SUBJECTS, subjectsOf } from '../fitbit-subjects';
@@ -92,9 +93,17 @@ function FitbitData({ participant, trial }: NonNullable<ReturnType<typeof useFit
           onOpenSubject={(subject) => go({ ...query, category: FITBIT_SUBJECTS[subject].category, subject })}
         />
       ) : range ? (
-        subjects.map((s) => (
-          <SubjectResult key={s} participant={participant} subject={s} start={range.start} end={range.end} />
-        ))
+        <ProviderLimitScope brand="Fitbit">
+          {subjects.map((s) => (
+            <SubjectResult
+              key={s}
+              participant={participant}
+              subject={s}
+              start={range.start}
+              end={range.end}
+            />
+          ))}
+        </ProviderLimitScope>
       ) : null}
     </Stack>
   );
