@@ -21,6 +21,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { recordAudit } from '../audit/audit-log.js';
+import type { Db } from '../db/database.js';
+import { inTransaction } from '../db/transaction.js';
 import { countHit } from './rate-limit-repo.js';
 
 /** Anonymous refusals: the counting window per address, and the first count that is audited (then ×10 each). */
@@ -79,31 +81,36 @@ export function registerAccessDenialAudit(app: FastifyInstance, ctx: Pick<AppCon
 
   async function countAnonymous(request: FastifyRequest, status: number) {
     try {
-      const now = ctx.now();
-      const { hits, expiresAt } = await countHit(
-        ctx.db,
-        `refused:${request.ip}`,
-        ANONYMOUS_REFUSALS.windowMs,
-        now,
-      );
-      if (!isAuditedCount(hits)) return;
-      await recordAudit(ctx.db, {
-        userId: null,
-        teamId: null,
-        action: 'auth.anonymous_refusals',
-        entityType: 'address',
-        entityId: request.ip,
-        after: {
-          refusals: hits,
-          windowEndsAt: expiresAt.toISOString(),
-          windowMinutes: ANONYMOUS_REFUSALS.windowMs / 60_000,
-          last: { route: routeOf(request), status, reason: request.answeredWith?.reason ?? null },
-        },
-        requestId: request.id,
-        ip: request.ip,
-      });
+      // The count and its audit row commit together: a count that reached 10 or 100 is never
+      // visible without its row (the next refusal waits on the counter's row lock meanwhile).
+      await inTransaction(ctx, ({ db }) => countAndAudit(db, request, status));
     } catch (err) {
       request.log.error({ err }, 'could not count the anonymous refusal');
     }
+  }
+
+  async function countAndAudit(db: Db, request: FastifyRequest, status: number) {
+    const { hits, expiresAt } = await countHit(
+      db,
+      `refused:${request.ip}`,
+      ANONYMOUS_REFUSALS.windowMs,
+      ctx.now(),
+    );
+    if (!isAuditedCount(hits)) return;
+    await recordAudit(db, {
+      userId: null,
+      teamId: null,
+      action: 'auth.anonymous_refusals',
+      entityType: 'address',
+      entityId: request.ip,
+      after: {
+        refusals: hits,
+        windowEndsAt: expiresAt.toISOString(),
+        windowMinutes: ANONYMOUS_REFUSALS.windowMs / 60_000,
+        last: { route: routeOf(request), status, reason: request.answeredWith?.reason ?? null },
+      },
+      requestId: request.id,
+      ip: request.ip,
+    });
   }
 }
