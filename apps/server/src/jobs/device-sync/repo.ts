@@ -26,6 +26,17 @@ export function syncableDevices(db: Db, participantId?: number) {
 
 export type SyncDevice = Awaited<ReturnType<typeof syncableDevices>>[number];
 
+/** A team's authorized participant devices (for the syncs a newly stored metric starts). */
+export function teamSyncableDevices(db: Db, teamId: number) {
+  return db
+    .selectFrom('participant_devices')
+    .select(['id', 'provider'])
+    .where('team_id', '=', teamId)
+    .where('authorization_status', '=', 'authorized')
+    .orderBy('id')
+    .execute();
+}
+
 export function findDevice(db: Db, deviceId: number) {
   return db
     .selectFrom('participant_devices')
