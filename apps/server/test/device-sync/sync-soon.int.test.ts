@@ -93,7 +93,18 @@ describe('a new link or a newly stored metric is synced at once', () => {
     ({ trialId } = await trialWithParticipants(a, 'Soon', []));
     await simControl(t, 'fitbit').clock(NOW);
   });
-  afterAll(() => t?.close());
+  afterAll(async () => {
+    // The last sync may still be finishing its health figures: the database stays until it has.
+    for (let i = 0; i < 150 && t; i++) {
+      const { rows } = await sql<{ n: number }>`
+        SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'device-sync' AND state = 'active'`.execute(
+        t.ctx.db,
+      );
+      if (rows[0]!.n === 0) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    await t?.close();
+  });
 
   let first: number;
 
