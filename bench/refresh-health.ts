@@ -19,6 +19,9 @@
  *   triggers on and off (the write-side cost of keeping the day table), then
  *   the day removed again.
  *
+ * The calls run on one connection: besides wall time (refreshHealth taking
+ * turns with two trivial statements, the round-trip floor under the same
+ * load), its backend's CPU per call from /proc, steadier on a shared machine.
  * The two refreshes must store the same figures (checked). Prints each size
  * and the ratios 10M/1M (the incremental one should stay ~1).
  *
@@ -26,10 +29,11 @@
  */
 import os from 'node:os';
 import { sql } from 'kysely';
-import type { Db } from '../apps/server/src/db/database.js';
+import { type Db, openDatabase } from '../apps/server/src/db/database.js';
 import { localTodaySql } from '../apps/server/src/features/readings/local-today.js';
 import { type ReadingRow, upsertReadings } from '../apps/server/src/features/readings/repo.js';
 import { ensureState, refreshHealth } from '../apps/server/src/jobs/device-sync/repo.js';
+import { cpuMs } from './support/cpu.js';
 import { readingsDatabase } from './support/readings-db.js';
 
 const SIZES = (process.env.BENCH_SIZES ?? '1000000,10000000').split(',').map(Number);
@@ -108,6 +112,19 @@ async function timed(n: number, f: () => Promise<unknown>) {
   return median(ms);
 }
 
+/** Median ms of each function, called in turn `n` times (after one warm call each). */
+async function alternating(n: number, fs: Array<() => Promise<unknown>>) {
+  for (const f of fs) await f();
+  const ms = fs.map(() => [] as number[]);
+  for (let i = 0; i < n; i++)
+    for (const [k, f] of fs.entries()) {
+      const t0 = performance.now();
+      await f();
+      ms[k]!.push(performance.now() - t0);
+    }
+  return ms.map(median);
+}
+
 async function main() {
   const load = os.loadavg();
   const bench = await readingsDatabase('refresh-health', DEVICES);
@@ -139,6 +156,8 @@ async function main() {
       writeOn: number;
       writeOff: number;
       floor: number;
+      incCpu: number;
+      oldCpu: number;
     }> = [];
     for (const size of SIZES) {
       const perDevice = Math.round(size / DEVICES);
@@ -166,16 +185,32 @@ async function main() {
       // "Now": the evening of the last filled day, local time.
       const now = new Date(START + filled * 60_000);
 
-      const old = await timed(OLD_CALLS, () => fullRecount(db, device, now));
+      // The measured calls on one connection, so that its backend's CPU (from /proc) is theirs alone.
+      const one = openDatabase(bench.connectionString, 1);
+      const backend = (await sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`.execute(one.db)).rows[0]!
+        .pid;
+      /** The backend's CPU ms per call over `n` calls (steadier than wall time on a shared machine). */
+      const cpuPerCall = async (n: number, f: () => Promise<unknown>) => {
+        const c0 = cpuMs(backend);
+        for (let i = 0; i < n; i++) await f();
+        return (cpuMs(backend) - c0) / n;
+      };
+      const old = await timed(OLD_CALLS, () => fullRecount(one.db, device, now));
+      const oldCpu = await cpuPerCall(OLD_CALLS, () => fullRecount(one.db, device, now));
       const expected = await health(db, device.id);
-      const inc = await timed(CALLS, () => refreshHealth(db, device, now, null));
-      // What two statements cost whatever they do (refreshHealth sends two): the floor under load.
-      const floor = await timed(CALLS, async () => {
+      // Taking turns with two trivial statements (refreshHealth sends two): the floor under the same load.
+      const floorCall = async () => {
         await sql`UPDATE device_sync_state SET failure_streak = failure_streak WHERE participant_device_id = ${device.id}`.execute(
-          db,
+          one.db,
         );
-        await sql`SELECT 1`.execute(db);
-      });
+        await sql`SELECT 1`.execute(one.db);
+      };
+      const [inc, floor] = (await alternating(CALLS, [
+        () => refreshHealth(one.db, device, now, null),
+        floorCall,
+      ])) as [number, number];
+      const incCpu = await cpuPerCall(CALLS * 5, () => refreshHealth(one.db, device, now, null));
+      await one.close();
       const got = await health(db, device.id);
       if (JSON.stringify(got) !== JSON.stringify(expected))
         throw new Error(
@@ -225,17 +260,18 @@ async function main() {
       if ((await health(db, device.id)).rows_stored !== perDevice)
         throw new Error('the day table drifted from the readings over the write rounds');
 
-      results.push({ rows, inc, old, writeOn, writeOff, floor });
+      results.push({ rows, inc, old, writeOn, writeOff, floor, incCpu, oldCpu });
       console.log(
         `${rows.toLocaleString('en').padStart(11)} rows (${perDevice.toLocaleString('en')} of the device's, filled in ${fillS.toFixed(0)} s): ` +
-          `refreshHealth ${inc.toFixed(2)} ms/call (two trivial statements: ${floor.toFixed(2)} ms); full recount ${old.toFixed(1)} ms/call; ` +
+          `refreshHealth ${inc.toFixed(2)} ms/call (two trivial statements: ${floor.toFixed(2)} ms; backend CPU ${incCpu.toFixed(2)} ms/call); ` +
+          `full recount ${old.toFixed(1)} ms/call (backend CPU ${oldCpu.toFixed(1)} ms/call); ` +
           `a 1,440-row day written in ${writeOn.toFixed(1)} ms with the day triggers, ${writeOff.toFixed(1)} ms without`,
       );
     }
     if (results.length === 2) {
       const [s, l] = results as [(typeof results)[0], (typeof results)[0]];
       console.log(
-        `\n${l.rows.toLocaleString('en')} / ${s.rows.toLocaleString('en')} rows: refreshHealth ${(l.inc / s.inc).toFixed(2)}×, full recount ${(l.old / s.old).toFixed(2)}×, day write with triggers ${(l.writeOn / s.writeOn).toFixed(2)}×`,
+        `\n${l.rows.toLocaleString('en')} / ${s.rows.toLocaleString('en')} rows: refreshHealth ${(l.inc / s.inc).toFixed(2)}× (backend CPU ${(l.incCpu / s.incCpu).toFixed(2)}×), full recount ${(l.old / s.old).toFixed(2)}× (backend CPU ${(l.oldCpu / s.oldCpu).toFixed(2)}×), day write with triggers ${(l.writeOn / s.writeOn).toFixed(2)}×`,
       );
     }
     console.log(
