@@ -37,6 +37,7 @@ import { registerTrialUserRoutes } from '../features/trial-users/routes.js';
 import { registerTrialRoutes } from '../features/trials/routes.js';
 import { registerUserRoutes } from '../features/users/routes.js';
 import { wakeExports } from '../jobs/data-export/job.js';
+import { syncDeviceSoon, syncMetricsSoon } from '../jobs/device-sync/sync-soon.js';
 import { APP_VERSION } from '../version.js';
 import { registerAccessDenialAudit } from './access-denials.js';
 import { registerApiCompression } from './api-compression.js';
@@ -187,9 +188,10 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   registerTrialUserRoutes(app, ctx);
   registerTeamDeviceRoutes(app, ctx);
   registerDeviceDataRoutes(app, ctx);
-  registerDeviceLinkRoutes(app, ctx);
-  registerDeviceMetricRoutes(app, ctx);
-  registerDataRetentionRoutes(app, ctx);
+  // A new link or a newly stored metric is synced at once, not at the next 15-minute slot.
+  registerDeviceLinkRoutes(app, ctx, syncDeviceSoon);
+  registerDeviceMetricRoutes(app, ctx, syncMetricsSoon);
+  registerDataRetentionRoutes(app, ctx, syncMetricsSoon);
   registerDataExportRoutes(app, ctx, async (c, teamId) => {
     await wakeExports(c, teamId);
   });

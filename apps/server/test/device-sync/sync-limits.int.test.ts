@@ -43,6 +43,10 @@ describe('sync limits and authorization', () => {
       .select('id')
       .where('participant_id', '=', pid)
       .executeTakeFirstOrThrow();
+    // The callback enqueued the link's first sync (sync-soon.int.test.ts): these tests run the handler themselves.
+    await sql`DELETE FROM pgboss.job WHERE name = 'device-sync' AND singleton_key = ${`device-${id}`}`.execute(
+      t.ctx.db,
+    );
     return { pid, user, deviceId: id };
   };
   const count = async (pid: number) =>

@@ -41,6 +41,7 @@ import type {
   RateLimitHitsTable,
 } from './platform.js';
 import type {
+  DeviceReadingDaysTable,
   DeviceReadingsTable,
   DeviceSyncCursorsTable,
   DeviceSyncStateTable,
@@ -77,6 +78,7 @@ export interface Database {
   team_storage_settings: TeamStorageSettingsTable;
   device_readings: DeviceReadingsTable;
   device_sync_state: DeviceSyncStateTable;
+  device_reading_days: DeviceReadingDaysTable;
   device_sync_cursors: DeviceSyncCursorsTable;
   sync_app_budget: SyncAppBudgetTable;
   participant_summaries: ParticipantSummariesTable;

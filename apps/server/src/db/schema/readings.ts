@@ -50,6 +50,20 @@ export interface DeviceSyncStateTable {
   utc_offset_minutes: number | null;
 }
 
+/**
+ * Per participant device and local day: the readings stored, those showing
+ * wear, the newest reading with an offset (015). Kept by triggers on
+ * device_readings; sync health reads it instead of the readings.
+ */
+export interface DeviceReadingDaysTable {
+  participant_device_id: number;
+  local_date: DateOnly;
+  readings: number;
+  worn_readings: number;
+  newest_at: Timestamp | null;
+  newest_offset_minutes: number | null;
+}
+
 /** Background-sync provider calls per provider in the current clock hour, all devices (011). */
 export interface SyncAppBudgetTable {
   provider: string;

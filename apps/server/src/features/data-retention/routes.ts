@@ -19,7 +19,12 @@ const teamParams = z.object({ teamId: idSchema });
 const deviceType = z.string().min(1).max(100);
 const typeParams = teamParams.extend({ deviceType });
 
-export function registerDataRetentionRoutes(app: FastifyInstance, ctx: AppContext) {
+/** `syncSoon` starts the sync of a newly stored metric at once (jobs/device-sync), passed in by the app. */
+export function registerDataRetentionRoutes(
+  app: FastifyInstance,
+  ctx: AppContext,
+  syncSoon: (ctx: AppContext, teamId: number, metricKeys: string[]) => Promise<unknown>,
+) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const base = '/api/dataStorageService';
 
@@ -87,7 +92,14 @@ export function registerDataRetentionRoutes(app: FastifyInstance, ctx: AppContex
       },
     },
     async (request) =>
-      addMetric(ctx, actorOf(request), request.params.teamId, request.params.deviceType, request.body),
+      addMetric(
+        ctx,
+        actorOf(request),
+        request.params.teamId,
+        request.params.deviceType,
+        request.body,
+        (t, m) => syncSoon(ctx, t, m),
+      ),
   );
 
   r.delete(

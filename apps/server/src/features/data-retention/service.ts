@@ -48,15 +48,22 @@ export async function selections(ctx: AppContext, actor: Actor, teamId: number, 
   return repo.selections(ctx.db, team, deviceType);
 }
 
+/**
+ * POST …/metric. A metric newly stored is synced at once for the team's
+ * devices after the commit (`syncSoon`, from the jobs module), not at the
+ * next 15-minute slot.
+ */
 export async function addMetric(
   ctx: AppContext,
   actor: Actor,
   teamId: number,
   deviceType: string,
   body: AddStorageMetricBody,
+  syncSoon?: (teamId: number, metricKeys: string[]) => Promise<unknown>,
 ) {
   const team = requireTeam(actor, teamId);
-  return inTransaction(ctx, async ({ db }) => {
+  let stored: string | null = null;
+  const result = await inTransaction(ctx, async ({ db }) => {
     await requireDeviceType(db, team, deviceType);
     const [enabled] = await repo.enabledMetrics(db, team, deviceType, body.metric_key);
     if (!enabled)
@@ -71,14 +78,25 @@ export async function addMetric(
       units: enabled.units,
       device_metric_id: enabled.id,
     });
-    if (changed)
+    if (changed) {
       await recordActorAudit(db, actor, {
         action: 'team_storage.enable',
         entityType: 'team',
         entityId: team.teamId,
         after: { deviceType, metricKey: enabled.metric_key },
       });
+      stored = enabled.metric_key;
+    }
     return { message: 'Metric enabled' };
+  });
+  if (stored && syncSoon) await syncSoonLogged(() => syncSoon(team.teamId, [stored!]));
+  return result;
+}
+
+/** A failure to enqueue is not the caller's: the 15-minute schedule syncs the devices anyway. */
+async function syncSoonLogged(start: () => Promise<unknown>) {
+  await start().catch((err: unknown) => {
+    console.error(`[trialwear] could not start a sync: ${(err as Error)?.message ?? err}`);
   });
 }
 

@@ -95,12 +95,18 @@ export async function authorizeUrl(
   return { url: url.toString() };
 }
 
+/**
+ * The callback. `syncSoon` (from the jobs module, passed in by the routes, so
+ * that this feature does not import the job runner) starts the new link's
+ * sync after the commit, rather than at the next 15-minute slot.
+ */
 export async function completeConsent(
   ctx: AppContext,
   c: ProviderClient,
   authCode: string,
   state: string,
   ip: string,
+  syncSoon?: (deviceId: number) => Promise<unknown>,
 ) {
   const { participantId, codeVerifier, consentTokenHash } = await consumeConsentState(
     ctx,
@@ -112,6 +118,7 @@ export async function completeConsent(
   const now = ctx.now();
   // A link moving to another API (legacy Fitbit → Google Health): its old grant is given back afterwards.
   let replaced: Awaited<ReturnType<typeof grantToGiveBack>> = null;
+  let linked: number | null = null;
   // The link, its tokens, the spent consent link and the audit entry commit together or not at all.
   const refusal = await ctx.db.transaction().execute(async (trx) => {
     // The consent state (signed, single-use, checked above) names the participant: it is the authority here.
@@ -152,6 +159,7 @@ export async function completeConsent(
           ...values,
         });
     await saveTokens({ ...ctx, db: trx }, linkId, tokens.data);
+    linked = linkId;
     await recordAudit(trx, {
       userId: null,
       teamId: participant.teamId,
@@ -175,5 +183,12 @@ export async function completeConsent(
     throw new AppError(409, LINK_MESSAGES.otherAccount, 'Conflict', { displayToUser: true });
   }
   await giveBackGrant(replaced);
+  // A failure to enqueue is not the participant's: the 15-minute schedule syncs the link anyway.
+  if (linked !== null && syncSoon)
+    await syncSoon(linked).catch((err: unknown) => {
+      console.error(
+        `[trialwear] link ${linked}: could not start its sync: ${(err as Error)?.message ?? err}`,
+      );
+    });
   return { success: true, message: linkedMessage(c.provider) };
 }

@@ -50,7 +50,12 @@ const callbackBody = z
       '',
   }));
 
-export function registerDeviceLinkRoutes(app: FastifyInstance, ctx: AppContext) {
+/** `syncSoon` starts a new link's sync at once (jobs/device-sync), passed in by the app. */
+export function registerDeviceLinkRoutes(
+  app: FastifyInstance,
+  ctx: AppContext,
+  syncSoon: (ctx: AppContext, deviceId: number) => Promise<unknown>,
+) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const client = (provider: Provider) => ctx.providers[provider];
   const participantParams = z.object({ participantId: idSchema, provider: providerSchema });
@@ -158,7 +163,9 @@ export function registerDeviceLinkRoutes(app: FastifyInstance, ctx: AppContext) 
         },
       },
       async (request) =>
-        completeConsent(ctx, client(provider), request.body.authCode, request.body.state, request.ip),
+        completeConsent(ctx, client(provider), request.body.authCode, request.body.state, request.ip, (id) =>
+          syncSoon(ctx, id),
+        ),
     );
     r.post(
       `/api/${provider}RefreshToken`,

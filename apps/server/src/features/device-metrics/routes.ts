@@ -15,7 +15,12 @@ import { availableMetrics, deviceSettings, metricCatalog, replaceDeviceSettings 
 const tags = ['device metrics'];
 const deviceParams = z.object({ teamId: idSchema, deviceId: idSchema });
 
-export function registerDeviceMetricRoutes(app: FastifyInstance, ctx: AppContext) {
+/** `syncSoon` starts the sync of newly enabled metrics at once (jobs/device-sync), passed in by the app. */
+export function registerDeviceMetricRoutes(
+  app: FastifyInstance,
+  ctx: AppContext,
+  syncSoon: (ctx: AppContext, teamId: number, metricKeys: string[]) => Promise<unknown>,
+) {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.get(
@@ -81,6 +86,7 @@ export function registerDeviceMetricRoutes(app: FastifyInstance, ctx: AppContext
         request.params.teamId,
         request.params.deviceId,
         request.body,
+        (t, m) => syncSoon(ctx, t, m),
       ),
   );
 }

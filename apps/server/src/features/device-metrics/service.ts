@@ -47,12 +47,18 @@ export async function deviceSettings(ctx: AppContext, actor: Actor, teamId: numb
   return repo.settingsOf(ctx.db, deviceId);
 }
 
+/**
+ * PUT: the whole list. Metrics newly enabled are synced at once for the
+ * team's devices that now store them, after the commit (`syncSoon`, from the
+ * jobs module), not at the next 15-minute slot.
+ */
 export async function replaceDeviceSettings(
   ctx: AppContext,
   actor: Actor,
   teamId: number,
   deviceId: number,
   body: { settings: DeviceMetricSettingInput[] },
+  syncSoon?: (teamId: number, metricKeys: string[]) => Promise<unknown>,
 ) {
   const { settings } = putDeviceSettingsBodySchema.parse(body);
   const keys = settings.map((s) => s.metric_key);
@@ -62,7 +68,8 @@ export async function replaceDeviceSettings(
   if (unknown.length) throw badRequest(`${DEVICE_METRICS_MESSAGES.unknownMetric} (${unknown.join(', ')})`);
 
   const team = requireTeam(actor, teamId);
-  return inTransaction(ctx, async ({ db }) => {
+  let enabledNow: string[] = [];
+  const result = await inTransaction(ctx, async ({ db }) => {
     await requireTeamDevice(db, team, deviceId);
     await repo.lockDevice(db, deviceId);
     const before = await repo.settingsOf(db, deviceId);
@@ -87,6 +94,14 @@ export async function replaceDeviceSettings(
       before: { teamId, settings: before.map(({ id: _id, ...s }) => s) },
       after: { teamId, settings: after.map(({ id: _id, ...s }) => s) },
     });
+    const wasEnabled = new Set(before.filter((s) => s.is_enabled).map((s) => s.metric_key));
+    enabledNow = after.filter((s) => s.is_enabled && !wasEnabled.has(s.metric_key)).map((s) => s.metric_key);
     return { message: 'Settings saved', settings: after };
   });
+  // A failure to enqueue is not the caller's: the 15-minute schedule syncs the devices anyway.
+  if (enabledNow.length && syncSoon)
+    await syncSoon(teamId, enabledNow).catch((err: unknown) => {
+      console.error(`[trialwear] could not start a sync: ${(err as Error)?.message ?? err}`);
+    });
+  return result;
 }

@@ -26,6 +26,17 @@ export function syncableDevices(db: Db, participantId?: number) {
 
 export type SyncDevice = Awaited<ReturnType<typeof syncableDevices>>[number];
 
+/** A team's authorized participant devices (for the syncs a newly stored metric starts). */
+export function teamSyncableDevices(db: Db, teamId: number) {
+  return db
+    .selectFrom('participant_devices')
+    .select(['id', 'provider'])
+    .where('team_id', '=', teamId)
+    .where('authorization_status', '=', 'authorized')
+    .orderBy('id')
+    .execute();
+}
+
 export function findDevice(db: Db, deviceId: number) {
   return db
     .selectFrom('participant_devices')
@@ -223,33 +234,15 @@ export async function markLinkErrored(db: Db, deviceId: number, now: Date) {
 }
 
 /**
- * Fitbit answers 0 (calories: the resting burn) for activity on days the
- * tracker was not worn: those days have no data unless some movement counts.
- */
-const ZERO_FILLED = [
-  'steps',
-  'distance',
-  'floors',
-  'calories',
-  'minutes_sedentary',
-  'minutes_lightly_active',
-  'minutes_fairly_active',
-  'minutes_very_active',
-];
-const MOVEMENT = [
-  'steps',
-  'distance',
-  'floors',
-  'minutes_lightly_active',
-  'minutes_fairly_active',
-  'minutes_very_active',
-];
-
-/**
  * Recompute the device's health figures: where the participant's "today" is
  * (`zone`: the IANA zone the provider named, kept only when PostgreSQL knows
  * it; and the newest reading's offset), rows stored, days of the 7 local
- * days ending today with data, newest day with data.
+ * days ending today with data, newest day with data. Read from
+ * `device_reading_days` (015), which triggers on device_readings keep per
+ * device and local day from the rows each statement writes or removes: the
+ * cost follows the device's days, not its readings. A day has data when it
+ * holds a reading that shows wear (`device_reading_worn`: not Fitbit's 0
+ * steps and resting burn on days not worn).
  */
 export async function refreshHealth(
   db: Db,
@@ -265,25 +258,20 @@ export async function refreshHealth(
         WHEN EXISTS (SELECT 1 FROM pg_timezone_names WHERE name = ${zone}::text) THEN ${zone}::text
         ELSE s.time_zone END,
       utc_offset_minutes = coalesce((
-        SELECT utc_offset_minutes FROM device_readings
-        WHERE participant_id = ${device.participant_id} AND participant_device_id = ${deviceId}
-          AND utc_offset_minutes IS NOT NULL
-        ORDER BY measured_at DESC LIMIT 1), s.utc_offset_minutes)
+        SELECT newest_offset_minutes FROM device_reading_days
+        WHERE participant_device_id = ${deviceId} AND newest_at IS NOT NULL
+        ORDER BY newest_at DESC LIMIT 1), s.utc_offset_minutes)
     WHERE s.participant_device_id = ${deviceId}`.execute(db);
   await sql`
     UPDATE device_sync_state s SET
       rows_stored = h.rows_stored, days_with_data_7d = h.days7, last_data_date = h.last_day
     FROM (
-      SELECT count(r.local_date)::int AS rows_stored,
-        count(DISTINCT r.local_date) FILTER (WHERE r.worn AND r.local_date BETWEEN t.today - 6 AND t.today)::int AS days7,
-        max(r.local_date) FILTER (WHERE r.worn) AS last_day
+      SELECT coalesce(sum(d.readings), 0)::int AS rows_stored,
+        (count(*) FILTER (WHERE d.worn_readings > 0 AND d.local_date BETWEEN t.today - 6 AND t.today))::int AS days7,
+        max(d.local_date) FILTER (WHERE d.worn_readings > 0) AS last_day
       FROM (SELECT ${localTodaySql(now, 'st')} AS today FROM device_sync_state st
         WHERE st.participant_device_id = ${deviceId}) t
-      LEFT JOIN (
-        SELECT local_date,
-          (metric_key <> ALL(${ZERO_FILLED}::text[]) OR (metric_key = ANY(${MOVEMENT}::text[]) AND value > 0)) AS worn
-        FROM device_readings WHERE participant_id = ${device.participant_id} AND participant_device_id = ${deviceId}
-      ) r ON true
+      LEFT JOIN device_reading_days d ON d.participant_device_id = ${deviceId}
       GROUP BY t.today
     ) h
     WHERE s.participant_device_id = ${deviceId}`.execute(db);
