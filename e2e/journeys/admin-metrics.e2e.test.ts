@@ -13,6 +13,7 @@ import {
   DB_INFO_TITLE,
   DEVICE_METRICS_MESSAGES,
   retentionText,
+  SYS_ADMIN_SCOPE_NOTES,
   TIMINGS,
 } from '@trialwear/contract';
 import type { Browser, Page } from 'playwright-core';
@@ -108,6 +109,7 @@ describe('stored metrics administration', () => {
     await signIn(page, 'sysadmin');
     await page.goto('/DeviceMetricsManager');
     await shows(page.getByRole('heading', { name: 'Device Metrics Manager' }));
+    await shows(page.getByText(SYS_ADMIN_SCOPE_NOTES.deviceMetrics));
     await shows(
       page.getByText('Teams cannot retain data for metrics that a system administrator has not enabled.'),
     );
@@ -273,6 +275,8 @@ describe('stored metrics administration', () => {
     await signIn(page, 'sysadmin');
     await page.goto('/DbInfoPage');
     await shows(page.getByRole('heading', { name: DB_INFO_TITLE }));
+    // Sys_Admin is platform-wide: the page says so (SECURITY.md).
+    await shows(page.getByText(SYS_ADMIN_SCOPE_NOTES.dbInfo));
     expect(await page.getByRole('tab').count()).toBe(10);
     await shows(page.getByRole('table', { name: 'Team Table' }).getByText(E2E_TEAM));
 
