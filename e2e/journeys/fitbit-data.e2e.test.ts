@@ -129,7 +129,7 @@ describe('Fitbit data pages', () => {
     for (const [date, text] of month)
       expect(text, date).toBe(fitbitDay(user, date).steps.toLocaleString('en-US'));
 
-    // Body → the weight logs, shown in pounds.
+    // Body → the weight series, shown in pounds.
     await page.getByRole('textbox', { name: 'Category' }).click();
     await page.getByRole('option', { name: 'Body' }).click();
     await page.getByRole('button', { name: 'Show data' }).click();
@@ -352,8 +352,16 @@ describe('Fitbit data pages', () => {
     await open('?category=body&period=1y&subject=weight');
     const weights = await tableRows(page, 'Weight table');
     expect(weights.length).toBeGreaterThanOrEqual(365);
-    // One request for the year (the server reads Fitbit's 31-day windows one after the other).
-    expect(dataCalls.filter((u) => u.includes('/body/log/weight/'))).toHaveLength(1);
+    // One request for the year, and one provider call: Fitbit's weight series by period (issue #21 §3).
+    const weightCalls = dataCalls.filter((u) => u.includes('/body/'));
+    expect(weightCalls).toHaveLength(1);
+    expect(weightCalls[0]).toMatch(/\/body\/weight\/date\/\d{4}-\d{2}-\d{2}\/1y\.json$/);
+    for (const [date, text] of weights) {
+      const kg = fitbitDay(user, date).weightKg;
+      expect(text, date).toBe(kg === null ? '—' : kgToLb(kg).toLocaleString('en-US'));
+    }
+    await shows(page.getByText('Weight (Lbs)').first());
+    await shot(page, 'fitbit-data-weight-year');
 
     // Fitbit's hour used up (the simulator answers 429 with Retry-After): every chart of the page is refused.
     await page.request.post('/sim/fitbit/_control/exhaust-rate-limit', { data: {} });

@@ -5,7 +5,7 @@
  * expired-token, 429 and no-data paths; team scoping and roles; the
  * overview and the local summary against a hand-computed 7-vs-7.
  */
-import { DATA_MESSAGES } from '@trialwear/contract';
+import { DATA_MESSAGES, fitbitBodyPeriodStart } from '@trialwear/contract';
 import { fitbitDay, fitbitIntradayDataset, fitbitUserTimezone } from '@trialwear/simulators';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { answerCacheOf } from '../../src/providers/answer-cache.js';
@@ -91,6 +91,31 @@ describe('Fitbit tracker data', () => {
     expect(weights.data.weight.map((w: { date: string; weight: number }) => [w.date, w.weight])).toEqual(
       expected.map((d) => [d, fitbitDay(user, d).weightKg]),
     );
+  });
+
+  it("a year of weight is ONE provider call (the body series by period) and is the generator's weight per local date", async () => {
+    const end = localToday(fitbitUserTimezone(user).tz);
+    await sim().resetCalls();
+    const res = await data(a.as.User, pid, `/body/weight/date/${end}/1y.json`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await sim().calls(user)).toBe(1);
+    const series = res.json().data['body-weight'] as Array<{ dateTime: string; value: string }>;
+    const start = fitbitBodyPeriodStart(end, '1y');
+    const want: Array<{ dateTime: string; value: string }> = [];
+    for (let d = start; d <= end; d = day(d, 1))
+      want.push({ dateTime: d, value: String(fitbitDay(user, d).weightKg ?? 0) });
+    expect(want.length).toBeGreaterThanOrEqual(365);
+    expect(want.filter((w) => w.value !== '0').length).toBeGreaterThan(150);
+    expect(series).toEqual(want);
+    // The same days as the logs, 31 days at a time: the two endpoints agree per local date.
+    const logs = (await data(a.as.User, pid, `/body/log/weight/date/${day(end, -30)}/${end}.json`)).json();
+    for (const w of logs.data.weight as Array<{ date: string; weight: number }>)
+      expect(series.find((x) => x.dateTime === w.date)?.value).toBe(String(w.weight));
+    // Anything but a documented period is refused before any call.
+    await sim().resetCalls();
+    for (const p of [`/body/weight/date/${end}/2y.json`, `/body/weight/date/${end}/365d.json`])
+      expect((await data(a.as.User, pid, p)).statusCode, p).toBe(400);
+    expect(await sim().calls(user)).toBe(0);
   });
 
   it("one day's heart rate at 1 second and steps at 15 minutes are the simulator's datasets", async () => {

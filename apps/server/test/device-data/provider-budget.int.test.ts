@@ -2,17 +2,19 @@
  * The provider's call budget (issue #21 §3), against the Fitbit simulator
  * over HTTP with the test clock (simulated time, the simulator's clock moved
  * with it): identical reads in flight and within 60 s are one provider call;
- * a year of weight logs is read in the fewest calls Fitbit allows (31 days
- * each), one after the other, and loads; browsing every category and period
+ * a year of weight is one call (Fitbit's body series by period, where the
+ * logs allow 31 days a call) and loads; browsing every category and period
  * of one participant for ten simulated minutes spends at most the
  * interactive share and then answers 429 with the resume time, while the
  * background sync of that device still syncs and an export of that
  * participant completes.
  */
+import { fitbitBodyPeriodFor, fitbitBodyPeriodStart } from '@trialwear/contract';
 import { fitbitDay } from '@trialwear/simulators';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runExport } from '../../src/jobs/data-export/run-export.js';
 import { syncDevice } from '../../src/jobs/device-sync/sync-device.js';
+import { answerCacheOf } from '../../src/providers/answer-cache.js';
 import { type TeamFixture, teamWithRoles } from '../support/fixtures.js';
 import { linkParticipant, simControl, trialWithParticipants } from '../support/linked-participant.js';
 import { storeMetrics } from '../support/stored-metrics.js';
@@ -44,7 +46,10 @@ function pagePaths(end: string, days: number): string[] {
     ...series,
     `/activities/heart/date/${s}/${end}.json`,
     `/sleep/date/${s}/${end}.json`,
-    `/body/log/weight/date/${s}/${end}.json`,
+    // Weight as the web asks it: the series, over 31 days by the smallest period ending at `end`.
+    days <= 31
+      ? `/body/weight/date/${s}/${end}.json`
+      : `/body/weight/date/${end}/${fitbitBodyPeriodFor(s, end)}.json`,
     `/foods/log/caloriesIn/date/${s}/${end}.json`,
     `/foods/log/water/date/${s}/${end}.json`,
     `/spo2/date/${s}/${end}.json`,
@@ -112,27 +117,34 @@ describe('the provider call budget: browsing does not starve the sync and export
     expect(await sim().calls(user)).toBe(2);
   });
 
-  it("a year of weight is one request, Fitbit's fewest calls (31 days each), read one after the other, and loads", async () => {
+  it("a year of weight is ONE provider call (Fitbit's body series by period, where the logs need 12) and loads", async () => {
     const end = utcDate(clock.now());
-    const start = addDays(end, -364);
-    const path = `/body/log/weight/date/${start}/${end}.json`;
+    const path = `/body/weight/date/${end}/1y.json`;
     await sim().resetCalls();
     const res = await data(path);
     expect(res.statusCode, res.body).toBe(200);
-    expect(await sim().calls(user)).toBe(Math.ceil(365 / 31));
-    const weights = res.json().data.weight as Array<{ date: string; weight: number }>;
-    const want: Array<{ date: string; weight: number }> = [];
-    for (let d = start; d <= end; d = addDays(d, 1)) {
-      const kg = fitbitDay(user, d).weightKg;
-      if (kg !== null) want.push({ date: d, weight: kg });
-    }
-    expect(want.length).toBeGreaterThan(100);
-    expect(weights.map((w) => ({ date: w.date, weight: w.weight }))).toEqual(want);
+    expect(await sim().calls(user)).toBe(1);
+    const series = res.json().data['body-weight'] as Array<{ dateTime: string; value: string }>;
+    const want: Array<{ dateTime: string; value: string }> = [];
+    for (let d = fitbitBodyPeriodStart(end, '1y'); d <= end; d = addDays(d, 1))
+      want.push({ dateTime: d, value: String(fitbitDay(user, d).weightKg ?? 0) });
+    expect(want.filter((w) => w.value !== '0').length).toBeGreaterThan(100);
+    expect(series).toEqual(want);
     // Shown again (a reload, another chart of the range): no call.
     expect((await data(path)).statusCode).toBe(200);
-    expect(await sim().calls(user)).toBe(Math.ceil(365 / 31));
-    // Longer than a year is still refused before any call.
-    expect((await data(`/body/log/weight/date/${addDays(start, -10)}/${end}.json`)).statusCode).toBe(400);
+    expect(await sim().calls(user)).toBe(1);
+    // Every page period of weight is one call, and the range form stays within Fitbit's 31 days.
+    for (const days of PERIOD_DAYS) {
+      answerCacheOf(t.ctx).clear();
+      await sim().resetCalls();
+      const p = pagePaths(end, days).find((x) => x.startsWith('/body/weight/'))!;
+      expect((await data(p)).statusCode, p).toBe(200);
+      expect(await sim().calls(user), p).toBe(1);
+    }
+    // Longer than a year in the range form is still refused before any call.
+    await sim().resetCalls();
+    expect((await data(`/body/weight/date/${addDays(end, -400)}/${end}.json`)).statusCode).toBe(400);
+    expect(await sim().calls(user)).toBe(0);
   });
 
   it('ten simulated minutes of browsing every category and period: 429 with the resume time once the interactive share is spent; the sync and an export still work', async () => {

@@ -164,6 +164,10 @@ describe('parity: the legacy Fitbit Web API and the Google Health API give the s
       `/body/log/weight/date/${s}/${today}.json`,
       `/body/log/fat/date/${s}/${today}.json`,
       `/body/weight/date/${s}/${today}.json`,
+      // The body series by period (issue #21 §3: a year of weight in one call), from Google's samples too.
+      `/body/weight/date/${today}/1y.json`,
+      `/body/fat/date/${today}/3m.json`,
+      `/body/bmi/date/${today}/6m.json`,
       `/spo2/date/${s}/${today}.json`,
       `/hrv/date/${s}/${today}.json`,
       `/br/date/${s}/${today}.json`,

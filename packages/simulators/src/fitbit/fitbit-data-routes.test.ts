@@ -137,6 +137,9 @@ describe('Fitbit data endpoints', () => {
     expect((await get('/1/user/-/body/log/weight/date/2026-01-01/2026-03-31.json')).status).toBe(400);
     const series = await (await get('/1/user/-/body/weight/date/2026-03-01/7d.json')).json();
     expect(series['body-weight'][0].value).toMatch(/^\d+(\.\d+)?$/);
+    // The range form of the series: weight 31 days at most; the period form: any documented period.
+    expect((await get('/1/user/-/body/weight/date/2026-01-01/2026-03-31.json')).status).toBe(400);
+    expect((await get('/1/user/-/body/weight/date/2026-03-31/2y.json')).status).toBe(400);
     const spo2 = await (await get('/1/user/-/spo2/date/2026-03-01/2026-03-07.json')).json();
     expect(Array.isArray(spo2)).toBe(true);
     expect(spo2[0].value).toEqual({
@@ -149,6 +152,38 @@ describe('Fitbit data endpoints', () => {
     expect((await get('/1/user/-/cardioscore/date/2026-01-01/2026-03-01.json')).status).toBe(400);
     const foods = await (await get('/1/user/-/foods/log/date/2026-03-02.json')).json();
     expect(foods).toMatchObject({ goals: { calories: 2100 }, summary: { water: expect.any(Number) } });
+  });
+
+  it("body time series by period (Fitbit's Get Body Time Series by Date): the days ending at the date, the logs' values", async () => {
+    const year = (await (await get('/1/user/-/body/weight/date/2026-03-31/1y.json')).json())['body-weight'];
+    expect(year).toHaveLength(365);
+    expect(year[0].dateTime).toBe('2025-04-01');
+    expect(year.at(-1).dateTime).toBe('2026-03-31');
+    const leap = await (await get('/1/user/-/body/bmi/date/2024-02-29/1y.json')).json();
+    expect(leap['body-bmi'][0].dateTime).toBe('2023-03-01');
+    for (const [period, first] of [
+      ['1d', '2026-03-31'],
+      ['7d', '2026-03-25'],
+      ['1w', '2026-03-25'],
+      ['30d', '2026-03-02'],
+      ['1m', '2026-03-01'],
+      ['3m', '2026-01-01'],
+      ['6m', '2025-10-01'],
+    ]) {
+      const b = (await (await get(`/1/user/-/body/fat/date/2026-03-31/${period}.json`)).json())['body-fat'];
+      expect(b[0].dateTime, period).toBe(first);
+    }
+    expect(
+      (await (await get('/1/user/-/body/weight/date/2026-03-31/max.json')).json())['body-weight'],
+    ).toHaveLength(1095);
+    // Per local date the series is the log's weight (a day without a weighing "0").
+    const logs = new Map<string, number>();
+    for (const w of (await (await get('/1/user/-/body/log/weight/date/2026-03-01/2026-03-31.json')).json())
+      .weight)
+      logs.set(w.date, w.weight);
+    expect(logs.size).toBeGreaterThan(5);
+    for (const d of year.filter((x: { dateTime: string }) => x.dateTime >= '2026-03-01'))
+      expect(d.value, d.dateTime).toBe(String(logs.get(d.dateTime) ?? 0));
   });
 
   it('sleep list: one of beforeDate/afterDate, limit at most 100, sorted, paginated shape', async () => {

@@ -1,7 +1,9 @@
 /*
  * Body (providers.md §1.7.7): weight and fat logs (max 31 and 30 days)
- * and the weight, fat and BMI time series, from the daily Aria weighing at
- * 07:38:14.
+ * and the weight, fat and BMI time series ({start}/{end}, max 31/30/1095
+ * days, or {date}/{period} for any documented period up to 1y and max), from
+ * the daily Aria weighing at 07:38:14 — the same generator, so a series and
+ * the logs agree per local date. A day without a weighing is "0" in a series.
  */
 import type { FastifyInstance } from 'fastify';
 import { fitbitDay } from '../fitbit-daily.js';
@@ -63,9 +65,11 @@ export function registerBodyRoutes(app: FastifyInstance, { today, handle }: Fitb
           err('validation', `Invalid time series resource path: /body/${parts.join('/')}`),
         );
       }
+      // The range form: bmi 1095 days, fat 30, weight 31; the period form: any documented period
+      // (1d … 1y, max), one call (Fitbit's "Get Body Time Series by Date").
       const max = resource === 'bmi' ? 1095 : resource === 'fat' ? 30 : 31;
       return {
-        [`body-${resource}`]: daysOf(a, b, today(grant.userId), max).map((day) => {
+        [`body-${resource}`]: daysOf(a, b, today(grant.userId), max, 1095).map((day) => {
           const d = fitbitDay(grant.userId, day);
           const kg = d.weightKg ?? 0;
           const value =

@@ -17,17 +17,34 @@ export type Guard = (
 ) => Promise<AccessGrant | null>;
 
 const DAY = 86_400_000;
-const PERIOD_DAYS: Record<string, number> = {
-  '1d': 1,
-  '7d': 7,
-  '30d': 30,
-  '1w': 7,
-  '1m': 30,
-  '3m': 91,
-  '6m': 182,
-  '1y': 365,
-  max: 1095,
+/** Fitbit's periods of `{date}/{period}` paths: days, or whole calendar months back from `{date}`. */
+const PERIODS: Record<string, { days: number } | { months: number }> = {
+  '1d': { days: 1 },
+  '7d': { days: 7 },
+  '30d': { days: 30 },
+  '1w': { days: 7 },
+  '1m': { months: 1 },
+  '3m': { months: 3 },
+  '6m': { months: 6 },
+  '1y': { months: 12 },
+  // Everything Fitbit has; the generator has every day, so bounded here (as the portal's contract) to three years.
+  max: { days: 1095 },
 };
+export const isPeriod = (s: string | undefined) => s !== undefined && Object.hasOwn(PERIODS, s);
+
+/** The first day a period ending at `date` covers (a month back: the day after the same day a month earlier). */
+function periodStart(date: string, period: string): number {
+  const end = Date.parse(`${date}T00:00:00Z`);
+  const p = PERIODS[period]!;
+  if ('days' in p) return end - (p.days - 1) * DAY;
+  const d = new Date(end);
+  const day = d.getUTCDate();
+  d.setUTCDate(1);
+  d.setUTCMonth(d.getUTCMonth() - p.months);
+  d.setUTCDate(Math.min(day, new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate()));
+  return d.getTime() + DAY;
+}
+
 export const err = (errorType: string, message: string, fieldName = 'n/a') => ({
   errors: [{ errorType, fieldName, message }],
 });
@@ -46,14 +63,25 @@ export function parseDate(s: string, today: string, field: string): string {
   return d;
 }
 
-/** {start}/{end} or {date}/{period}: the list of days, checked against the resource's maximum. */
-export function daysOf(a: string, b: string, today: string, maxDays: number): string[] {
+/**
+ * {start}/{end} or {date}/{period}: the list of days, checked against the
+ * resource's maximum (`periodMaxDays` for the period form, where Fitbit's
+ * limit differs: the body series take any documented period).
+ */
+export function daysOf(
+  a: string,
+  b: string,
+  today: string,
+  maxDays: number,
+  periodMaxDays = maxDays,
+): string[] {
   const first = parseDate(a, today, 'date');
   let start: number;
   let end: number;
-  if (PERIOD_DAYS[b] !== undefined) {
+  if (isPeriod(b)) {
     end = Date.parse(`${first}T00:00:00Z`);
-    start = end - (PERIOD_DAYS[b]! - 1) * DAY;
+    start = periodStart(first, b);
+    maxDays = periodMaxDays;
   } else {
     start = Date.parse(`${first}T00:00:00Z`);
     end = Date.parse(`${parseDate(b, today, 'endDate')}T00:00:00Z`);

@@ -1,4 +1,4 @@
-import { kgToLb, kmToMiles, parseFitbitResourcePath, parseFitbitTrackerPath } from '@trialwear/contract';
+import { kgToLb, kmToMiles, parseFitbitTrackerPath } from '@trialwear/contract';
 import { describe, expect, it } from 'vitest';
 import { pathsFor, rowsFor, subjectKeys } from './fitbit-subjects';
 import { periodRange } from './periods';
@@ -12,16 +12,51 @@ describe('Fitbit subjects', () => {
       expect(paths.length).toBeGreaterThan(0);
       for (const p of paths) expect(parseFitbitTrackerPath(p), p).not.toBeNull();
     }
-    // A year is one request even where Fitbit allows fewer days per call (weight logs 31, sleep 100):
-    // the server reads the windows one after the other, the page never fans out (issue #21).
-    expect(pathsFor('weight', start, end)).toEqual([`/body/log/weight/date/${start}/${end}.json`]);
-    expect(parseFitbitResourcePath(pathsFor('weight', start, end)[0]!)).toBeNull();
-    expect(parseFitbitTrackerPath(pathsFor('weight', start, end)[0]!)?.windows).toHaveLength(12);
+    // A year is one request even where Fitbit allows fewer days per call (sleep 100): the server
+    // reads the windows one after the other, the page never fans out (issue #21).
     expect(pathsFor('duration', start, end)).toHaveLength(1);
     expect(pathsFor('totalTrackerActiveMinutes', '2026-11-16', '2026-11-22')).toEqual([
       '/activities/tracker/minutesLightlyActive/date/2026-11-16/2026-11-22.json',
       '/activities/tracker/minutesFairlyActive/date/2026-11-16/2026-11-22.json',
       '/activities/tracker/minutesVeryActive/date/2026-11-16/2026-11-22.json',
+    ]);
+  });
+
+  it('weight: the time series, a year in ONE provider call (the period form), up to 31 days the range', () => {
+    const end = '2026-11-22';
+    const one = (start: string) => {
+      const paths = pathsFor('weight', start, end);
+      expect(paths).toHaveLength(1);
+      // One provider call: the path is its own only window.
+      expect(parseFitbitTrackerPath(paths[0]!)?.windows).toEqual(paths);
+      return paths[0];
+    };
+    expect(one(periodRange('1y', end).start)).toBe(`/body/weight/date/${end}/1y.json`);
+    expect(one(periodRange('6m', end).start)).toBe(`/body/weight/date/${end}/6m.json`);
+    expect(one(periodRange('3m', end).start)).toBe(`/body/weight/date/${end}/3m.json`);
+    // Custom dates: the smallest period ending at the end that covers the start.
+    expect(one('2026-10-22')).toBe(`/body/weight/date/${end}/3m.json`); // 32 days
+    expect(one('2026-08-22')).toBe(`/body/weight/date/${end}/6m.json`); // one day over 3 months
+    expect(one('2025-11-22')).toBe(`/body/weight/date/${end}/max.json`); // one day over a year
+    // Up to 31 days: exactly the range.
+    expect(one(periodRange('1m', end).start)).toBe(`/body/weight/date/2026-10-23/${end}.json`);
+    expect(one(periodRange('7d', end).start)).toBe(`/body/weight/date/2026-11-16/${end}.json`);
+    expect(one(end)).toBe(`/body/weight/date/${end}/${end}.json`);
+  });
+
+  it('weight rows: the range only (days before the start dropped), a day without a weighing empty', () => {
+    const body = {
+      'body-weight': [
+        { dateTime: '2026-08-22', value: '70.1' },
+        { dateTime: '2026-08-23', value: '80.3' },
+        { dateTime: '2026-08-24', value: '0' },
+        { dateTime: '2026-08-25', value: '79.9' },
+      ],
+    };
+    expect(rowsFor('weight', '2026-08-23', '2026-08-25', [body])).toEqual([
+      { date: '2026-08-23', value: kgToLb(80.3) },
+      { date: '2026-08-24', value: null },
+      { date: '2026-08-25', value: kgToLb(79.9) },
     ]);
   });
 
@@ -31,7 +66,7 @@ describe('Fitbit subjects', () => {
       { date: '2026-11-21', value: kmToMiles(5.123) },
       { date: '2026-11-22', value: null },
     ]);
-    const weight = { weight: [{ date: '2026-11-22', weight: 80.3, time: '07:38:14' }] };
+    const weight = { 'body-weight': [{ dateTime: '2026-11-22', value: '80.3' }] };
     expect(rowsFor('weight', '2026-11-22', '2026-11-22', [weight])[0]?.value).toBe(kgToLb(80.3));
     const active = ['minutesLightlyActive', 'minutesFairlyActive', 'minutesVeryActive'].map((r, i) => ({
       [`activities-tracker-${r}`]: [{ dateTime: '2026-11-22', value: String(10 * (i + 1)) }],

@@ -5,7 +5,15 @@
  * JSON (provider units) and how it is converted at display (kg→lb, km→mi,
  * ml→fl oz). Charts take colour and kind from the shared CHART_SUBJECTS.
  */
-import { FITBIT_STITCH_MAX_DAYS, kgToLb, kmToMiles, parseFitbitTrackerPath } from '@trialwear/contract';
+import {
+  daysInclusive,
+  FITBIT_BODY_MAX_DAYS,
+  FITBIT_STITCH_MAX_DAYS,
+  fitbitBodyPeriodFor,
+  kgToLb,
+  kmToMiles,
+  parseFitbitTrackerPath,
+} from '@trialwear/contract';
 import type { ChartSubjectKey } from '../../../components/chart';
 import { datesBetween, splitRange } from './periods';
 
@@ -165,13 +173,23 @@ export const FITBIT_SUBJECTS = {
     label: 'Weight',
     chart: 'weight',
     unit: 'Lbs',
-    maxDays: 31,
-    // The weight logs (only days actually weighed), not the series that fills gaps with 0.
-    paths: (s, e) => [`/body/log/weight/date/${s}/${e}.json`],
+    maxDays: FITBIT_BODY_MAX_DAYS,
+    // Fitbit's weight time series, one value a day (the chart and table show a day's weight, not
+    // each weigh-in): up to 31 days the range itself, longer the smallest period ending at `e`
+    // that covers it, one call where the logs need one per 31 days (issue #21 §3); the days
+    // before `s` are dropped by rowsFor.
+    paths: (s, e) => {
+      if (daysInclusive(s, e) <= 31) return [`/body/weight/date/${s}/${e}.json`];
+      return [`/body/weight/date/${e}/${fitbitBodyPeriodFor(s, e) ?? 'max'}.json`];
+    },
     read: (data) => {
+      // A day without a weighing is "0" in the series: no value that day.
       const out = new Map<string, { value: number | null }>();
       for (const d of data)
-        for (const log of list(d, 'weight')) out.set(String(log.date), { value: num(log.weight) });
+        for (const row of list(d, 'body-weight')) {
+          const kg = num(row.value);
+          out.set(String(row.dateTime), { value: kg !== null && kg > 0 ? kg : null });
+        }
       return out;
     },
     display: kgToLb,
