@@ -7,6 +7,12 @@
  * them would land in the entry chunk every page loads.
  */
 import { CONVERSIONS } from './constants.js';
+import {
+  addDaysUtc,
+  FITBIT_BODY_PERIODS,
+  type FitbitBodyPeriod,
+  fitbitBodyPeriodStart,
+} from './fitbit-body-periods.js';
 
 // ---------------------------------------------------------------- messages
 
@@ -74,16 +80,6 @@ export const FITBIT_ACTIVITY_RESOURCES = [
   'minutesVeryActive',
 ] as const;
 export const FITBIT_BODY_RESOURCES = ['weight', 'fat', 'bmi'] as const;
-/**
- * The periods of Fitbit's "Get Body Time Series by Date"
- * (`/body/{bmi|fat|weight}/date/{date}/{period}.json`): the days ending at
- * `{date}`, one call whatever the period (issue #21 §3: a year of weight is
- * one call, where the range form and the log allow 31 days).
- */
-export const FITBIT_BODY_PERIODS = ['1d', '7d', '30d', '1w', '1m', '3m', '6m', '1y', 'max'] as const;
-export type FitbitBodyPeriod = (typeof FITBIT_BODY_PERIODS)[number];
-/** How far back `max` reaches here (the simulators bound it the same way): three years. */
-export const FITBIT_BODY_MAX_DAYS = 1095;
 export const FITBIT_FOOD_RESOURCES = ['caloriesIn', 'water'] as const;
 export const FITBIT_HEART_DETAIL_LEVELS = ['1sec', '1min', '5min', '15min'] as const;
 export const FITBIT_INTRADAY_DETAIL_LEVELS = ['1min', '5min', '15min'] as const;
@@ -118,54 +114,6 @@ export interface FitbitResource {
   end?: string;
   /** Longest range in days the provider accepts for this resource (providers.md §1.7). */
   maxDays?: number;
-}
-
-const addDaysUtc = (d: string, n: number) =>
-  new Date(Date.parse(`${d}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
-
-/** `date` moved by whole calendar months, the day of month kept (or the month's last day). */
-function addMonthsUtc(date: string, n: number): string {
-  const d = new Date(`${date}T00:00:00Z`);
-  const day = d.getUTCDate();
-  d.setUTCDate(1);
-  d.setUTCMonth(d.getUTCMonth() + n);
-  const last = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
-  d.setUTCDate(Math.min(day, last));
-  return d.toISOString().slice(0, 10);
-}
-
-/**
- * The first day a body period ending at `date` covers: 1d/7d/1w/30d that many
- * days, 1m/3m/6m/1y whole calendar months back (the day after `date` one
- * month earlier, as the data page's periods), max FITBIT_BODY_MAX_DAYS.
- */
-export function fitbitBodyPeriodStart(date: string, period: FitbitBodyPeriod): string {
-  switch (period) {
-    case '1d':
-      return date;
-    case '7d':
-    case '1w':
-      return addDaysUtc(date, -6);
-    case '30d':
-      return addDaysUtc(date, -29);
-    case '1m':
-      return addDaysUtc(addMonthsUtc(date, -1), 1);
-    case '3m':
-      return addDaysUtc(addMonthsUtc(date, -3), 1);
-    case '6m':
-      return addDaysUtc(addMonthsUtc(date, -6), 1);
-    case '1y':
-      return addDaysUtc(addMonthsUtc(date, -12), 1);
-    case 'max':
-      return addDaysUtc(date, -(FITBIT_BODY_MAX_DAYS - 1));
-  }
-}
-
-/** The smallest body period ending at `end` that covers `start` (null: longer than `max`). */
-export function fitbitBodyPeriodFor(start: string, end: string): FitbitBodyPeriod | null {
-  for (const p of ['7d', '30d', '3m', '6m', '1y', 'max'] as const)
-    if (fitbitBodyPeriodStart(end, p) <= start) return p;
-  return null;
 }
 
 const LIST_QUERY = String.raw`(?:beforeDate|afterDate)=${DATE}(?:T${TIME}:\d{2})?&sort=(?:asc|desc)&limit=\d{1,3}&offset=0`;
@@ -377,35 +325,5 @@ export function parseFitbitTrackerPath(path: string): { resource: FitbitResource
   return { resource: { ...first, api: `/1/user/-${path}`, start, end }, windows };
 }
 
-// ------------------------------------------- the provider's limit (issue #21 §3)
-
-/**
- * What the pages say when a device's provider calls must wait (our hourly
- * budget for interactive reads is spent, or the provider answered 429): the
- * time is the viewer's own clock time (`clockTime`), from the server's
- * `resumesAt` instant (429 answers carry it in `user.resumesAt` and Retry-After).
- */
-export const PROVIDER_LIMIT_MESSAGES = {
-  dataPage: (brand: string, time: string) =>
-    `${brand}'s hourly limit for this participant is reached; data resumes at ${time}`,
-  /** The data page when the resume time is not known (a provider 429 without Retry-After). */
-  dataPageNoTime: (brand: string) =>
-    `${brand}'s hourly limit for this participant is reached; data resumes within the hour`,
-  sync: (time: string) => `waiting for the provider's limit until ${time}`,
-  export: (brand: string, time: string) => `waiting for ${brand}'s hourly limit (resumes ${time})`,
-} as const;
-
-/** The body's `user` of a 429 for a provider limit: when calls resume (ISO instant). */
-export interface ProviderLimitInfo {
-  resumesAt: string;
-}
-
-/** The instant's wall-clock time, 24 h "HH:MM", in `timeZone` (default: the runtime's, i.e. the viewer's browser). */
-export function clockTime(iso: string | Date, timeZone?: string): string {
-  return new Intl.DateTimeFormat('en-GB', {
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-    ...(timeZone ? { timeZone } : {}),
-  }).format(typeof iso === 'string' ? new Date(iso) : iso);
-}
+export * from './fitbit-body-periods.js';
+export * from './provider-limits.js';
