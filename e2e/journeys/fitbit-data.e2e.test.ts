@@ -26,6 +26,8 @@ async function shot(page: Page, name: string) {
 async function tableRows(page: Page, name: string): Promise<Array<[string, string]>> {
   const table = page.getByRole('table', { name });
   await shows(table);
+  // Read it once it has rows: a run under load once read an empty body right after a switch of period.
+  await shows(table.locator('tbody tr').first());
   const rows = await table
     .locator('tbody tr')
     .evaluateAll((trs) =>

@@ -97,6 +97,11 @@ export const EXPORT_LIMITS = {
   maxRangeDays: 365,
   /** Jobs of one team running at once; the rest wait, taken in turn across requesters. */
   runningPerTeam: 2,
+  /**
+   * Jobs of one user running at once: one user's backlog never holds every
+   * slot of the team, so a colleague's export starts at once (issue #21 §2).
+   */
+  runningPerUser: 1,
   /** Pending or processing jobs of one user; a further request is refused (429, `tooManyActive`). */
   activePerUser: 3,
   fileNameMax: 100,

@@ -6,6 +6,7 @@
  * the lease owner and the current status, so a worker whose lease was taken
  * over or whose job was cancelled changes nothing.
  */
+import { EXPORT_LIMITS } from '@trialwear/contract';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { JOB_COLUMNS, PROVIDERS_OF_BRAND } from '../../features/data-export/repo.js';
@@ -59,7 +60,9 @@ export async function runningCount(db: Db, teamId: number, now: Date, exceptId?:
  * requester's waiting jobs (1 for the oldest), so one user's backlog never
  * holds up a colleague's request; equal turns go first to the requester
  * served least recently (latest start in the last day; never served first),
- * then oldest first.
+ * then oldest first. Only turns up to EXPORT_LIMITS.runningPerUser may start:
+ * a user with a running job waits for it, so the team's other slot stays
+ * free for a colleague.
  */
 export async function waitingJobs(db: Db, teamId: number | null, now: Date) {
   const team = teamId === null ? sql`TRUE` : sql`team_id = ${teamId}`;
@@ -90,13 +93,17 @@ export async function waitingJobs(db: Db, teamId: number | null, now: Date) {
         AND started_at IS NOT NULL
       GROUP BY team_id, user_id
     )
-    SELECT w.id, w.team_id, w.status, w.created_at, w.user_id,
-      coalesce(r.n, 0) + row_number() OVER (PARTITION BY w.team_id, w.user_id ORDER BY w.created_at, w.id) AS turn,
-      s.last_started
-    FROM waiting w
-    LEFT JOIN running r ON r.team_id = w.team_id AND r.user_id IS NOT DISTINCT FROM w.user_id
-    LEFT JOIN served s ON s.team_id = w.team_id AND s.user_id IS NOT DISTINCT FROM w.user_id
-    ORDER BY turn, s.last_started NULLS FIRST, w.created_at, w.id`.execute(db);
+    SELECT * FROM (
+      SELECT w.id, w.team_id, w.status, w.created_at, w.user_id,
+        coalesce(r.n, 0) + row_number() OVER (PARTITION BY w.team_id, w.user_id ORDER BY w.created_at, w.id) AS turn,
+        s.last_started
+      FROM waiting w
+      LEFT JOIN running r ON r.team_id = w.team_id AND r.user_id IS NOT DISTINCT FROM w.user_id
+      LEFT JOIN served s ON s.team_id = w.team_id AND s.user_id IS NOT DISTINCT FROM w.user_id
+    ) q
+    -- A user's later jobs wait for their running one: a backlog never holds every slot of the team.
+    WHERE turn <= ${EXPORT_LIMITS.runningPerUser}
+    ORDER BY turn, last_started NULLS FIRST, created_at, id`.execute(db);
   return r.rows;
 }
 
