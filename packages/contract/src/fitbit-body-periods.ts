@@ -16,7 +16,7 @@ export const addDaysUtc = (d: string, n: number) =>
   new Date(Date.parse(`${d}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 
 /** `date` moved by whole calendar months, the day of month kept (or the month's last day). */
-function addMonthsUtc(date: string, n: number): string {
+export function addMonthsUtc(date: string, n: number): string {
   const d = new Date(`${date}T00:00:00Z`);
   const day = d.getUTCDate();
   d.setUTCDate(1);

@@ -3,7 +3,7 @@
  * pure so that every message is unit-tested. Dates are calendar dates
  * (YYYY-MM-DD); "today" is passed in so the rules do not read the clock.
  */
-import { PERIODS, TRACKER_FORM_MESSAGES, VO2_PERIODS } from '@trialwear/contract';
+import { addDaysUtc, addMonthsUtc, PERIODS, TRACKER_FORM_MESSAGES, VO2_PERIODS } from '@trialwear/contract';
 
 export type Period = (typeof PERIODS)[number];
 
@@ -22,19 +22,9 @@ export const PERIOD_LABELS: Record<Period, string> = {
 export const periodsFor = (subject: string): readonly Period[] =>
   subject === 'vo2Max' ? VO2_PERIODS : PERIODS.filter((p) => p !== '30d');
 
-const DAY_MS = 86_400_000;
-export const addDays = (date: string, n: number) =>
-  new Date(Date.parse(`${date}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
-
-function addMonths(date: string, n: number): string {
-  const d = new Date(`${date}T00:00:00Z`);
-  const day = d.getUTCDate();
-  d.setUTCDate(1);
-  d.setUTCMonth(d.getUTCMonth() + n);
-  const last = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
-  d.setUTCDate(Math.min(day, last));
-  return d.toISOString().slice(0, 10);
-}
+/** Calendar-date arithmetic: the contract's, shared with the server's body periods. */
+export const addDays = addDaysUtc;
+const addMonths = addMonthsUtc;
 
 /** The local date today in a zone (the browser's when none is given). */
 export function todayIn(timeZone?: string, now = new Date()): string {
