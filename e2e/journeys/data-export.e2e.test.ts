@@ -22,7 +22,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { AxeBuilder } from '@axe-core/playwright';
 import { EXPORT_MESSAGES } from '@trialwear/contract';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,6 +30,7 @@ import { consentFromEmail } from '../support/consent.js';
 import { storeFitbitMetrics, withDatabase } from '../support/database.js';
 import { csvLines, DATA_CSV_HEADER, metricCsv, zipNames, zipText } from '../support/export-zip.js';
 import { waitForMail } from '../support/inbox.js';
+import { accessible, apiWrite } from '../support/page-checks.js';
 import { gone, shows } from '../support/wait.js';
 
 const TRIAL_NUMBER = 'EXP-E2E';
@@ -41,36 +41,6 @@ const FILE = 'export-journey';
 const CANCEL_FILE = 'export-journey-cancelled';
 async function shot(page: Page, name: string) {
   await screenshot(page, `data-export-${name}`);
-}
-
-/** axe (WCAG 2.1 A/AA) over the page in this state: no serious or critical violation. */
-async function accessible(page: Page, where: string) {
-  const result = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(
-    bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join('; ')})`),
-    `axe on ${where}`,
-  ).toEqual([]);
-}
-
-/** A JSON write from inside the page (its cookies and CSRF token), as the SPA makes it. */
-async function apiWrite<T>(page: Page, method: string, url: string, body: unknown): Promise<T> {
-  const res = await page.evaluate(
-    async ({ method, url, body }) => {
-      const csrf = (await (await fetch('/api/csrf-token')).json()).csrfToken as string;
-      const r = await fetch(url, {
-        method,
-        headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
-        body: JSON.stringify(body),
-      });
-      return { status: r.status, json: await r.json() };
-    },
-    { method, url, body },
-  );
-  if (res.status !== 200) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(res.json)}`);
-  return res.json as T;
 }
 
 /** The texts a field's aria-describedby points at (its error among them). */
