@@ -11,19 +11,19 @@ import path from 'node:path';
 import pg from 'pg';
 import { dataDir } from './browser.js';
 
+/** The embedded cluster's port and bootstrap superuser password (of the shared server unless `dir`). */
+export function clusterOf(dir: string = dataDir()) {
+  const password = fs.readFileSync(path.join(dir, 'pg-password'), 'utf8').trim();
+  const port = Number(fs.readFileSync(path.join(dir, 'pgdata', 'postmaster.pid'), 'utf8').split('\n')[3]);
+  return { host: '127.0.0.1', port, user: 'trialwear', password };
+}
+
 export async function withDatabase<T>(
   work: (client: pg.Client) => Promise<T>,
   dir: string = dataDir(),
+  database = 'trialwear',
 ): Promise<T> {
-  const password = fs.readFileSync(path.join(dir, 'pg-password'), 'utf8').trim();
-  const port = Number(fs.readFileSync(path.join(dir, 'pgdata', 'postmaster.pid'), 'utf8').split('\n')[3]);
-  const client = new pg.Client({
-    host: '127.0.0.1',
-    port,
-    user: 'trialwear',
-    password,
-    database: 'trialwear',
-  });
+  const client = new pg.Client({ ...clusterOf(dir), database });
   await client.connect();
   try {
     return await work(client);

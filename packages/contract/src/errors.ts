@@ -20,6 +20,17 @@ export const GENERIC_ERRORS = {
   unknown: 'An unknown error occurred.',
 } as const;
 
+/**
+ * The database is out of reach (a failover, a restart, a network blip): 503
+ * with Retry-After on every API route until it is back. The web app shows it
+ * once, in a banner, and waits for the portal to be ready again.
+ */
+export const SERVICE_UNAVAILABLE = {
+  message: 'The service is temporarily unavailable. Please try again in a moment.',
+  /** Seconds, in the Retry-After header of a 503. */
+  retryAfterSeconds: 5,
+} as const;
+
 /** Error reasons the server sends. The UI maps some of them to labels ('Validation Error', 'Database Error'). */
 export const ERROR_REASONS = [
   'ValidationError',
@@ -37,5 +48,6 @@ export const ERROR_REASONS = [
   'RecaptchaFailed',
   'MailError',
   'InternalError',
+  'ServiceUnavailable',
 ] as const;
 export type ErrorReason = (typeof ERROR_REASONS)[number];

@@ -37,8 +37,23 @@ const statementName = (text: string) => {
   return name;
 };
 
-/** A pg client that runs the PREPARED-marked queries (text and values, as Kysely sends them) as named statements. */
+/**
+ * A pg client that runs the PREPARED-marked queries (text and values, as
+ * Kysely sends them) as named statements, and that never takes the process
+ * down when its connection dies.
+ */
 class PreparingClient extends pg.Client {
+  constructor(config?: string | pg.ClientConfig) {
+    super(config);
+    // A connection lost while the client is checked out (a failover, a restart, an operator's
+    // pg_terminate_backend: 57P01) is emitted as 'error' on the client. pg-pool listens only while the
+    // client is idle and Kysely never listens, so without this an unhandled 'error' event ends the
+    // process (issue 27). The failure still reaches whoever uses the client: the running query
+    // rejects, a later one fails with "not queryable", and on release the pool discards the client
+    // (it is no longer queryable) and opens a new connection on the next checkout.
+    this.on('error', onLostConnection);
+  }
+
   // biome-ignore lint/suspicious/noExplicitAny: pg's query has many overloads; only (text, values) is rewritten.
   override query(...args: any[]): any {
     const [text, values] = args;
@@ -67,9 +82,32 @@ export function poolOf(db: Db): pg.Pool {
   return pool;
 }
 
+/** Lost connections are reported by the query that meets them; here only a line for the operator. */
+let lastLossLoggedAt = 0;
+function onLostConnection(err: Error & { code?: string }) {
+  // Once per burst, not per client: the database terminating ten connections is one event.
+  if (Date.now() - lastLossLoggedAt < 10_000) return;
+  lastLossLoggedAt = Date.now();
+  console.warn(`[db] database connection lost (${err.code ?? err.message}); the pool reconnects`);
+}
+
+/**
+ * How long a request waits for a connection (a free one of the pool, or a new one) before it is
+ * answered 503: without it a database that does not answer (a network partition) holds every
+ * request for ever. Generous, so that a busy pool under load is not mistaken for an outage.
+ */
+export const CONNECT_TIMEOUT_MS = 10_000;
+
 export function openDatabase(connectionString: string, max = 10): DatabaseHandle {
-  const pool = new pg.Pool({ connectionString, max, Client: PreparingClient });
-  // An idle client losing its connection (e.g. the database restarting) must not crash the process.
+  const pool = new pg.Pool({
+    connectionString,
+    max,
+    Client: PreparingClient,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    // TCP keep-alive: a connection whose peer vanished (no FIN: a failover's old primary) is found dead.
+    keepAlive: true,
+  });
+  // The pool's own listener for idle clients; the client's listener above already reports the loss.
   pool.on('error', () => {});
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   pools.set(db, pool);

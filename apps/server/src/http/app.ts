@@ -50,6 +50,12 @@ import { pgRateLimitStore } from './pg-rate-limit-store.js';
 import { registerRouteAccess } from './route-access.js';
 import { defaultWebDist, registerStaticWeb } from './static-web.js';
 
+/**
+ * Probes read by load balancers and the web app's outage banner: no session lookup before them,
+ * so they answer (503 when the database is down) whatever cookie the caller sends (issue 27).
+ */
+const SESSIONLESS_ROUTES = new Set(['/api/health', '/api/ready']);
+
 export interface BuildAppOptions {
   /** Serve the built SPA (the server does; API tests don't need it). */
   serveWeb?: boolean;
@@ -164,7 +170,8 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     request.participantAuth = await resolveParticipantAuth(ctx, request);
   };
   app.addHook('onRequest', (request, _reply, done) => {
-    if (!request.url.startsWith('/api/')) return done();
+    if (!request.url.startsWith('/api/') || SESSIONLESS_ROUTES.has(request.routeOptions.url ?? ''))
+      return done();
     resolveSessions(request).then(() => done(), done);
   });
   registerCsrf(app, ctx);

@@ -4,10 +4,11 @@
  * anything else (validation, database, unexpected) into the same shape
  * without leaking internals.
  */
-import type { ApiError, ErrorReason } from '@trialwear/contract';
+import { type ApiError, type ErrorReason, SERVICE_UNAVAILABLE } from '@trialwear/contract';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, type PgError } from '../access/errors.js';
+import { isDatabaseUnavailable } from '../db/unavailable.js';
 
 export function errorBody(request: FastifyRequest, err: AppError): ApiError {
   return {
@@ -69,9 +70,17 @@ export function databaseError(e: PgError): AppError {
   }
 }
 
+/** The database is out of reach: 503 with Retry-After, a message people may read (issue 27). */
+export const serviceUnavailable = () =>
+  new AppError(503, SERVICE_UNAVAILABLE.message, 'ServiceUnavailable', {
+    displayToUser: true,
+    headers: { 'retry-after': String(SERVICE_UNAVAILABLE.retryAfterSeconds) },
+  });
+
 /** Map anything thrown in a handler to an AppError. */
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
+  if (isDatabaseUnavailable(error)) return serviceUnavailable();
   const fe = error as FastifyError & { code?: string };
   if (hasZodFastifySchemaValidationErrors(fe)) {
     const errors = fe.validation.map((v) => ({
@@ -110,7 +119,10 @@ export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error, request, reply) => {
     const appError = toAppError(error);
     request.answeredWith = appError;
-    if (appError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+    // An outage fails every request: one short line each, not a stack trace each.
+    if (appError.reason === 'ServiceUnavailable')
+      request.log.warn({ code: (error as { code?: string }).code }, 'database unavailable');
+    else if (appError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
     else request.log.info({ reason: appError.reason, status: appError.statusCode }, appError.message);
     return sendError(request, reply, appError);
   });

@@ -36,6 +36,8 @@ export interface TestAppOptions {
   logStream?: NodeJS.WritableStream;
   /** Serve this folder as the built web app (WEB_DIST), as the server does with apps/web/dist. */
   webDist?: string;
+  /** The app reaches its database through this port on 127.0.0.1 (a db-proxy.ts in front of the cluster). */
+  databasePort?: number;
 }
 
 export interface TestApp {
@@ -76,7 +78,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     NODE_ENV: 'test',
     DATA_DIR: dataDir,
     // The application connects as the application role, never as the owner: as in production.
-    DATABASE_URL: asRole(url.toString(), APP_ROLE, passwords.app),
+    DATABASE_URL: asRole(viaPort(url, opts.databasePort), APP_ROLE, passwords.app),
     LOG_LEVEL: 'silent',
     ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     SESSION_SECRET: randomBytes(32).toString('base64url'),
@@ -143,6 +145,15 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The URL with its host and port replaced by 127.0.0.1:port, if a port is given. */
+function viaPort(url: URL, port: number | undefined): string {
+  if (port === undefined) return url.toString();
+  const u = new URL(url);
+  u.hostname = '127.0.0.1';
+  u.port = String(port);
+  return u.toString();
 }
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

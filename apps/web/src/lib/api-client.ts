@@ -11,6 +11,7 @@ import {
   cookieName,
   GENERIC_ERRORS,
 } from '@trialwear/contract';
+import { serviceStatus } from './service-status';
 
 export class ApiRequestError extends Error {
   constructor(
@@ -56,24 +57,31 @@ export async function apiRequest<T>(
   const headers: Record<string, string> = { accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (method !== 'GET' || opts.csrf) headers[CSRF_HEADER] = await csrfToken();
-  let res: Response;
-  try {
-    res = await fetch(`/api${path}`, {
-      method,
-      headers,
-      credentials: 'include',
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  } catch (err) {
-    throw new NetworkError((err as Error).message);
-  }
-  const text = await res.text();
-  const json = text ? safeJson(text) : null;
-  if (!res.ok) {
+  for (;;) {
+    // A read waits while the portal is known to be unavailable (the banner says so) rather than
+    // failing into an error in its widget; it runs once /api/ready answers again.
+    if (method === 'GET') await serviceStatus.whenAvailable();
+    let res: Response;
+    try {
+      res = await fetch(`/api${path}`, {
+        method,
+        headers,
+        credentials: 'include',
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch (err) {
+      throw new NetworkError((err as Error).message);
+    }
+    const text = await res.text();
+    const json = text ? safeJson(text) : null;
+    if (res.ok) return json as T;
     const parsed = apiErrorSchema.safeParse(json);
-    throw new ApiRequestError(res.status, parsed.success ? parsed.data : null);
+    const error = new ApiRequestError(res.status, parsed.success ? parsed.data : null);
+    if (res.status !== 503 || error.body?.reason !== 'ServiceUnavailable') throw error;
+    serviceStatus.markUnavailable(Number(res.headers.get('retry-after')) || undefined);
+    // A write is not repeated behind the person's back: it fails with the message, and they decide.
+    if (method !== 'GET') throw error;
   }
-  return json as T;
 }
 
 function safeJson(text: string): unknown {

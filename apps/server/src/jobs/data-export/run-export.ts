@@ -22,6 +22,7 @@ import { randomUUID } from 'node:crypto';
 import { EXPORT_LIMITS, type ExportJobParams, exportJobParamsSchema } from '@trialwear/contract';
 import type { AppContext } from '../../app-context.js';
 import { inTransaction } from '../../db/transaction.js';
+import { isDatabaseUnavailable } from '../../db/unavailable.js';
 import { writeExportArchive } from '../../features/data-export/archive/write-archive.js';
 import { exportStorage, storageKeyOf } from '../../features/data-export/service.js';
 import { ProviderUnavailable } from '../device-sync/sync-device.js';
@@ -176,8 +177,18 @@ export async function runExport(ctx: AppContext, jobId: string): Promise<RunOutc
       await repo.requeue(ctx.db, jobId, owner, now, err.until, note, { giveBackAttempt: true });
       return { status: 'deferred' };
     }
-    const transient =
-      err instanceof ExportDeferred || err instanceof ProviderUnavailable || isConnectionError(err);
+    if (isDatabaseUnavailable(err)) {
+      // The database went away under the run (a restart, a failover, a terminated connection):
+      // not the export's failure, so the attempt is given back and the job runs again from the
+      // start once the database answers (the minute sweep wakes it). If the database is still
+      // down, this requeue fails too and the lease expiring hands the job to the sweep instead.
+      console.warn(`[trialwear] export ${jobId}: the database connection was lost; the export runs again`);
+      await repo.requeue(ctx.db, jobId, owner, now, new Date(now.getTime() + RETRY_DELAY_MS), 'retrying', {
+        giveBackAttempt: true,
+      });
+      return { status: 'retry' };
+    }
+    const transient = err instanceof ExportDeferred || err instanceof ProviderUnavailable;
     if (transient && row.attempts < MAX_ATTEMPTS) {
       console.error(`[trialwear] export ${jobId}: attempt ${row.attempts} failed, retrying:`, err);
       await repo.requeue(
@@ -234,9 +245,4 @@ function endStream(stream: NodeJS.WritableStream): Promise<void> {
     s.once('error', reject);
     if (!s.writableEnded) s.end();
   });
-}
-
-function isConnectionError(err: unknown) {
-  const code = (err as { code?: string } | null)?.code ?? '';
-  return ['ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', '57P01', '08006', '08003'].includes(code);
 }

@@ -10,6 +10,13 @@
  * (binary-copy-csv.ts), and keeps the library's protocol handling as it is — attaching to and detaching
  * from the connection, handing an ErrorResponse (and what follows it) back to
  * pg, ending on CopyDone, reading the row count from CommandComplete.
+ *
+ * Stricter than the library in two places (issue 27): only CopyDone ends the
+ * rows — any other message is a protocol error that fails the stream (the
+ * library ends the stream as if complete, which would export a truncated
+ * file) — and once the stream has handed the connection back, it reads
+ * nothing more from it (the library's read loop could go on parsing into its
+ * cleaned-up buffer, a TypeError thrown from a socket event).
  */
 import { to as copyTo } from 'pg-copy-streams';
 
@@ -17,6 +24,7 @@ type CopyToStream = ReturnType<typeof copyTo>;
 
 const ErrorResponse = 0x45;
 const CopyData = 0x64;
+const CopyDone = 0x63;
 const CopyOutResponse = 0x48;
 const NotificationResponse = 0x41;
 const NoticeResponse = 0x4e;
@@ -41,6 +49,8 @@ class LeanCopyToStream extends CopyToStreamQuery {
   private pending: Buffer | null = null;
   /** Payload bytes of the current CopyData message still to come. */
   private payloadLeft = 0;
+  /** The connection was handed back (CopyDone, ErrorResponse) or the stream failed: read no more. */
+  private over = false;
 
   _parse(incoming: Buffer): boolean {
     const self = this as unknown as Internals;
@@ -53,7 +63,7 @@ class LeanCopyToStream extends CopyToStreamQuery {
     const slices: Buffer[] = [];
     let runStart = -1;
     let at = 0;
-    let end: 'more' | 'error' | 'done' = 'more';
+    let end: 'more' | 'error' | 'done' | 'protocol' = 'more';
     const endRun = (to: number) => {
       if (runStart >= 0 && to > runStart) slices.push(chunk.subarray(runStart, to));
       runStart = -1;
@@ -98,25 +108,47 @@ class LeanCopyToStream extends CopyToStreamQuery {
         at += 5 + length;
         continue;
       }
-      // CopyDone (or anything else ends copy-out mode, as in the library): consumed here.
-      at += 5 + length;
-      end = 'done';
+      if (code === CopyDone) {
+        at += 5 + length;
+        end = 'done';
+        break;
+      }
+      end = 'protocol';
       break;
     }
     endRun(this.pending ? chunk.length - this.pending.length : at);
+    if (end === 'protocol') {
+      // Rows may be missing: fail rather than end. The connection is in an unknown state; the
+      // export's snapshot releases it with this error, which destroys it.
+      this.over = true;
+      this.destroy(new Error(`unexpected message ${String.fromCharCode(chunk[at]!)} during COPY TO STDOUT`));
+      return false;
+    }
     let drained = true;
     for (const slice of slices) drained = self.push(slice);
-    if (end !== 'more') {
-      // What follows (CommandComplete, ReadyForQuery, or the error) goes back to pg.
-      if (at < chunk.length) self._buffer.push(chunk.subarray(at));
-      self._detach();
-      if (end === 'done') {
-        self.push(null);
-        self._cleanup();
-      }
-      return drained;
+    if (end === 'more') return drained;
+    // What follows (CommandComplete, ReadyForQuery, or the error) goes back to pg.
+    this.over = true;
+    if (at < chunk.length) self._buffer.push(chunk.subarray(at));
+    self._detach();
+    if (end === 'done') {
+      self.push(null);
+      self._cleanup();
     }
-    return drained;
+    // Stop the library's read loop: what the socket brings next is pg's.
+    return false;
+  }
+
+  /** The library's read loop (on 'readable' and on _read): nothing once the connection is pg's again. */
+  _forward() {
+    if (this.over) return;
+    (CopyToStreamQuery.prototype as unknown as { _forward(): void })._forward.call(this);
+  }
+
+  handleError(err: Error) {
+    // The connection died under the COPY (pg fails its active query): nothing more is read.
+    this.over = true;
+    (CopyToStreamQuery.prototype as unknown as { handleError(e: Error): void }).handleError.call(this, err);
   }
 }
 
