@@ -270,6 +270,8 @@ async function waitUntilReady(url: string, child: ChildProcess, logFile: string)
       throw new Error(`PostgreSQL exited during start (code ${child.exitCode}):\n${tail}`);
     }
     const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1000 });
+    // A lost connection fails the query in flight; without a listener it would also end the process.
+    client.on('error', () => {});
     try {
       await client.connect();
       await client.query('SELECT 1');
@@ -286,6 +288,8 @@ async function waitUntilReady(url: string, child: ChildProcess, logFile: string)
 async function ensureDatabase(adminUrl: string, name: string) {
   const { default: pg } = await import('pg');
   const client = new pg.Client({ connectionString: adminUrl });
+  // A lost connection fails the query in flight; without a listener it would also end the process.
+  client.on('error', () => {});
   await client.connect();
   try {
     const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);

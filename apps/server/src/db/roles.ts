@@ -27,6 +27,8 @@ const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 async function withClient<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
+  // A lost connection fails the query in flight; without a listener it would also end the process.
+  client.on('error', () => {});
   await client.connect();
   try {
     return await fn(client);
