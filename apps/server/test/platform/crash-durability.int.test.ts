@@ -4,17 +4,22 @@
  * row (a write and its audit entry commit together or not at all). Once with
  * the server killed on the shared test database, once with the server and
  * its embedded PostgreSQL killed together and started again (crash recovery).
+ * And kill -9 of a retention purge mid-way (issue 27 §4): every reading it
+ * removed is in the audit counts, and the next run removes and audits the rest.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../../../../scripts/free-port.mjs';
-import { FIXTURE_PASSWORD, teamWithRoles } from '../support/fixtures.js';
-import { HttpSession, startServer } from '../support/processes.js';
+import { PURGE_BATCH_SIZE, purgeExpiredReadings } from '../../src/jobs/retention-purge/purge.js';
+import { createTestTeam, FIXTURE_PASSWORD, teamWithRoles } from '../support/fixtures.js';
+import { HttpSession, startCli, startServer } from '../support/processes.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
+import { until } from '../support/until.js';
 
 /** Adds participants 8 at a time until `stop()`; returns the ids the server acknowledged. */
 function writeUntilKilled(session: HttpSession, trialId: number) {
@@ -207,4 +212,108 @@ describe('kill -9 during writes', () => {
       await exited;
     }
   }, 180_000);
+});
+
+describe('kill -9 during a retention purge', () => {
+  let t: TestApp | undefined;
+  afterEach(async () => {
+    await t?.close();
+    t = undefined;
+  });
+
+  it('every reading removed before the kill is in the audit counts; the next run audits the rest', async () => {
+    const app = await createTestApp();
+    t = app;
+    const db = app.ctx.db;
+    const teamId = await createTestTeam(app, 'Purge crash', { retentionDays: 7 });
+    const trial = await db
+      .insertInto('trials')
+      .values({ team_id: teamId, trial_number: 'PC', trial_name: 'PC', trial_code: 'PC' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const pid = (
+      await db
+        .insertInto('participants')
+        .values({ team_id: teamId, trial_id: trial.id, email: 'pc@x.example' })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
+    // Three and a half batches past the team's 7 days (one a minute, from 30 days back), and two
+    // readings inside them that stay. `purge-now` runs on the real clock.
+    const old = 3 * PURGE_BATCH_SIZE + PURGE_BATCH_SIZE / 2;
+    await sql`
+      INSERT INTO device_readings (participant_id, team_id, metric_key, measured_at, local_date, value)
+      SELECT ${pid}::int, ${teamId}::int, 'steps', now() - interval '30 days' - make_interval(mins => i), date '2026-01-01', i
+        FROM generate_series(1, ${old}) AS i
+      UNION ALL
+      SELECT ${pid}::int, ${teamId}::int, 'steps', now() - make_interval(hours => i), date '2026-01-01', i
+        FROM generate_series(1, 2) AS i`.execute(db);
+    const count = async () =>
+      Number(
+        (
+          await sql<{
+            n: string;
+          }>`SELECT count(*) AS n FROM device_readings WHERE team_id = ${teamId}`.execute(db)
+        ).rows[0]!.n,
+      );
+    const audited = async () =>
+      Number(
+        (
+          await sql<{ n: string }>`SELECT coalesce(sum((after->>'deleted')::int), 0) AS n FROM audit_log
+            WHERE action = 'readings.retention_purge' AND team_id = ${teamId}`.execute(db)
+        ).rows[0]!.n,
+      );
+    const before = await count();
+    const PURGE_APP = 'purge-crash-test';
+    const purgeBackends = async (also = '') =>
+      (
+        await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity
+          WHERE datname = current_database() AND application_name = ${PURGE_APP} ${sql.raw(also)}`.execute(db)
+      ).rows[0]!.n;
+
+    // Hold the third batch: another transaction locks one of its readings (the oldest go first),
+    // so two batches commit and the purge then waits, mid-way, until it is killed.
+    const locker = await app.connectAs('owner');
+    let purge: ReturnType<typeof startCli> | null = null;
+    try {
+      await locker.query('BEGIN');
+      // The outer row only is locked (not the ones the subquery skips over).
+      const locked = await locker.query(
+        `SELECT 1 FROM device_readings
+          WHERE (participant_id, metric_key, measured_at) = (
+            SELECT participant_id, metric_key, measured_at FROM device_readings
+             WHERE team_id = $1 ORDER BY measured_at OFFSET $2 LIMIT 1)
+          FOR UPDATE`,
+        [teamId, 2 * PURGE_BATCH_SIZE + 10],
+      );
+      expect(locked.rowCount).toBe(1);
+      // Named, so its connections can be told apart in pg_stat_activity.
+      purge = startCli(app, { PGAPPNAME: PURGE_APP }, 'purge-now');
+      await until(
+        async () => (await purgeBackends("AND wait_event_type = 'Lock'")) > 0,
+        'the purge waiting at its third batch',
+        60_000,
+      );
+      expect(await count()).toBe(before - 2 * PURGE_BATCH_SIZE);
+      purge.child.kill('SIGKILL');
+      await purge.done;
+    } finally {
+      if (purge && purge.child.exitCode === null && purge.child.signalCode === null)
+        purge.child.kill('SIGKILL');
+      await locker.query('ROLLBACK').catch(() => {});
+      await locker.end();
+    }
+    // The killed purge's connections end once PostgreSQL sees the client gone (the waiting one
+    // after the lock is released): count only then.
+    await until(async () => (await purgeBackends()) === 0, "the killed purge's connections gone", 30_000);
+    const removed = before - (await count());
+    expect(removed).toBeGreaterThan(0);
+    expect(await audited()).toBe(removed);
+
+    // The next run removes the rest; every reading past retention is then audited exactly once.
+    const again = await purgeExpiredReadings(db, new Date());
+    expect(again.total).toBe(old - removed);
+    expect(await count()).toBe(2);
+    expect(await audited()).toBe(old);
+  }, 120_000);
 });

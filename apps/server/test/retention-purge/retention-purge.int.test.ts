@@ -2,8 +2,9 @@
  * The retention purge on a real database: exactly the readings past their
  * retention go (per team and metric, the team's retention capping a longer
  * metric retention, the boundary instant kept), in batches of 10,000, with one
- * audit row per team × metric; `purge-now` prints its JSON line; the job is
- * registered with a daily cron.
+ * audit row per batch (its count, and the pair's running count in the run);
+ * `purge-now` prints its JSON line; the job is registered with a daily cron.
+ * A purge killed mid-way: platform/crash-durability.int.test.ts.
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -135,6 +136,14 @@ describe('retention purge', () => {
   });
   afterAll(() => t.close());
 
+  const purgeAudit = () =>
+    t.ctx.db
+      .selectFrom('audit_log')
+      .select(['team_id', 'user_id', 'entity_type', 'entity_id', 'after'])
+      .where('action', '=', 'readings.retention_purge')
+      .orderBy('id')
+      .execute();
+
   it('removes exactly the readings past retention, and records each team × metric in the audit log', async () => {
     const result = await purgeExpiredReadings(t.ctx.db, NOW);
     const left = (await remaining()).map(key).sort();
@@ -155,19 +164,17 @@ describe('retention purge', () => {
     expect(result.purged).toEqual(expected);
     expect(result.total).toBe(10);
 
-    const audit = await t.ctx.db
-      .selectFrom('audit_log')
-      .select(['team_id', 'user_id', 'entity_type', 'entity_id', 'after'])
-      .where('action', '=', 'readings.retention_purge')
-      .orderBy('id')
-      .execute();
+    // Each pair fits one batch here: one row each, its count and the run's running count alike.
+    const audit = await purgeAudit();
+    const runId = (audit[0]?.after as { runId?: string } | undefined)?.runId;
+    expect(runId).toMatch(/^[0-9a-f-]{36}$/);
     expect(audit).toEqual(
-      expected.map((p) => ({
+      expected.map(({ batches: _, ...p }) => ({
         team_id: p.teamId,
         user_id: null,
         entity_type: 'device_readings',
         entity_id: `${p.teamId}:${p.metricKey}`,
-        after: p,
+        after: { ...p, runId, batch: 1, deletedInRun: p.deleted },
       })),
     );
 
@@ -192,11 +199,21 @@ describe('retention purge', () => {
       SELECT ${pa}, ${teamA}, 'steps', ${ago(50 * DAY)}::timestamptz - make_interval(mins => i), '2026-01-01', i
       FROM generate_series(1, ${n}) AS i`.execute(t.ctx.db);
     const before = (await remaining()).length;
+    const audited = (await purgeAudit()).length;
     const result = await purgeExpiredReadings(t.ctx.db, NOW);
     expect(result.purged).toEqual([
       expect.objectContaining({ teamId: teamA, metricKey: 'steps', deleted: n, batches: 3 }),
     ]);
     expect((await remaining()).length).toBe(before - n);
+    // One audit row per batch: the counts add up to the readings removed; the last reads as the pair's total.
+    const rows = (await purgeAudit()).slice(audited).map((r) => r.after as Record<string, unknown>);
+    expect(rows.map((r) => [r.batch, r.deleted, r.deletedInRun])).toEqual([
+      [1, PURGE_BATCH_SIZE, PURGE_BATCH_SIZE],
+      [2, PURGE_BATCH_SIZE, 2 * PURGE_BATCH_SIZE],
+      [3, 500, n],
+    ]);
+    expect(new Set(rows.map((r) => r.runId)).size).toBe(1);
+    expect(rows.every((r) => r.metricKey === 'steps' && r.teamId === teamA)).toBe(true);
   });
 
   it('the team’s retention caps a metric retention set longer later', async () => {

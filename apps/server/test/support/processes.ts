@@ -40,12 +40,21 @@ export function runCliAsync(t: TestApp, env: Record<string, string>, ...args: st
 
 /** The CLI as a child process with exactly this environment (e.g. on a database no TestApp made). */
 export function runCliWithEnv(env: NodeJS.ProcessEnv, ...args: string[]) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [...TSX, 'apps/server/src/cli/main.ts', ...args], {
-      cwd: repoRoot,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+  return startCliWithEnv(env, ...args).done;
+}
+
+/** The CLI as a child process the test may kill (`child`) before it ends (`done`). */
+export function startCli(t: TestApp, env: Record<string, string>, ...args: string[]) {
+  return startCliWithEnv(envFor(t, env), ...args);
+}
+
+function startCliWithEnv(env: NodeJS.ProcessEnv, ...args: string[]) {
+  const child = spawn(process.execPath, [...TSX, 'apps/server/src/cli/main.ts', ...args], {
+    cwd: repoRoot,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
     let stdout = '';
     let stderr = '';
     child.stdout!.on('data', (d) => {
@@ -57,6 +66,7 @@ export function runCliWithEnv(env: NodeJS.ProcessEnv, ...args: string[]) {
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout: stdout.trim(), stderr: stderr.trim() }));
   });
+  return { child, done };
 }
 
 export function startWorker(t: TestApp, env: Record<string, string>) {

@@ -128,19 +128,35 @@ export function claim(db: Db, id: string, owner: string, now: Date, leaseUntil: 
     .executeTakeFirstOrThrow();
 }
 
-/** Renew the lease and write progress; answers whether this worker still owns a processing job. */
-export async function heartbeat(
-  db: Db,
-  id: string,
-  owner: string,
-  now: Date,
-  leaseUntil: Date,
-  progress: { rowsWritten: number; rowsTotal: number | null; phase: string },
-): Promise<boolean> {
+/** Renew the lease; answers whether this worker still owns a processing job. */
+export async function heartbeat(db: Db, id: string, owner: string, now: Date, leaseUntil: Date) {
+  const r = await db
+    .updateTable('export_jobs')
+    .set({ lease_expires_at: leaseUntil, updated_at: now })
+    .where('id', '=', id)
+    .where('lease_owner', '=', owner)
+    .where('status', '=', 'processing')
+    .returning('id')
+    .executeTakeFirst();
+  return r !== undefined;
+}
+
+export interface JobProgress {
+  rowsWritten: number;
+  rowsTotal: number | null;
+  phase: string;
+}
+
+/**
+ * Write the run's progress (the archive writer's figure, throttled by the
+ * caller) under the heartbeat's guard: only this worker's processing job, so
+ * a late write after a cancel, a takeover or the completion changes nothing.
+ * Answers whether the job is still this worker's.
+ */
+export async function writeProgress(db: Db, id: string, owner: string, now: Date, progress: JobProgress) {
   const r = await db
     .updateTable('export_jobs')
     .set({
-      lease_expires_at: leaseUntil,
       rows_written: String(progress.rowsWritten),
       rows_total: progress.rowsTotal === null ? null : String(progress.rowsTotal),
       phase: progress.phase,

@@ -8,9 +8,12 @@
  * - at most EXPORT_LIMITS.runningPerTeam (2) jobs of a team run at once,
  *   and the waiting ones start in turns across requesters (repo.waitingJobs),
  *   so one user's backlog does not hold up a colleague's request.
- * While it works, the worker renews its lease and writes progress every
- * HEARTBEAT_MS, and checks its row every POLL_MS: a cancel (status changed)
- * or a lost lease aborts the signal, which stops the fetch and the archive
+ * While it works, the worker renews its lease every HEARTBEAT_MS and checks
+ * its row every POLL_MS; the rows written reach the row as the archive writer
+ * hands them on, throttled to one write per PROGRESS_WRITE_MS (issue 27 §4:
+ * with the heartbeat alone a short export showed no progress while its file
+ * was half written). A cancel (status changed) or a lost lease, seen by any
+ * of these writes, aborts the signal, which stops the fetch and the archive
  * writer; the storage writer is aborted, so no partial file is left. The
  * ZIP becomes visible only on commit() (storage contract), under one key per
  * job, and the row turns completed only if this worker still owns it, so a
@@ -28,6 +31,7 @@ import { exportStorage, storageKeyOf } from '../../features/data-export/service.
 import { ProviderUnavailable } from '../device-sync/sync-device.js';
 import { ExportDeferred, fetchMissing, PROVIDER_LIMIT_PHASE } from './fetch-missing.js';
 import { mailOutcome } from './mail.js';
+import { ThrottledWrites } from './progress-throttle.js';
 import * as repo from './repo.js';
 
 /** A lease outlives a few missed heartbeats; a killed worker's job is taken over after it. */
@@ -35,6 +39,12 @@ export const LEASE_MS = 15_000;
 const HEARTBEAT_MS = 2_000;
 /** How often a running job looks at its row for a cancel: well within the promised second. */
 const POLL_MS = 200;
+/**
+ * At most one progress write per this (start to start, one at a time), and the
+ * last figure of a burst within it: live for anyone polling (the web polls every
+ * 10 s), at most 4 single-row updates a second per running export (docs/decisions/007).
+ */
+export const PROGRESS_WRITE_MS = 250;
 /** Runs of one job (first run, retries after transient failures, takeovers after a crash). */
 export const MAX_ATTEMPTS = 3;
 const RETRY_DELAY_MS = 10_000;
@@ -92,7 +102,11 @@ export async function runExport(ctx: AppContext, jobId: string): Promise<RunOutc
   const { row, owner } = claim;
   const params = exportJobParamsSchema.parse(row.job_params) as ExportJobParams;
   const controller = new AbortController();
-  const progress = { rowsWritten: 0, rowsTotal: null as number | null, phase: 'fetching' };
+  const progress: repo.JobProgress = { rowsWritten: 0, rowsTotal: null, phase: 'fetching' };
+  // Under the lease guard: a write that finds the job no longer this worker's stops the run, as the heartbeat does.
+  const progressWrites = new ThrottledWrites<repo.JobProgress>(async (p) => {
+    if (!(await repo.writeProgress(ctx.db, jobId, owner, ctx.now(), p))) controller.abort();
+  }, PROGRESS_WRITE_MS);
   let checking = false;
   let lastBeat = Date.now();
   const timer = setInterval(() => {
@@ -100,7 +114,7 @@ export async function runExport(ctx: AppContext, jobId: string): Promise<RunOutc
     checking = true;
     const beat = Date.now() - lastBeat >= HEARTBEAT_MS;
     const check = beat
-      ? repo.heartbeat(ctx.db, jobId, owner, ctx.now(), new Date(ctx.now().getTime() + LEASE_MS), progress)
+      ? repo.heartbeat(ctx.db, jobId, owner, ctx.now(), new Date(ctx.now().getTime() + LEASE_MS))
       : repo.stillOwned(ctx.db, jobId, owner);
     check
       .then((mine) => {
@@ -122,6 +136,7 @@ export async function runExport(ctx: AppContext, jobId: string): Promise<RunOutc
     await untilAborted(fetchMissing(ctx, row.team_id, params, controller.signal), controller.signal);
     if (controller.signal.aborted) return await stopped(ctx, jobId);
     progress.phase = 'writing';
+    progressWrites.report({ ...progress });
     writer = await storage.createWriter(key);
     const result = await writeExportArchive(
       ctx.db,
@@ -140,6 +155,7 @@ export async function runExport(ctx: AppContext, jobId: string): Promise<RunOutc
         onProgress: (p) => {
           progress.rowsWritten = p.rowsWritten;
           progress.rowsTotal = p.rowsTotal;
+          progressWrites.report({ ...progress });
         },
       },
     );
@@ -147,6 +163,8 @@ export async function runExport(ctx: AppContext, jobId: string): Promise<RunOutc
     await endStream(writer.stream);
     const { size } = await writer.commit();
     writer = null;
+    // The exact final figure is complete()'s: no throttled write may land after it.
+    await progressWrites.stop();
     const now = ctx.now();
     // Readings written: the data files' rows (the dictionary's are metrics).
     const rows = result.files.filter((f) => f.kind === 'data').reduce((n, f) => n + f.rows, 0);
@@ -217,6 +235,7 @@ export async function runExport(ctx: AppContext, jobId: string): Promise<RunOutc
     return { status: 'failed', error: reason };
   } finally {
     clearInterval(timer);
+    await progressWrites.stop();
   }
 }
 

@@ -75,7 +75,12 @@ export interface ArchiveResult {
 
 export interface ArchiveOptions {
   signal: AbortSignal;
-  /** Throttled (at most every PROGRESS_INTERVAL_MS), and once at the end with rowsTotal = rowsWritten. */
+  /**
+   * Rows handed on so far: at the start (0), as each chunk of rows is handed
+   * to the ZIP, and once at the end with rowsTotal = rowsWritten. Not
+   * throttled: a plain call per chunk, so the caller, which throttles its own
+   * writes (jobs/data-export/progress-throttle.ts), always holds the latest figure.
+   */
   onProgress?: (p: { rowsWritten: number; rowsTotal: number }) => void;
   /** 'auto' (default): ZIP64 records only where sizes or offsets need them; 'always': on every entry and the end record. */
   zip64?: 'auto' | 'always';
@@ -85,7 +90,6 @@ export interface ArchiveOptions {
 
 /** Deflate level: gzip's default, the level the bench compares with. */
 export const ZIP_COMPRESSION_LEVEL = 6;
-export const PROGRESS_INTERVAL_MS = 500;
 /**
  * CSV bytes written ahead of the deflate: while zlib's thread compresses one
  * chunk, the main thread writes the next ones. With one chunk of room the two
@@ -179,20 +183,17 @@ export async function writeExportArchive(
 
     let rowsWritten = 0;
     let rowsTotal = await Promise.race([snapshot.countUpperBound(), failed]);
-    let lastReport = 0;
-    const report = (force = false) => {
+    const report = () => {
       if (!opts.onProgress) return;
-      const t = Date.now();
-      if (!force && t - lastReport < PROGRESS_INTERVAL_MS) return;
-      lastReport = t;
       if (rowsWritten > rowsTotal) rowsTotal = rowsWritten;
       opts.onProgress({ rowsWritten, rowsTotal });
     };
-    report(true);
+    report();
 
     const files: ArchiveFile[] = [];
     for (const file of dataFiles(snapshot, req.mode)) {
       const entry = csvEntry(snapshot, file.parts, (n) => {
+        if (n === 0) return;
         rowsWritten += n;
         report();
       });
@@ -251,7 +252,7 @@ export async function writeExportArchive(
     await Promise.race([written, failed]);
     if (failure !== undefined) throw failure;
     rowsTotal = rowsWritten;
-    report(true);
+    report();
     return { bytes: zipBytes, files };
   } catch (err) {
     fail(err);
