@@ -39,6 +39,14 @@ const statementName = (text: string) => {
 
 /** A pg client that runs the PREPARED-marked queries (text and values, as Kysely sends them) as named statements. */
 class PreparingClient extends pg.Client {
+  constructor(config?: string | pg.ClientConfig) {
+    super(config);
+    // Minimal stop-gap (issue 27; the lead's fuller fix replaces it): a connection lost while the
+    // client is checked out is emitted as 'error' on the client, and without a listener that ends
+    // the process. The query that meets the loss still rejects, and the pool drops the client.
+    this.on('error', () => {});
+  }
+
   // biome-ignore lint/suspicious/noExplicitAny: pg's query has many overloads; only (text, values) is rewritten.
   override query(...args: any[]): any {
     const [text, values] = args;
