@@ -133,7 +133,7 @@ describe('a device sync in flight when the database restarts', () => {
       console.log(`[sync-after-restart] the sync resumed and completed ${resumedMs} ms after the restart`);
       expect(resumedMs).toBeLessThan(RESUME_WITHIN_MS);
       await until(
-        async () => (await jobStates(held)).every((s) => s === 'completed'),
+        async () => !!(await soft(() => jobStates(held)))?.every((s) => s === 'completed'),
         `the held device's job completed: ${await jobStates(held)}`,
       );
       expect(worker.child.exitCode, worker.output()).toBeNull();
