@@ -7,6 +7,7 @@ import { loadConfig } from './config.js';
 import { buildApp } from './http/app.js';
 import { JOBS } from './jobs/registry.js';
 import { startJobWorkers } from './jobs/runner.js';
+import { surviveDatabaseOutages } from './process-guard.js';
 import { exitOnSignals, jobLog, startRuntime } from './runtime.js';
 import { DEMO_PASSWORD, DEMO_USERS, seedDemoIfEmpty } from './seed/demo.js';
 
@@ -58,6 +59,7 @@ async function main() {
   );
 }
 
+surviveDatabaseOutages('trialwear');
 main().catch((err) => {
   console.error('[trialwear] failed to start:', err instanceof Error ? err.message : err);
   process.exit(1);

@@ -7,6 +7,7 @@
 import { loadConfig } from './config.js';
 import { JOBS } from './jobs/registry.js';
 import { startJobWorkers } from './jobs/runner.js';
+import { surviveDatabaseOutages } from './process-guard.js';
 import { exitOnSignals, jobLog, startRuntime } from './runtime.js';
 
 async function main() {
@@ -25,6 +26,7 @@ async function main() {
   log(`worker ${process.pid} is running jobs: ${JOBS.map((j) => j.name).join(', ')}`);
 }
 
+surviveDatabaseOutages('trialwear-worker');
 main().catch((err) => {
   console.error('[trialwear-worker] failed to start:', err instanceof Error ? err.message : err);
   process.exit(1);

@@ -16,12 +16,15 @@ import { migrate } from '../../src/db/migrate.js';
 import { APP_ROLE, applyAppGrants, ensureRoles, OWNER_ROLE } from '../../src/db/roles.js';
 import { startQueue } from '../../src/queue/boss.js';
 
+/** Where the test databases are cloned from: the shared cluster's, or a test's own cluster. */
+export interface TestCluster {
+  adminDatabaseUrl: string;
+  templateDatabase: string;
+  rolePasswords: { owner: string; app: string };
+}
+
 declare module 'vitest' {
-  export interface ProvidedContext {
-    adminDatabaseUrl: string;
-    templateDatabase: string;
-    rolePasswords: { owner: string; app: string };
-  }
+  export interface ProvidedContext extends TestCluster {}
 }
 
 /** Fixed in tests: the roles live in a throwaway cluster (or the developer's own). */
@@ -40,6 +43,36 @@ function withDatabase(url: string, database: string) {
   const u = new URL(url);
   u.pathname = `/${database}`;
   return u.toString();
+}
+
+/**
+ * The migrated template of the test databases in the cluster at `adminUrl`
+ * (a superuser): the roles, the schema as the owner, the application role's
+ * grants and its pg-boss schema; closed to connections so it can be cloned.
+ * Also for a test that runs its own cluster (one it stops and starts again).
+ */
+export async function prepareTemplate(adminUrl: string): Promise<TestCluster> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await ensureRoles((database) => withDatabase(adminUrl, database), TEMPLATE, ROLE_PASSWORDS);
+
+    const templateUrl = withDatabase(adminUrl, TEMPLATE);
+    const owner = openDatabase(asRole(templateUrl, OWNER_ROLE, ROLE_PASSWORDS.owner), 2);
+    await migrate(owner.pool);
+    await applyAppGrants(owner.pool, APP_ROLE);
+    await owner.close();
+    const boss = await startQueue(asRole(templateUrl, APP_ROLE, ROLE_PASSWORDS.app), { background: false });
+    await boss.stop({ graceful: false, wait: true });
+    // A template must have no sessions while it is cloned: close the door and clear the room.
+    await admin.query(`ALTER DATABASE ${TEMPLATE} WITH ALLOW_CONNECTIONS false`);
+    await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [
+      TEMPLATE,
+    ]);
+    return { adminDatabaseUrl: adminUrl, templateDatabase: TEMPLATE, rolePasswords: ROLE_PASSWORDS };
+  } finally {
+    await admin.end();
+  }
 }
 
 export default async function setup(project: TestProject) {
@@ -65,19 +98,8 @@ export default async function setup(project: TestProject) {
     await admin.query(`ALTER DATABASE "${datname}" WITH ALLOW_CONNECTIONS true`);
     await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
   }
-  await ensureRoles((database) => withDatabase(adminUrl!, database), TEMPLATE, ROLE_PASSWORDS);
-
-  const templateUrl = withDatabase(adminUrl, TEMPLATE);
-  const owner = openDatabase(asRole(templateUrl, OWNER_ROLE, ROLE_PASSWORDS.owner), 2);
-  await migrate(owner.pool);
-  await applyAppGrants(owner.pool, APP_ROLE);
-  await owner.close();
-  const boss = await startQueue(asRole(templateUrl, APP_ROLE, ROLE_PASSWORDS.app), { background: false });
-  await boss.stop({ graceful: false, wait: true });
-  // A template must have no sessions while it is cloned: close the door and clear the room.
-  await admin.query(`ALTER DATABASE ${TEMPLATE} WITH ALLOW_CONNECTIONS false`);
-  await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [TEMPLATE]);
   await admin.end();
+  await prepareTemplate(adminUrl);
 
   project.provide('adminDatabaseUrl', adminUrl);
   project.provide('templateDatabase', TEMPLATE);

@@ -21,7 +21,7 @@ import { createMailer } from '../../src/mail/mailer.js';
 import { createProviderRegistry } from '../../src/providers/registry.js';
 import { startQueue } from '../../src/queue/boss.js';
 import { createRecaptchaVerifier } from '../../src/security/recaptcha.js';
-import { asRole } from './global-setup.js';
+import { asRole, type TestCluster } from './global-setup.js';
 
 /** What GET /api/auth/user answers (200) without a full or pending session. */
 export const SIGNED_OUT = { message: 'NotSignedIn', user: null } as const;
@@ -38,6 +38,8 @@ export interface TestAppOptions {
   webDist?: string;
   /** The app reaches its database through this port on 127.0.0.1 (a db-proxy.ts in front of the cluster). */
   databasePort?: number;
+  /** Clone the database in this cluster instead of the shared one (a test that restarts its database). */
+  cluster?: TestCluster;
 }
 
 export interface TestApp {
@@ -53,21 +55,23 @@ export interface TestApp {
 }
 
 export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
-  const adminUrl = inject('adminDatabaseUrl');
+  const adminUrl = opts.cluster?.adminDatabaseUrl ?? inject('adminDatabaseUrl');
   const name = `tw_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
     // PostgreSQL refuses two clones of one template at the same moment: take turns.
     await admin.query('SELECT pg_advisory_lock(734001)');
-    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('templateDatabase')} OWNER ${OWNER_ROLE}`);
+    await admin.query(
+      `CREATE DATABASE ${name} TEMPLATE ${opts.cluster?.templateDatabase ?? inject('templateDatabase')} OWNER ${OWNER_ROLE}`,
+    );
   } finally {
     await admin.query('SELECT pg_advisory_unlock(734001)').catch(() => {});
     await admin.end();
   }
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const passwords = inject('rolePasswords');
+  const passwords = opts.cluster?.rolePasswords ?? inject('rolePasswords');
   /** This test's database as the schema owner, or as the cluster's superuser (for tests that play an attacker). */
   const urlAs = (who: 'owner' | 'superuser') =>
     who === 'owner' ? asRole(url.toString(), OWNER_ROLE, passwords.owner) : url.toString();

@@ -31,7 +31,9 @@ export const deviceSync = defineJob({
   retry: { limit: 5, delaySeconds: 30, backoff: true },
   // Provider-bound: four at once per process (each device still one at a time: the singleton key).
   workers: 4,
-  // A device's sync takes seconds; a job left by a killed worker is retried after this.
+  // A device's sync takes seconds; a job left by a killed worker is retried after this. One whose
+  // worker lost the database is reported by it once the database answers (runner.ts), so it is
+  // retried within a minute of a restart; kept long so that the report's wait fits inside it.
   expireInSeconds: 300,
 });
 
