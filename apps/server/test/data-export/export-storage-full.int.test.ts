@@ -7,6 +7,7 @@
  * mkdir. The store is a real tmpfs, filled up, then remounted read-only.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { EXPORT_MESSAGES as M } from '@trialwear/contract';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -23,10 +24,7 @@ describe.skipIf(!mountable)('an export store that is full or read-only (a real t
   let exportDir: string;
 
   beforeAll(async () => {
-    exportDir = path.join(
-      fs.mkdtempSync(path.join(process.env.TMPDIR ?? '/tmp', 'tw-full-store-')),
-      'exports',
-    );
+    exportDir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tw-full-store-')), 'exports');
     store = mountTmpfs(exportDir, 256 * 1024);
     t = await createTestApp({ listen: true, env: { EXPORT_DIR: exportDir } });
   }, 120_000);
