@@ -3,14 +3,16 @@
  * crashed export's `*.partial` file does not survive its job being cancelled
  * or deleted. The daily expiry job removes it, and counts it in the team's
  * audit row (files, bytes); the partial of a job still running (live lease)
- * and a partial written within the last lease stay.
+ * and a partial written within the last lease stay. The expiry of a file is
+ * audited too (data_export.expired).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exportStorage, storageKeyOf } from '../../src/features/data-export/service.js';
 import { expireExports } from '../../src/jobs/data-export/job.js';
 import * as repo from '../../src/jobs/data-export/repo.js';
-import { LEASE_MS } from '../../src/jobs/data-export/run-export.js';
+import { LEASE_MS, runExport } from '../../src/jobs/data-export/run-export.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { testClock } from '../support/test-clock.js';
 import { crashMidWrite, type ExportTeam, exportTeam } from './support/crashed-export.js';
@@ -96,5 +98,28 @@ describe('orphaned export temporaries (directory store)', () => {
     // Nothing else was touched, and a second sweep finds nothing.
     expect(await expireExports(t.ctx)).toEqual({ expired: 0, temporaries: { files: 0, bytes: 0 } });
     expect(await sweepAudits()).toHaveLength(2);
+  }, 60_000);
+
+  it('a file past its 7 days: removed, its job expired, with an audit row', async () => {
+    const id = await x.request('User');
+    expect(await runExport(t.ctx, id)).toMatchObject({ status: 'completed' });
+    const key = storageKeyOf(x.team.teamId, id);
+    clock.advance(7 * 86_400_000 + 60_000);
+    expect(await expireExports(t.ctx)).toEqual({ expired: 1, temporaries: { files: 0, bytes: 0 } });
+    expect(await exportStorage(t.ctx.config).open(key)).toBeNull();
+    const audit = await t.ctx.db
+      .selectFrom('audit_log')
+      .select(['team_id', 'user_id', 'entity_type', 'after'])
+      .where('action', '=', 'data_export.expired')
+      .where('entity_id', '=', id)
+      .execute();
+    expect(audit).toEqual([
+      {
+        team_id: x.team.teamId,
+        user_id: null,
+        entity_type: 'export_job',
+        after: { status: 'expired', storageKey: key },
+      },
+    ]);
   }, 60_000);
 });
