@@ -74,6 +74,9 @@ export const EXPORT_MESSAGES = {
   deleteConfirm: 'The export file will be permanently removed. This cannot be undone.',
   expiredNote: 'Expired: the file was deleted after 7 days.',
   cancelledByUser: 'Cancelled by the user.',
+  // a job failed on a full or read-only export store (issue 27): a retry fails the same way
+  storageUnavailable:
+    'The export storage is full or not writable. An administrator must free space or fix its permissions; retrying will not help until then.',
 } as const;
 
 /** §8 'Server error (status)' for a 5xx answer. */

@@ -14,6 +14,11 @@
  *
  * Keys are relative names such as `exports/42.zip`: letters, digits, `._-`
  * and `/`, no `..`.
+ *
+ * A writer that dies (kill -9, a crash) leaves an unfinished write behind: a
+ * temporary file, or an incomplete multipart upload that S3 keeps (and bills)
+ * until it is aborted. listUnfinished() and removeUnfinished() let the expiry
+ * job sweep those of jobs no longer running (issue 27).
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -22,15 +27,19 @@ import path from 'node:path';
 import { type Readable, Transform } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import {
+  AbortMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
+  ListMultipartUploadsCommand,
   NoSuchKey,
+  NoSuchUpload,
   NotFound,
   S3Client,
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { Config } from '../config.js';
+import { makeDirectory } from './make-directory.js';
 
 export interface ExportWriter {
   stream: NodeJS.WritableStream;
@@ -40,11 +49,27 @@ export interface ExportWriter {
   abort(): Promise<void>;
 }
 
+/** A write that was never committed nor aborted: a temporary file, or an incomplete multipart upload. */
+export interface UnfinishedWrite {
+  /** The key it was writing (as given to createWriter). */
+  key: string;
+  /** Which one, for removeUnfinished(): the temporary file's name, or the upload id. */
+  ref: string;
+  /** The file's last write, or the upload's start: older than a lease, nobody is writing it. */
+  since: Date;
+  /** What it holds, where the store tells without more requests (a file's size; S3: null). */
+  bytes: number | null;
+}
+
 export interface ExportStorage {
   /** Content becomes visible under `key` only on commit(); abort() leaves nothing. */
   createWriter(key: string): Promise<ExportWriter>;
   open(key: string): Promise<{ stream: NodeJS.ReadableStream; size: number } | null>;
   remove(key: string): Promise<void>;
+  /** Every unfinished write in the store, whoever left it (the caller decides whose is orphaned). */
+  listUnfinished(): Promise<UnfinishedWrite[]>;
+  /** Removes it (already gone: not an error). */
+  removeUnfinished(write: UnfinishedWrite): Promise<void>;
 }
 
 const KEY = /^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/;
@@ -96,7 +121,7 @@ export function createDirectoryExportStorage(root: string): ExportStorage {
     async createWriter(key) {
       const target = file(key);
       const dir = path.dirname(target);
-      await fsp.mkdir(dir, { recursive: true });
+      await makeDirectory(dir);
       // A crashed attempt at this key left its temporary file: it is never visible, and is removed now.
       const base = path.basename(target);
       for (const name of await fsp.readdir(dir)) {
@@ -106,8 +131,11 @@ export function createDirectoryExportStorage(root: string): ExportStorage {
       const temp = `${target}.${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`;
       const stream = fs.createWriteStream(temp, { flags: 'wx', mode: 0o600 });
       let state: 'open' | 'committed' | 'aborted' = 'open';
-      // An error before commit/abort is reported by them; keep it from being unhandled.
-      stream.on('error', () => {});
+      // An error before commit/abort is reported by them; keep it from being unhandled. A failed
+      // write names no file (ENOSPC, write): name the temporary file, so the log says where.
+      stream.on('error', (err: NodeJS.ErrnoException) => {
+        err.path ??= temp;
+      });
       return {
         stream,
         async commit() {
@@ -142,7 +170,42 @@ export function createDirectoryExportStorage(root: string): ExportStorage {
     async remove(key) {
       await fsp.rm(file(key), { force: true });
     },
+    async listUnfinished() {
+      const found: UnfinishedWrite[] = [];
+      for (const rel of await filesUnder(root)) {
+        const m = TEMP_NAME.exec(rel);
+        if (!m) continue;
+        const stat = await fsp.stat(path.join(root, ...rel.split('/'))).catch(() => null);
+        // Gone meanwhile: its writer committed or aborted it.
+        if (stat) found.push({ key: m[1]!, ref: rel, since: stat.mtime, bytes: stat.size });
+      }
+      return found;
+    },
+    async removeUnfinished(write) {
+      const rel = write.ref;
+      if (!TEMP_NAME.exec(rel) || rel.split('/').some((s) => s === '..' || s === '.' || s === ''))
+        throw new Error(`not a temporary export file: ${JSON.stringify(rel)}`);
+      await fsp.rm(path.join(root, ...rel.split('/')), { force: true });
+    },
   };
+}
+
+/** `team-1/x.zip.0a1b2c3d4e5f.partial` → `team-1/x.zip`: the writer's temporary name for a key. */
+const TEMP_NAME = /^(.+)\.[0-9a-f]+\.partial$/;
+
+/** Every file under root, as `/`-separated paths relative to it (none when root does not exist yet). */
+async function filesUnder(root: string, at = ''): Promise<string[]> {
+  const entries = await fsp.readdir(path.join(root, at), { withFileTypes: true }).catch((err) => {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  });
+  const files: string[] = [];
+  for (const e of entries) {
+    const rel = at ? `${at}/${e.name}` : e.name;
+    if (e.isDirectory()) files.push(...(await filesUnder(root, rel)));
+    else if (e.isFile()) files.push(rel);
+  }
+  return files;
 }
 
 // --- S3 --------------------------------------------------------------------
@@ -224,6 +287,47 @@ export function createS3ExportStorage(opts: S3ExportStorageOptions): ExportStora
     },
     async remove(key) {
       await client.send(new DeleteObjectCommand({ Bucket: opts.bucket, Key: objectKey(key) }));
+    },
+    async listUnfinished() {
+      const prefix = opts.prefix ?? '';
+      const found: UnfinishedWrite[] = [];
+      let keyMarker: string | undefined;
+      let uploadIdMarker: string | undefined;
+      for (;;) {
+        const page = await client.send(
+          new ListMultipartUploadsCommand({
+            Bucket: opts.bucket,
+            Prefix: prefix,
+            KeyMarker: keyMarker,
+            UploadIdMarker: uploadIdMarker,
+          }),
+        );
+        for (const u of page.Uploads ?? []) {
+          if (!u.Key?.startsWith(prefix) || !u.UploadId || !u.Initiated) continue;
+          // The parts' sizes would take a ListParts per upload: counted as uploads only.
+          found.push({ key: u.Key.slice(prefix.length), ref: u.UploadId, since: u.Initiated, bytes: null });
+        }
+        if (!page.IsTruncated) break;
+        keyMarker = page.NextKeyMarker;
+        uploadIdMarker = page.NextUploadIdMarker;
+      }
+      return found;
+    },
+    async removeUnfinished(write) {
+      try {
+        await client.send(
+          new AbortMultipartUploadCommand({
+            Bucket: opts.bucket,
+            Key: objectKey(write.key),
+            UploadId: write.ref,
+          }),
+        );
+      } catch (err) {
+        // Completed or aborted meanwhile.
+        if (err instanceof NoSuchUpload) return;
+        if ((err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return;
+        throw err;
+      }
     },
   };
 }

@@ -243,7 +243,7 @@ describe('batch data export calls', () => {
     expect(await exportStorage(t.ctx.config).open(key)).not.toBeNull();
     clock.advance(7 * DAY + 60_000);
     try {
-      expect(await expireExports(t.ctx)).toEqual({ expired: 1 });
+      expect(await expireExports(t.ctx)).toEqual({ expired: 1, temporaries: { files: 0, bytes: 0 } });
     } finally {
       clock.advance(-(7 * DAY + 60_000));
     }

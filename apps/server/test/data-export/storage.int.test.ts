@@ -3,8 +3,11 @@
  * implementation and against S3 (s3rver, a real S3-compatible HTTP server
  * started here, reached through createExportStorage with the EXPORT_S3_*
  * configuration): nothing visible before commit, exact bytes and size after,
- * abort (also mid-multipart) leaving nothing, remove, keys checked, and a
- * large stream written under backpressure.
+ * abort (also mid-multipart) leaving nothing, remove, keys checked, a
+ * large stream written under backpressure, and a dead writer's unfinished
+ * write (a temporary file, an incomplete multipart upload) listed and removed
+ * (issue 27; s3rver given ListMultipartUploads and AbortMultipartUpload by
+ * test/support/s3rver-multipart.ts).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -23,6 +26,8 @@ import {
   createS3ExportStorage,
   type ExportStorage,
 } from '../../src/storage/export-storage.js';
+import { withMultipartListing } from '../support/s3rver-multipart.js';
+import { until } from '../support/until.js';
 
 interface Subject {
   storage: ExportStorage;
@@ -133,6 +138,31 @@ function storageSuite(name: string, make: () => Promise<Subject>) {
       expect(written).toBeLessThan(64 * 1024 * 1024);
       expect(await s.smallParts.open('exports/4.zip')).toBeNull();
       expect(await s.listAll()).toEqual(before);
+      // Nor an unfinished write (S3: the multipart upload was aborted, its parts are gone).
+      expect(await s.storage.listUnfinished()).toEqual([]);
+    });
+
+    it('a writer that dies leaves an unfinished write: listed under its key, removed by removeUnfinished', async () => {
+      const before = await s.listAll();
+      const started = Date.now();
+      const w = await s.smallParts.createWriter('exports/dead.zip');
+      // More than a part (S3: a multipart upload starts), and the writer never ends: it "dies".
+      generated(6 * 1024 * 1024, 3).stream.pipe(w.stream as NodeJS.WritableStream, { end: false });
+      let found: Awaited<ReturnType<ExportStorage['listUnfinished']>> = [];
+      await until(async () => {
+        found = await s.storage.listUnfinished();
+        return found.length === 1 && (found[0]!.bytes === null || found[0]!.bytes === 6 * 1024 * 1024);
+      }, 'the unfinished write');
+      const [u] = found;
+      expect(u).toMatchObject({ key: 'exports/dead.zip', ref: expect.any(String) });
+      expect(u!.since.getTime()).toBeGreaterThanOrEqual(started - 2_000);
+      expect(u!.since.getTime()).toBeLessThanOrEqual(Date.now() + 2_000);
+      expect(await s.storage.open('exports/dead.zip')).toBeNull();
+      await s.storage.removeUnfinished(u!);
+      expect(await s.storage.listUnfinished()).toEqual([]);
+      expect(await s.listAll()).toEqual(before);
+      // Gone already: not an error.
+      await s.storage.removeUnfinished(u!);
     });
 
     it('streams 64 MiB under backpressure and reads it back identical', async () => {
@@ -234,13 +264,15 @@ let endpoint = '';
 
 storageSuite('S3 (s3rver)', async () => {
   const port = await freePort();
-  s3rver = new S3rver({
-    address: '127.0.0.1',
-    port,
-    silent: true,
-    directory: s3dir,
-    configureBuckets: [{ name: BUCKET, configs: [] }],
-  });
+  s3rver = withMultipartListing(
+    new S3rver({
+      address: '127.0.0.1',
+      port,
+      silent: true,
+      directory: s3dir,
+      configureBuckets: [{ name: BUCKET, configs: [] }],
+    }),
+  );
   await s3rver.run();
   endpoint = `http://127.0.0.1:${port}`;
   const env = {

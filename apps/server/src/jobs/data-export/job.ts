@@ -10,15 +10,20 @@
  * `data-export-sweep` (every minute) wakes whatever may start in any team:
  * jobs that waited for a slot or a provider, and jobs whose worker died
  * (lease expired) — the crash recovery. `data-export-expiry` (daily) deletes
- * files past their 7 days and marks their jobs expired.
+ * files past their 7 days and marks their jobs expired (an audit row each),
+ * and sweeps the unfinished writes that crashed runs of jobs no longer
+ * running left behind (sweep-temporaries.ts, issue 27).
  */
 import { EXPORT_LIMITS } from '@trialwear/contract';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
+import { recordAudit } from '../../audit/audit-log.js';
+import { inTransaction } from '../../db/transaction.js';
 import { exportStorage } from '../../features/data-export/service.js';
 import { defineJob, enqueue } from '../job-definition.js';
 import * as repo from './repo.js';
 import { runExport } from './run-export.js';
+import { type SweptTemporaries, sweepOrphanedTemporaries } from './sweep-temporaries.js';
 
 export const dataExport = defineJob({
   name: 'data-export',
@@ -77,15 +82,33 @@ export const dataExportSweep = defineJob({
   schedule: { cron: '* * * * *', payload: {} },
 });
 
-/** Files past their keep time: deleted from the storage, their jobs marked expired. */
-export async function expireExports(ctx: AppContext): Promise<{ expired: number }> {
+/**
+ * Files past their keep time: deleted from the storage, their jobs marked
+ * expired; then the orphaned temporaries. What was removed is in the audit
+ * log and in the job's result (the runner logs it).
+ */
+export async function expireExports(
+  ctx: AppContext,
+): Promise<{ expired: number; temporaries: SweptTemporaries }> {
   const storage = exportStorage(ctx.config);
   let expired = 0;
   for (const job of await repo.dueForExpiry(ctx.db, ctx.now())) {
     if (job.storage_key) await storage.remove(job.storage_key);
-    if (await repo.markExpired(ctx.db, job.id, ctx.now())) expired++;
+    const marked = await inTransaction(ctx, async ({ db }) => {
+      if (!(await repo.markExpired(db, job.id, ctx.now()))) return false;
+      await recordAudit(db, {
+        userId: null,
+        teamId: job.team_id,
+        action: 'data_export.expired',
+        entityType: 'export_job',
+        entityId: job.id,
+        after: { status: 'expired', storageKey: job.storage_key },
+      });
+      return true;
+    });
+    if (marked) expired++;
   }
-  return { expired };
+  return { expired, temporaries: await sweepOrphanedTemporaries(ctx) };
 }
 
 export const dataExportExpiry = defineJob({

@@ -269,6 +269,17 @@ export function requeue(
     .executeTakeFirst();
 }
 
+/** Jobs a worker is running now (processing, lease alive): their unfinished writes are in use. */
+export async function runningJobIds(db: Db, now: Date): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('export_jobs')
+    .select('id')
+    .where('status', '=', 'processing')
+    .where('lease_expires_at', '>', now)
+    .execute();
+  return new Set(rows.map((r) => r.id));
+}
+
 /** Completed jobs whose file is past its keep time. */
 export function dueForExpiry(db: Db, now: Date) {
   return db

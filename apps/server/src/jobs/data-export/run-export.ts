@@ -22,12 +22,18 @@
  * the job completes or fails; never the data, only a link to /DataExport.
  */
 import { randomUUID } from 'node:crypto';
-import { EXPORT_LIMITS, type ExportJobParams, exportJobParamsSchema } from '@trialwear/contract';
+import {
+  EXPORT_LIMITS,
+  EXPORT_MESSAGES,
+  type ExportJobParams,
+  exportJobParamsSchema,
+} from '@trialwear/contract';
 import type { AppContext } from '../../app-context.js';
 import { inTransaction } from '../../db/transaction.js';
 import { isDatabaseUnavailable } from '../../db/unavailable.js';
 import { writeExportArchive } from '../../features/data-export/archive/write-archive.js';
 import { exportStorage, storageKeyOf } from '../../features/data-export/service.js';
+import { describeCause, storageUnavailableCause } from '../../storage/storage-unavailable.js';
 import { ProviderUnavailable } from '../device-sync/sync-device.js';
 import { ExportDeferred, fetchMissing, PROVIDER_LIMIT_PHASE } from './fetch-missing.js';
 import { mailOutcome } from './mail.js';
@@ -205,6 +211,16 @@ export async function runExport(ctx: AppContext, jobId: string): Promise<RunOutc
         giveBackAttempt: true,
       });
       return { status: 'retry' };
+    }
+    const store = progress.phase === 'writing' ? storageUnavailableCause(err) : null;
+    if (store) {
+      // A full or read-only store fails every retry the same way: fail now, and say who must act.
+      console.error(
+        `[trialwear] export ${jobId} failed: the export storage is full or not writable (${describeCause(store)})`,
+      );
+      const failed = await repo.fail(ctx.db, jobId, owner, now, EXPORT_MESSAGES.storageUnavailable);
+      if (failed) await mailOutcome(ctx, jobId);
+      return { status: 'failed', error: EXPORT_MESSAGES.storageUnavailable };
     }
     const transient = err instanceof ExportDeferred || err instanceof ProviderUnavailable;
     if (transient && row.attempts < MAX_ATTEMPTS) {

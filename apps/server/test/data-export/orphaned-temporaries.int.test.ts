@@ -1,0 +1,125 @@
+/*
+ * No participant data left behind (issue 27 item 3), directory store: a
+ * crashed export's `*.partial` file does not survive its job being cancelled
+ * or deleted. The daily expiry job removes it, and counts it in the team's
+ * audit row (files, bytes); the partial of a job still running (live lease)
+ * and a partial written within the last lease stay. The expiry of a file is
+ * audited too (data_export.expired).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exportStorage, storageKeyOf } from '../../src/features/data-export/service.js';
+import { expireExports } from '../../src/jobs/data-export/job.js';
+import * as repo from '../../src/jobs/data-export/repo.js';
+import { LEASE_MS, runExport } from '../../src/jobs/data-export/run-export.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+import { testClock } from '../support/test-clock.js';
+import { crashMidWrite, type ExportTeam, exportTeam } from './support/crashed-export.js';
+
+const clock = testClock(new Date().toISOString());
+
+describe('orphaned export temporaries (directory store)', () => {
+  let t: TestApp;
+  let x: ExportTeam;
+  const partials = (jobId: string) => {
+    const dir = path.join(t.dataDir, 'exports', `team-${x.team.teamId}`);
+    return fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.startsWith(jobId)) : [];
+  };
+  const sweepAudits = () =>
+    t.ctx.db
+      .selectFrom('audit_log')
+      .select(['team_id', 'user_id', 'entity_type', 'entity_id', 'after'])
+      .where('action', '=', 'data_export.temporaries_removed')
+      .orderBy('id')
+      .execute();
+
+  beforeAll(async () => {
+    t = await createTestApp({ listen: true, now: clock.now });
+    x = await exportTeam(t, 'Orphans dir');
+  }, 120_000);
+  afterAll(() => t?.close());
+
+  it('the partials of a cancelled and of a deleted crashed job go; a running job’s stays; counted in the audit row', async () => {
+    const { team } = x;
+    // A crashed job, then cancelled by its requester.
+    const cancelled = await x.request('User');
+    await crashMidWrite(t, team.teamId, cancelled, 300_000);
+    expect((await team.as.User.post(`/api/dataExport/jobs/${cancelled}/cancel`)).statusCode).toBe(200);
+    // A crashed job, cancelled and then deleted: its row is gone.
+    const deleted = await x.request('Admin');
+    await crashMidWrite(t, team.teamId, deleted, 200_000);
+    expect((await team.as.Admin.post(`/api/dataExport/jobs/${deleted}/cancel`)).statusCode).toBe(200);
+    expect((await team.as.Admin.delete(`/api/dataExport/jobs/${deleted}`)).statusCode).toBe(200);
+    // A job still running: its worker renews the lease.
+    const running = await x.request('Sys_Admin');
+    const worker = await crashMidWrite(t, team.teamId, running, 100_000);
+    for (const id of [cancelled, deleted, running]) expect(partials(id)).toHaveLength(1);
+
+    // A minute on: every partial is older than the lease; the running job's lease is renewed.
+    clock.advance(60_000);
+    const now = clock.now();
+    const progress = { rowsWritten: 0, rowsTotal: null, phase: 'writing' };
+    const leaseUntil = new Date(now.getTime() + LEASE_MS);
+    expect(await repo.heartbeat(t.ctx.db, running, worker.owner, now, leaseUntil, progress)).toBe(true);
+
+    expect(await expireExports(t.ctx)).toEqual({ expired: 0, temporaries: { files: 2, bytes: 500_000 } });
+    expect(partials(cancelled)).toEqual([]);
+    expect(partials(deleted)).toEqual([]);
+    expect(partials(running)).toHaveLength(1);
+    expect(await sweepAudits()).toEqual([
+      {
+        team_id: team.teamId,
+        user_id: null,
+        entity_type: 'export_storage',
+        entity_id: `team-${team.teamId}`,
+        after: { files: 2, bytes: 500_000, jobIds: [cancelled, deleted].sort() },
+      },
+    ]);
+
+    // Its worker dies: once the lease is over, its partial goes too, but not while it was written within the lease.
+    clock.advance(LEASE_MS + 1_000);
+    const [name] = partials(running);
+    const file = path.join(t.dataDir, 'exports', `team-${team.teamId}`, name!);
+    const writtenAgo = (ms: number) => {
+      const at = new Date(clock.now().getTime() - ms);
+      fs.utimesSync(file, at, at);
+    };
+    writtenAgo(LEASE_MS - 5_000);
+    expect((await expireExports(t.ctx)).temporaries).toEqual({ files: 0, bytes: 0 });
+    expect(partials(running)).toHaveLength(1);
+    writtenAgo(LEASE_MS + 1_000);
+    expect((await expireExports(t.ctx)).temporaries).toEqual({ files: 1, bytes: 100_000 });
+    expect(partials(running)).toEqual([]);
+    expect((await sweepAudits()).map((a) => a.after)).toEqual([
+      { files: 2, bytes: 500_000, jobIds: [cancelled, deleted].sort() },
+      { files: 1, bytes: 100_000, jobIds: [running] },
+    ]);
+    // Nothing else was touched, and a second sweep finds nothing.
+    expect(await expireExports(t.ctx)).toEqual({ expired: 0, temporaries: { files: 0, bytes: 0 } });
+    expect(await sweepAudits()).toHaveLength(2);
+  }, 60_000);
+
+  it('a file past its 7 days: removed, its job expired, with an audit row', async () => {
+    const id = await x.request('User');
+    expect(await runExport(t.ctx, id)).toMatchObject({ status: 'completed' });
+    const key = storageKeyOf(x.team.teamId, id);
+    clock.advance(7 * 86_400_000 + 60_000);
+    expect(await expireExports(t.ctx)).toEqual({ expired: 1, temporaries: { files: 0, bytes: 0 } });
+    expect(await exportStorage(t.ctx.config).open(key)).toBeNull();
+    const audit = await t.ctx.db
+      .selectFrom('audit_log')
+      .select(['team_id', 'user_id', 'entity_type', 'after'])
+      .where('action', '=', 'data_export.expired')
+      .where('entity_id', '=', id)
+      .execute();
+    expect(audit).toEqual([
+      {
+        team_id: x.team.teamId,
+        user_id: null,
+        entity_type: 'export_job',
+        after: { status: 'expired', storageKey: key },
+      },
+    ]);
+  }, 60_000);
+});
