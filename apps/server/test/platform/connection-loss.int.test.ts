@@ -183,9 +183,8 @@ describe('the database terminating the portal’s connections', () => {
       );
       expect(worker.child.exitCode, worker.output()).toBeNull();
       expect(worker.output()).not.toMatch(/Unhandled|uncaught/i);
-      // The cuts met the export's work: its run lost the connection and ran again.
-      const interrupted = (await row()).attempts;
-      console.info(`export runs: ${interrupted}; worker said:\n${worker.output().split('\n').filter((l) => /export|lost|failed/.test(l)).join('\n')}`);
+      // How often the cuts made the export start over (for the reader of the log; not asserted).
+      console.info(`export runs: ${(await row()).attempts}`);
 
       // Once: one file for the job, no temporary left, one e-mail.
       const key = storageKeyOf(a.teamId, id);
