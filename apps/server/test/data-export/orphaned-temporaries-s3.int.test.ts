@@ -121,9 +121,8 @@ describe('orphaned export temporaries (S3 store)', () => {
 
     clock.advance(60_000);
     const now = clock.now();
-    const progress = { rowsWritten: 0, rowsTotal: null, phase: 'writing' };
     const leaseUntil = new Date(now.getTime() + LEASE_MS);
-    expect(await repo.heartbeat(t.ctx.db, running, worker.owner, now, leaseUntil, progress)).toBe(true);
+    expect(await repo.heartbeat(t.ctx.db, running, worker.owner, now, leaseUntil)).toBe(true);
 
     expect(await expireExports(t.ctx)).toEqual({ expired: 0, temporaries: { files: 2, bytes: null } });
     expect(await uploads()).toEqual([keyOf(running), ...foreign].sort());

@@ -59,9 +59,8 @@ describe('orphaned export temporaries (directory store)', () => {
     // A minute on: every partial is older than the lease; the running job's lease is renewed.
     clock.advance(60_000);
     const now = clock.now();
-    const progress = { rowsWritten: 0, rowsTotal: null, phase: 'writing' };
     const leaseUntil = new Date(now.getTime() + LEASE_MS);
-    expect(await repo.heartbeat(t.ctx.db, running, worker.owner, now, leaseUntil, progress)).toBe(true);
+    expect(await repo.heartbeat(t.ctx.db, running, worker.owner, now, leaseUntil)).toBe(true);
 
     expect(await expireExports(t.ctx)).toEqual({ expired: 0, temporaries: { files: 2, bytes: 500_000 } });
     expect(partials(cancelled)).toEqual([]);
