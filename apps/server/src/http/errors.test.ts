@@ -1,3 +1,4 @@
+import { SERVICE_UNAVAILABLE } from '@trialwear/contract';
 import { describe, expect, it } from 'vitest';
 import { DATABASE_MESSAGES, toAppError } from './errors.js';
 
@@ -39,8 +40,25 @@ describe('database errors a service did not map (the safety net)', () => {
     expect(e.options.displayToUser).toBe(true);
   });
 
+  it('the database out of reach is a 503 people may read, with Retry-After (issue 27)', () => {
+    for (const err of [
+      pgError('57P01'), // terminated by an administrator
+      pgError('53300'), // too many connections
+      pgError('08006'), // connection failure
+      Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
+      new Error('Connection terminated unexpectedly'),
+    ]) {
+      const e = toAppError(err);
+      expect(e.statusCode).toBe(503);
+      expect(e.reason).toBe('ServiceUnavailable');
+      expect(e.message).toBe(SERVICE_UNAVAILABLE.message);
+      expect(e.options.displayToUser).toBe(true);
+      expect(e.options.headers).toEqual({ 'retry-after': String(SERVICE_UNAVAILABLE.retryAfterSeconds) });
+    }
+  });
+
   it('anything else from the database stays a 500 that shows nothing', () => {
-    for (const code of ['XX000', '53300', 'P0001', '57014']) {
+    for (const code of ['XX000', 'P0001', '57014']) {
       const e = toAppError(pgError(code));
       expect(e.statusCode).toBe(500);
       expect(e.message).toBe('Database error');
