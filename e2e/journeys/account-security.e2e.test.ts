@@ -1,13 +1,14 @@
 /*
  * Issue #9 in the browser: the lock message at sign-in and the Sys_Admin's
  * Locked Accounts page with its Unlock button; Reset Second Factor asking
- * for the current password in a modal; Log out everywhere; the participant
- * sign-up answer that does not tell whether an email has an account.
+ * for the current password in a modal; Log out everywhere. (The participant
+ * sign-up answer that does not tell whether an email has an account is the
+ * server's: signup.int.test.ts; the sign-up page itself is in the
+ * participant-portal journey.)
  */
 import {
   LOCKOUT_MESSAGES,
   LOGIN_MESSAGES,
-  PARTICIPANT_SIGNUP_MESSAGES,
   PASSWORD_FLOW_MESSAGES,
   RESET_SFA_MESSAGES,
   SESSION_MESSAGES,
@@ -123,25 +124,5 @@ describe('account security journeys', () => {
     await there.page.waitForURL('**/LoginPage');
     await here.context.close();
     await there.context.close();
-  });
-
-  it('participant sign-up answers the same for a new and a taken email', async () => {
-    const { page, context } = await newPage(browser);
-    const signUp = async (username: string, email: string) => {
-      await page.goto('/ParticipantSignupPage');
-      await page.getByLabel('Username').fill(username);
-      await page.getByLabel('Email').fill(email);
-      await page.getByLabel('Password', { exact: true }).fill('Patient-pw1!');
-      await page.getByLabel('Confirm Password').fill('Patient-pw1!');
-      await page.getByRole('button', { name: 'Sign up' }).click();
-      await shows(page.getByText(PARTICIPANT_SIGNUP_MESSAGES.received));
-    };
-    await signUp('journey-pat', 'journey.pat@x.example');
-    await signUp('journey-pat2', 'journey.pat@x.example');
-    await screenshot(page, 'participant-signup-answer');
-    await waitForMail(
-      (m) => m.includes('To: journey.pat@x.example') && unfold(m).includes('already has one'),
-    );
-    await context.close();
   });
 });

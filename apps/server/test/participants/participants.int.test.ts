@@ -240,4 +240,34 @@ describe('participants', () => {
       .execute();
     expect(audited).toHaveLength(1);
   });
+
+  it('a Viewer who is a trial user sees its participants but is refused adding one (403); nothing is stored', async () => {
+    // The trials journey's Viewer: the trial is on their dashboard; their own session, with its CSRF
+    // token (as a script in the page would send it), tries the write.
+    const f = await teamWithRoles(t, 'Viewer Trial Team', { hiddenFields: [] });
+    const trial = (
+      await f.as.Admin.post('/api/userTrials', { trialNumber: '1', trialName: 'Sleep and Activity' })
+    ).json().trialId;
+    expect(
+      (await f.as.Admin.post('/api/trialParticipants', { trialId: trial, email: 'seen@x.example' }))
+        .statusCode,
+    ).toBe(200);
+    const viewerEmail = (await f.as.Viewer.get('/api/auth/user')).json().user.email;
+    expect(
+      (await f.as.Admin.post('/api/trialUsers', { userEmail: viewerEmail, trialId: trial })).statusCode,
+    ).toBe(200);
+    const emails = async (role: 'Admin' | 'Viewer') =>
+      (await f.as[role].get(`/api/trialParticipants/${trial}`))
+        .json()
+        .participants.map((p: { email: string }) => p.email);
+    expect(await emails('Viewer')).toEqual(['seen@x.example']);
+
+    const refused = await f.as.Viewer.post('/api/trialParticipants', {
+      trialId: trial,
+      email: 'sneaky@x.example',
+    });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({ message: 'Unauthorized', reason: 'Forbidden' });
+    expect(await emails('Admin')).toEqual(['seen@x.example']);
+  });
 });
