@@ -28,6 +28,7 @@ export default defineConfig({
             'packages/*/src/**/*.test.ts',
             'apps/server/src/**/*.test.ts',
             'apps/web/src/**/*.test.{ts,tsx}',
+            'scripts/**/*.test.mjs',
           ],
           exclude: [...configDefaults.exclude, googleHealthSimulator],
           environment: 'node',
