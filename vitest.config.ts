@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 // Our workspace packages are imported from their TypeScript source ('source'
 // export condition), never from a stale dist/: in the browser-like and in the
@@ -11,8 +11,11 @@ const source = {
   ssr: { resolve: { conditions: ['source', 'node', 'development|production'] } },
 };
 
-// Unit tests (pure rules) and integration tests (the real Fastify app on a real
-// PostgreSQL). Browser journeys live in e2e/ with their own config.
+const googleHealthSimulator = 'packages/simulators/src/google-health/**/*.test.ts';
+
+// Unit tests (pure rules), the Google Health simulator's suites and integration
+// tests (the real Fastify app on a real PostgreSQL). Browser journeys live in
+// e2e/ with their own config.
 export default defineConfig({
   ...source,
   test: {
@@ -25,7 +28,19 @@ export default defineConfig({
             'packages/*/src/**/*.test.ts',
             'apps/server/src/**/*.test.ts',
             'apps/web/src/**/*.test.{ts,tsx}',
+            'scripts/**/*.test.mjs',
           ],
+          exclude: [...configDefaults.exclude, googleHealthSimulator],
+          environment: 'node',
+        },
+      },
+      {
+        ...source,
+        test: {
+          // The Google Health simulator's suites: each drives whole simulated people over months of
+          // data (30 s timeouts), so they keep `npm run test:unit` short; `npm test` runs them too.
+          name: 'simulators',
+          include: [googleHealthSimulator],
           environment: 'node',
         },
       },

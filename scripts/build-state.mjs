@@ -1,11 +1,29 @@
 // Decides whether the server or web build is missing or older than its sources,
-// so `npm start` and `npm run cli` build only what they need.
+// so `npm start`, `npm run cli` and the browser journeys' setup build only what they need.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Each build: the file it writes last, and the sources (relative to the root) it is built from. */
+export const builds = {
+  server: {
+    output: 'apps/server/dist/main.js',
+    sources: ['apps/server/src', 'packages/contract/src', 'packages/simulators/src'],
+  },
+  web: {
+    output: 'apps/web/dist/index.html',
+    sources: [
+      'apps/web/src',
+      'apps/web/index.html',
+      'apps/web/vite.config.ts',
+      'apps/web/build',
+      'packages/contract/src',
+    ],
+  },
+};
 
 function newestMtime(dir) {
   let newest = 0;
@@ -20,10 +38,28 @@ function newestMtime(dir) {
   return newest;
 }
 
-function isStale(output, sources) {
-  if (!fs.existsSync(output)) return true;
-  const built = fs.statSync(output).mtimeMs;
-  return sources.some((s) => newestMtime(path.join(root, s)) > built);
+/** True when `output` is missing or a file under one of `sources` is newer (paths relative to `base`). */
+export function isStale(output, sources, base = root) {
+  const out = path.join(base, output);
+  if (!fs.existsSync(out)) return true;
+  const built = fs.statSync(out).mtimeMs;
+  return sources.some((s) => newestMtime(path.join(base, s)) > built);
+}
+
+/** The names of the builds (of `builds`) that are missing or stale, server first. */
+export function staleBuilds(base = root) {
+  return Object.entries(builds)
+    .filter(([, b]) => isStale(b.output, b.sources, base))
+    .map(([name]) => name);
+}
+
+/**
+ * tsc -b leaves an unchanged output file alone: mark the server build as done now,
+ * or its sources stay newer and every later check would build again.
+ */
+export function markServerBuilt() {
+  const out = path.join(root, builds.server.output);
+  fs.utimesSync(out, new Date(), new Date());
 }
 
 function run(cmd, args) {
@@ -33,25 +69,15 @@ function run(cmd, args) {
 }
 
 export function ensureServerBuilt() {
-  const out = path.join(root, 'apps/server/dist/main.js');
-  if (isStale(out, ['apps/server/src', 'packages/contract/src', 'packages/simulators/src'])) {
+  if (isStale(builds.server.output, builds.server.sources)) {
     console.error('[trialwear] building the server…');
     run(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-b', 'apps/server']);
-    fs.utimesSync(out, new Date(), new Date());
+    markServerBuilt();
   }
 }
 
 export function ensureWebBuilt() {
-  const out = path.join(root, 'apps/web/dist/index.html');
-  if (
-    isStale(out, [
-      'apps/web/src',
-      'apps/web/index.html',
-      'apps/web/vite.config.ts',
-      'apps/web/build',
-      'packages/contract/src',
-    ])
-  ) {
+  if (isStale(builds.web.output, builds.web.sources)) {
     console.error('[trialwear] building the web app…');
     run('npm', ['run', 'build', '-w', '@trialwear/web']);
   }

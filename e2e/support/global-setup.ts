@@ -1,7 +1,7 @@
 /*
  * Starts the real portal the way `npm start` does (built server + built SPA,
- * embedded PostgreSQL in a fresh temp DATA_DIR, demo seed, mail to the
- * outbox), waits for /api/health, and on teardown sends SIGTERM and checks
+ * each rebuilt only when missing or stale; embedded PostgreSQL in a fresh temp
+ * DATA_DIR, demo seed, mail to the outbox), waits for /api/health, and on teardown sends SIGTERM and checks
  * that the server and its PostgreSQL are gone.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
+import { markServerBuilt, staleBuilds } from '../../scripts/build-state.mjs';
 import { freePort } from '../../scripts/free-port.mjs';
 import { startSmtpSink } from './smtp-sink.js';
 
@@ -68,13 +69,17 @@ function postgresRunningOn(port: number) {
 }
 
 export default async function setup(project: TestProject) {
-  // NODE_ENV is "test" inside Vitest: build and run as production, like npm start.
-  const build = spawnSync('npm', ['run', 'build'], {
-    cwd: root,
-    stdio: 'inherit',
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
-  if (build.status !== 0) throw new Error('build failed');
+  // Build what is missing or older than its sources (once per run of the journeys; npm start's own
+  // check then finds it fresh). NODE_ENV is "test" inside Vitest: build as production, like npm start.
+  for (const name of staleBuilds()) {
+    const build = spawnSync('npm', ['run', `build:${name}`], {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...process.env, NODE_ENV: 'production' },
+    });
+    if (build.status !== 0) throw new Error(`build:${name} failed`);
+    if (name === 'server') markServerBuilt();
+  }
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-e2e-'));
   fs.chmodSync(dataDir, 0o755); // the embedded cluster's unprivileged user must reach it when we run as root

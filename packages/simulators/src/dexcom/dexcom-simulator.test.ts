@@ -1,6 +1,7 @@
 /* Conformance of the Dexcom v3 simulator with providers.md §3, over real HTTP. */
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { http } from '../test-kit.js';
 import { dexcomCalibrations, dexcomEvents } from './dexcom-data.js';
 import { dexcomSimulator } from './dexcom-simulator.js';
 
@@ -27,7 +28,7 @@ describe('Dexcom simulator', () => {
   afterAll(() => app.close());
 
   const post = (path: string, body: Record<string, string>) =>
-    fetch(`${base}${path}`, {
+    http(`${base}${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams(body).toString(),
@@ -36,7 +37,7 @@ describe('Dexcom simulator', () => {
 
   async function tokens(state: string) {
     const page = await (
-      await fetch(
+      await http(
         `${base}/v2/oauth2/login?${new URLSearchParams({ client_id: 'DEXAPP', redirect_uri: CLIENT.redirectUris[0]!, response_type: 'code', scope: 'offline_access', state })}`,
       )
     ).text();
@@ -66,7 +67,7 @@ describe('Dexcom simulator', () => {
     };
   }
   const get = (path: string, token: string) =>
-    fetch(`${base}${path}`, { headers: { authorization: `Bearer ${token}` } });
+    http(`${base}${path}`, { headers: { authorization: `Bearer ${token}` } });
 
   it('2-hour tokens with Keycloak fields; refresh rotates; reuse → invalid_grant', async () => {
     const t = await tokens('d-1');
@@ -184,7 +185,7 @@ describe('Dexcom simulator', () => {
   it('401 after revoke; 429 with Retry-After when the app-wide hour is used up', async () => {
     const t = await tokens('d-3');
     const control = (p: string, b: object) =>
-      fetch(`${base}/_control/${p}`, {
+      http(`${base}/_control/${p}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(b),
@@ -201,7 +202,7 @@ describe('Dexcom simulator', () => {
 
   it('authorize errors on the page, offline_access by default; 401 invalid_client; no revoke endpoint', async () => {
     const page = async (q: Record<string, string>) =>
-      (await fetch(`${base}/v2/oauth2/login?${new URLSearchParams(q)}`)).text();
+      (await http(`${base}/v2/oauth2/login?${new URLSearchParams(q)}`)).text();
     expect(await page({ client_id: 'NOPE', response_type: 'code' })).toContain('<p>invalid_client</p>');
     expect(
       await page({ client_id: 'DEXAPP', response_type: 'code', redirect_uri: 'http://evil.example/cb' }),

@@ -2,6 +2,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { http } from '../test-kit.js';
 import { fitbitSimulator } from './fitbit-simulator.js';
 
 const CLIENT = { clientId: 'DATAAPP', clientSecret: 'sec', redirectUris: ['http://127.0.0.1:9/cb'] };
@@ -17,12 +18,12 @@ describe('Fitbit data endpoints', () => {
     const challenge = createHash('sha256').update(verifier).digest('base64url');
     const form = (b: Record<string, string>) => new URLSearchParams(b).toString();
     const page = await (
-      await fetch(
+      await http(
         `${base}/oauth2/authorize?${form({ client_id: 'DATAAPP', response_type: 'code', redirect_uri: CLIENT.redirectUris[0]!, scope, state: scope, code_challenge: challenge, code_challenge_method: 'S256' })}`,
       )
     ).text();
     const account = page.match(/name="account" value="([A-Z0-9]{6})"/)![1]!;
-    const back = await fetch(`${base}/oauth2/authorize`, {
+    const back = await http(`${base}/oauth2/authorize`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: form({
@@ -38,7 +39,7 @@ describe('Fitbit data endpoints', () => {
       redirect: 'manual',
     });
     const code = new URL(back.headers.get('location')!).searchParams.get('code')!;
-    const res = await fetch(`${base}/oauth2/token`, {
+    const res = await http(`${base}/oauth2/token`, {
       method: 'POST',
       headers: {
         'content-type': 'application/x-www-form-urlencoded',
@@ -69,7 +70,7 @@ describe('Fitbit data endpoints', () => {
   afterAll(() => app.close());
 
   const get = (path: string, t = token) =>
-    fetch(`${base}${path}`, { headers: { authorization: `Bearer ${t}` } });
+    http(`${base}${path}`, { headers: { authorization: `Bearer ${t}` } });
 
   it('activity time series: one entry a day, values as strings, periods and ranges', async () => {
     const body = await (await get('/1/user/-/activities/steps/date/2026-03-01/2026-03-07.json')).json();

@@ -3,6 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimClock } from '../clock.js';
+import { http } from '../test-kit.js';
 import { fitbitSimulator } from './fitbit-simulator.js';
 
 const CLIENT = {
@@ -36,14 +37,14 @@ describe('Fitbit simulator', () => {
     body: Record<string, string>,
     headers: Record<string, string> = { authorization: basic },
   ) =>
-    fetch(`${base}${path}`, {
+    http(`${base}${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
       body: form(body),
       redirect: 'manual',
     });
   const control = (path: string, body: object) =>
-    fetch(`${base}/_control/${path}`, {
+    http(`${base}/_control/${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
@@ -53,7 +54,7 @@ describe('Fitbit simulator', () => {
   async function authorize(state: string, scope = 'settings profile activity') {
     const verifier = randomBytes(32).toString('base64url');
     const challenge = createHash('sha256').update(verifier).digest('base64url');
-    const page = await fetch(
+    const page = await http(
       `${base}/oauth2/authorize?${form({ client_id: 'TESTAPP', response_type: 'code', redirect_uri: CLIENT.redirectUris[0]!, scope, state, code_challenge: challenge, code_challenge_method: 'S256' })}`,
     );
     const html = await page.text();
@@ -104,7 +105,7 @@ describe('Fitbit simulator', () => {
       ],
     ];
     for (const [q, message] of cases) {
-      const res = await fetch(`${base}/oauth2/authorize?${form(q)}`);
+      const res = await http(`${base}/oauth2/authorize?${form(q)}`);
       expect(res.status).toBe(200);
       expect(await res.text()).toContain(message);
     }
@@ -224,7 +225,7 @@ describe('Fitbit simulator', () => {
 
   it('devices and profile with the real shapes, rate-limit headers and scope checks', async () => {
     const t = await tokens('participant-4', 'settings profile');
-    const res = await fetch(`${base}/1/user/-/devices.json`, {
+    const res = await http(`${base}/1/user/-/devices.json`, {
       headers: { authorization: `Bearer ${t.access_token}` },
     });
     expect(res.status).toBe(200);
@@ -240,11 +241,11 @@ describe('Fitbit simulator', () => {
     expect(devices[0].lastSyncTime).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}$/); // local time, no offset
     expect(typeof devices[0].batteryLevel).toBe('number');
     const again = await (
-      await fetch(`${base}/1/user/-/devices.json`, { headers: { authorization: `Bearer ${t.access_token}` } })
+      await http(`${base}/1/user/-/devices.json`, { headers: { authorization: `Bearer ${t.access_token}` } })
     ).json();
     expect(again).toEqual(devices); // deterministic per user
     const profile = await (
-      await fetch(`${base}/1/user/-/profile.json`, { headers: { authorization: `Bearer ${t.access_token}` } })
+      await http(`${base}/1/user/-/profile.json`, { headers: { authorization: `Bearer ${t.access_token}` } })
     ).json();
     expect(profile.user).toMatchObject({
       encodedId: t.account,
@@ -252,7 +253,7 @@ describe('Fitbit simulator', () => {
       offsetFromUTCMillis: expect.any(Number),
     });
     const noScope = await tokens('participant-5', 'activity');
-    const forbidden = await fetch(`${base}/1/user/-/devices.json`, {
+    const forbidden = await http(`${base}/1/user/-/devices.json`, {
       headers: { authorization: `Bearer ${noScope.access_token}` },
     });
     expect(forbidden.status).toBe(403);
@@ -262,7 +263,7 @@ describe('Fitbit simulator', () => {
   it('429 with Retry-After after 150 calls in the hour', async () => {
     const t = await tokens('participant-6', 'settings');
     await control('exhaust-rate-limit', { userId: t.account, clientId: 'TESTAPP' });
-    const res = await fetch(`${base}/1/user/-/devices.json`, {
+    const res = await http(`${base}/1/user/-/devices.json`, {
       headers: { authorization: `Bearer ${t.access_token}` },
     });
     expect(res.status).toBe(429);
@@ -276,7 +277,7 @@ describe('Fitbit simulator', () => {
   it('reset-rate-limit gives the hour back, also after the whole hour was used up for everyone', async () => {
     const t = await tokens('participant-9', 'settings');
     const devices = () =>
-      fetch(`${base}/1/user/-/devices.json`, { headers: { authorization: `Bearer ${t.access_token}` } });
+      http(`${base}/1/user/-/devices.json`, { headers: { authorization: `Bearer ${t.access_token}` } });
     await control('exhaust-rate-limit', {});
     expect((await devices()).status).toBe(429);
     await control('reset-rate-limit', {});
@@ -288,7 +289,7 @@ describe('Fitbit simulator', () => {
   it('expired and revoked tokens answer 401 with expired_token / invalid_token', async () => {
     const t = await tokens('participant-7', 'settings');
     await control('expire-token', { userId: t.account });
-    const expired = await fetch(`${base}/1/user/-/devices.json`, {
+    const expired = await http(`${base}/1/user/-/devices.json`, {
       headers: { authorization: `Bearer ${t.access_token}` },
     });
     expect(expired.status).toBe(401);
@@ -301,13 +302,13 @@ describe('Fitbit simulator', () => {
     ).json();
     expect(
       (
-        await fetch(`${base}/1/user/-/devices.json`, {
+        await http(`${base}/1/user/-/devices.json`, {
           headers: { authorization: `Bearer ${refreshed.access_token}` },
         })
       ).status,
     ).toBe(200);
     expect((await post('/oauth2/revoke', { token: refreshed.refresh_token })).status).toBe(200);
-    const revoked = await fetch(`${base}/1/user/-/devices.json`, {
+    const revoked = await http(`${base}/1/user/-/devices.json`, {
       headers: { authorization: `Bearer ${refreshed.access_token}` },
     });
     expect(revoked.status).toBe(401);
@@ -320,14 +321,14 @@ describe('Fitbit simulator', () => {
     for (let i = 0; i < 2; i++)
       expect(
         (
-          await fetch(`${base}/1/user/-/devices.json`, {
+          await http(`${base}/1/user/-/devices.json`, {
             headers: { authorization: `Bearer ${t.access_token}` },
           })
         ).status,
       ).toBe(503);
     expect(
       (
-        await fetch(`${base}/1/user/-/devices.json`, {
+        await http(`${base}/1/user/-/devices.json`, {
           headers: { authorization: `Bearer ${t.access_token}` },
         })
       ).status,
@@ -336,7 +337,7 @@ describe('Fitbit simulator', () => {
 
   it('a sole registered redirect_uri may be left out; public clients send client_id alone', async () => {
     const page = await (
-      await fetch(
+      await http(
         `${base}/oauth2/authorize?${form({ client_id: 'TESTAPP', response_type: 'code', scope: 'settings', state: 'p-9' })}`,
       )
     ).text();

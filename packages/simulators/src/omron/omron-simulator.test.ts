@@ -2,6 +2,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimClock } from '../clock.js';
+import { http } from '../test-kit.js';
 import { omronSimulator } from './omron-simulator.js';
 
 const CLIENT = {
@@ -28,7 +29,7 @@ describe('Omron simulator', () => {
   afterAll(() => app.close());
 
   const post = (path: string, body: Record<string, string>, headers: Record<string, string> = {}) =>
-    fetch(`${base}${path}`, {
+    http(`${base}${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
       body: new URLSearchParams(body).toString(),
@@ -37,7 +38,7 @@ describe('Omron simulator', () => {
 
   async function tokens(state: string) {
     const page = await (
-      await fetch(
+      await http(
         `${base}/connect/authorize?${new URLSearchParams({ client_id: 'OMRONAPP', response_type: 'code', redirect_uri: CLIENT.redirectUris[0]!, scope: 'openid offline_access bloodpressure weight', state })}`,
       )
     ).text();
@@ -83,7 +84,7 @@ describe('Omron simulator', () => {
     const next = await r.json();
     expect(next.id_token).toBeUndefined();
     expect(next.refresh_token).not.toBe(t.refresh_token);
-    await fetch(`${base}/_control/clock`, {
+    await http(`${base}/_control/clock`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ advanceMs: 5000 }),
@@ -96,7 +97,7 @@ describe('Omron simulator', () => {
     });
     expect(reused.status).toBe(400);
     expect((await reused.json()).error).toBe('invalid_grant');
-    await fetch(`${base}/_control/clock`, {
+    await http(`${base}/_control/clock`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ reset: true }),
@@ -158,7 +159,7 @@ describe('Omron simulator', () => {
 
   it('401 for an expired or revoked token; revocation answers 200 with no body', async () => {
     const t = await tokens('p-3');
-    await fetch(`${base}/_control/expire-token`, {
+    await http(`${base}/_control/expire-token`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ userId: t.account }),
@@ -186,7 +187,7 @@ describe('Omron simulator', () => {
 
   it('authorize errors on the page, Deny without error_description, PKCE ignored, 409 on concurrent refresh', async () => {
     const page = async (q: Record<string, string>) =>
-      (await fetch(`${base}/connect/authorize?${new URLSearchParams(q)}`)).text();
+      (await http(`${base}/connect/authorize?${new URLSearchParams(q)}`)).text();
     expect(await page({ client_id: 'NOPE', response_type: 'code' })).toContain('<p>invalid_client</p>');
     expect(await page({ client_id: 'OMRONAPP', response_type: 'token' })).toContain(
       '<p>unsupported_response_type</p>',
