@@ -25,11 +25,22 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
+let people = 0;
+
+/**
+ * A new browser, as a person at their own address: the portal runs as in production, behind a
+ * proxy it trusts on loopback (trustProxy 'loopback'), so X-Forwarded-For is the client's address.
+ * Without it every journey signs in from 127.0.0.1 and the suite shares one per-address budget
+ * (30 sign-ins a minute): journeys that happened to run close together were refused sign-ins.
+ */
 export async function newPage(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
+  people += 1;
   const context = await browser.newContext({
     baseURL: baseUrl(),
     viewport: { width: 1280, height: 860 },
     acceptDownloads: true,
+    // 198.51.100.0/24 (TEST-NET-2, RFC 5737): documentation addresses, never a real client.
+    extraHTTPHeaders: { 'x-forwarded-for': `198.51.100.${(people % 250) + 1}` },
   });
   const page = await context.newPage();
   return { context, page };
