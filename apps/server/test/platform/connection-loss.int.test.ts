@@ -193,8 +193,14 @@ describe('the database terminating the portal’s connections', () => {
         .map(String)
         .filter((f) => f.includes(id));
       expect(files).toEqual([key]);
-      const mails = await allMail(t.dataDir, (raw) => /export/i.test(raw) && raw.includes('connection loss'));
-      expect(mails).toHaveLength(1);
+      // The e-mail is written after the row turns completed: wait for it, and count again at the end.
+      const exportMails = () =>
+        allMail(t.dataDir, (raw) => /export/i.test(raw) && raw.includes('connection loss'));
+      await until(
+        async () => (await exportMails()).length > 0,
+        `the export's e-mail:\n${worker.output()}`,
+        30_000,
+      );
 
       // Every row: the ZIP holds each stored reading of the range once.
       const dl = await a.as.User.get(`/api/dataExport/jobs/${id}/download`);
@@ -232,6 +238,8 @@ describe('the database terminating the portal’s connections', () => {
         `the devices' syncs:\n${worker.output()}`,
         150_000,
       );
+      // Once: still one e-mail after everything else has run.
+      expect(await exportMails()).toHaveLength(1);
     } finally {
       worker.child.kill('SIGTERM');
       if (worker.child.exitCode === null) await new Promise((r) => worker.child.once('exit', r));
