@@ -4,30 +4,36 @@ import { failAuditOf } from '../support/failing-audit.js';
 import { type TeamFixture, teamWithRoles } from '../support/fixtures.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
+// Each test makes its own teams and trials: an open team (shows email and notes, at most 4
+// participants, trial 'Heart Rate' #7 → code HR7) and a closed one (hidden fields unknown → both hidden).
 describe('participants', () => {
   let t: TestApp;
-  let open: TeamFixture; // shows email and notes
-  let closed: TeamFixture; // hidden fields unknown → both hidden
-  let trialId: number;
-  let closedTrialId: number;
+  let teams = 0;
+  const teamWithTrial = async (
+    team: Parameters<typeof teamWithRoles>[2],
+    trialNumber: string,
+    trialName: string,
+  ) => {
+    const f = await teamWithRoles(t, `Participants ${++teams}`, team);
+    const res = await f.as.Admin.post('/api/userTrials', { trialNumber, trialName });
+    expect(res.statusCode).toBe(200);
+    return { ...f, trialId: res.json().trialId as number };
+  };
+  const openTeam = () => teamWithTrial({ hiddenFields: [], maxParticipants: 4 }, '7', 'Heart Rate');
+  const closedTeam = () => teamWithTrial({}, '1', 'Blind');
 
   beforeAll(async () => {
     t = await createTestApp();
-    open = await teamWithRoles(t, 'Open Team', { hiddenFields: [], maxParticipants: 4 });
-    closed = await teamWithRoles(t, 'Closed Team');
-    trialId = (
-      await open.as.Admin.post('/api/userTrials', { trialNumber: '7', trialName: 'Heart Rate' })
-    ).json().trialId;
-    closedTrialId = (
-      await closed.as.Admin.post('/api/userTrials', { trialNumber: '1', trialName: 'Blind' })
-    ).json().trialId;
   });
   afterAll(() => t.close());
 
-  const add = (f: TeamFixture, body: Record<string, unknown>, role: keyof TeamFixture['as'] = 'User') =>
-    f.as[role].post('/api/trialParticipants', { trialId, ...body });
+  type TeamWithTrial = TeamFixture & { trialId: number };
+  const add = (f: TeamWithTrial, body: Record<string, unknown>, role: keyof TeamFixture['as'] = 'User') =>
+    f.as[role].post('/api/trialParticipants', { trialId: f.trialId, ...body });
 
   it('field rules give the exact messages and store nothing', async () => {
+    const open = await openTeam();
+    const { trialId } = open;
     const cases: Array<[Record<string, unknown>, string, string]> = [
       [{ email: '' }, 'email', PARTICIPANT_MESSAGES.emailRequired],
       [{ email: 'nope' }, 'email', PARTICIPANT_MESSAGES.emailInvalid],
@@ -50,6 +56,7 @@ describe('participants', () => {
   });
 
   it('adds with a code = trial code, dash, suffix; codes are unique in the trial', async () => {
+    const open = await openTeam();
     const res = await add(
       open,
       {
@@ -89,8 +96,13 @@ describe('participants', () => {
   });
 
   it('code edits: unchanged, changed, taken, cleared', async () => {
-    const list = (await open.as.Admin.get(`/api/trialParticipants/${trialId}`)).json().participants;
-    const [ann, bo] = list;
+    const open = await openTeam();
+    const { trialId } = open;
+    const closedTrialId = (await closedTeam()).trialId;
+    const ann = {
+      id: (await add(open, { email: 'ann@x.example', codeSuffix: '001_' }, 'Admin')).json().participantId,
+    };
+    const bo = { id: (await add(open, { email: 'bo@x.example' }, 'Admin')).json().participantId };
     const url = (id: number) => `/api/trialParticipants/${trialId}/${id}/code`;
     expect((await open.as.Admin.request('PATCH', url(ann.id), { suffix: '001_' })).json()).toEqual({
       participant_code: 'HR7-001_',
@@ -124,6 +136,10 @@ describe('participants', () => {
   });
 
   it('respects the team participant limit', async () => {
+    const open = await openTeam();
+    const { trialId } = open;
+    await add(open, { email: 'a@x.example' }, 'Admin');
+    await add(open, { email: 'b@x.example' }, 'Admin');
     await add(open, { email: 'c@x.example' }, 'Admin');
     await add(open, { email: 'd@x.example' }, 'Admin');
     const res = await add(open, { email: 'e@x.example' }, 'Admin');
@@ -138,6 +154,8 @@ describe('participants', () => {
   });
 
   it('hidden fields are never sent; a placeholder email is generated and notes stay empty', async () => {
+    const closed = await closedTeam();
+    const closedTrialId = closed.trialId;
     const res = await closed.as.Admin.post('/api/trialParticipants', {
       trialId: closedTrialId,
       email: 'real@person.example',
@@ -166,7 +184,16 @@ describe('participants', () => {
   });
 
   it('edits and deletes with audit; Viewer cannot; other teams get 404', async () => {
-    const [first] = (await open.as.Admin.get(`/api/trialParticipants/${trialId}`)).json().participants;
+    const open = await openTeam();
+    const { trialId } = open;
+    const closed = await closedTeam();
+    const first = {
+      id: (await add(open, { email: 'first@x.example', codeSuffix: '1' }, 'Admin')).json().participantId,
+    };
+    const code = (suffix: string | null) =>
+      open.as.Admin.request('PATCH', `/api/trialParticipants/${trialId}/${first.id}/code`, { suffix });
+    expect((await code('2')).statusCode).toBe(200);
+    expect((await code(null)).statusCode).toBe(200);
     const edited = await open.as.Admin.put('/api/participant', {
       id: first.id,
       gender: 'other',
@@ -199,20 +226,22 @@ describe('participants', () => {
         .selectFrom('audit_log')
         .select('action')
         .where('entity_type', '=', 'participant')
+        .where('entity_id', '=', String(first.id))
+        .orderBy('id')
         .execute()
     ).map((r) => r.action);
-    expect(actions).toEqual(
-      expect.arrayContaining([
-        'participant.create',
-        'participant.update',
-        'participant.code.change',
-        'participant.code.clear',
-        'participant.delete',
-      ]),
-    );
+    expect(actions).toEqual([
+      'participant.create',
+      'participant.code.change',
+      'participant.code.clear',
+      'participant.update',
+      'participant.delete',
+    ]);
   });
 
   it('adding a participant is one transaction with its audit row: a failed audit leaves no participant', async () => {
+    const closed = await closedTeam();
+    const closedTrialId = closed.trialId;
     const body = { trialId: closedTrialId, email: 'tx@x.example', codeSuffix: '900' };
     const count = async () =>
       (await t.ctx.db.selectFrom('participants').select('id').where('trial_id', '=', closedTrialId).execute())

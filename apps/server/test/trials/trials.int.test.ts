@@ -4,18 +4,24 @@ import { failAuditOf } from '../support/failing-audit.js';
 import { type TeamFixture, teamWithRoles } from '../support/fixtures.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
+// Each test makes its own team (limit 3 trials), so counts, numbers and the limit are its own.
 describe('trials', () => {
   let t: TestApp;
-  let a: TeamFixture;
-  let b: TeamFixture;
+  let teams = 0;
+  const newTeam = (): Promise<TeamFixture> =>
+    teamWithRoles(t, `Trials ${++teams}`, { maxTrials: 3, hiddenFields: [] });
+  const addTrial = async (team: TeamFixture, trialNumber: string, trialName = `Trial ${trialNumber}`) => {
+    const res = await team.as.Admin.post('/api/userTrials', { trialNumber, trialName });
+    expect(res.statusCode).toBe(200);
+    return res.json().trialId as number;
+  };
   beforeAll(async () => {
     t = await createTestApp();
-    a = await teamWithRoles(t, 'Trials A', { maxTrials: 3, hiddenFields: [] });
-    b = await teamWithRoles(t, 'Trials B');
   });
   afterAll(() => t.close());
 
   it('validation messages are exact and nothing is stored', async () => {
+    const a = await newTeam();
     const res = await a.as.Admin.post('/api/userTrials', {
       trialNumber: ' ',
       trialName: '',
@@ -31,6 +37,7 @@ describe('trials', () => {
   });
 
   it('Admin adds a trial: code generated, owner recorded and a trial user, audit written', async () => {
+    const a = await newTeam();
     const res = await a.as.Admin.post('/api/userTrials', {
       trialNumber: '001',
       trialName: 'Sleep and Activity Study',
@@ -52,6 +59,7 @@ describe('trials', () => {
       .selectFrom('audit_log')
       .selectAll()
       .where('action', '=', 'trial.create')
+      .where('team_id', '=', a.teamId)
       .execute();
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({
@@ -65,6 +73,9 @@ describe('trials', () => {
   });
 
   it('trial numbers are unique in a team; codes stay unique', async () => {
+    const a = await newTeam();
+    const b = await newTeam();
+    await addTrial(a, '001', 'Sleep and Activity Study');
     const dup = await a.as.Admin.post('/api/userTrials', { trialNumber: '001', trialName: 'Other' });
     expect(dup.statusCode).toBe(409);
     expect(dup.json().message).toBe(TRIAL_MESSAGES.numberTaken);
@@ -85,6 +96,9 @@ describe('trials', () => {
   });
 
   it('respects the team max_trials', async () => {
+    const a = await newTeam();
+    await addTrial(a, '001');
+    await addTrial(a, '002');
     expect(
       (await a.as.Sys_Admin.post('/api/userTrials', { trialNumber: '003', trialName: 'Third' })).statusCode,
     ).toBe(200);
@@ -94,6 +108,8 @@ describe('trials', () => {
   });
 
   it('visibility: Admin sees all of the team; User and Viewer only their trials', async () => {
+    const a = await newTeam();
+    for (const n of ['001', '002', '003']) await addTrial(a, n);
     const adminView = (await a.as.Admin.get('/api/userTrials/')).json();
     expect(adminView).toHaveLength(3);
     expect((await a.as.User.get('/api/userTrials/')).json()).toEqual([]);
@@ -108,6 +124,10 @@ describe('trials', () => {
   });
 
   it('roles: User edits, cannot add or delete; Viewer can do none', async () => {
+    const a = await newTeam();
+    const trialId = await addTrial(a, '001');
+    const userEmail = (await a.as.User.get('/api/auth/user')).json().user.email;
+    expect((await a.as.Admin.post('/api/trialUsers', { userEmail, trialId })).statusCode).toBe(200);
     const [trial] = (await a.as.User.get('/api/userTrials/')).json();
     const edit = await a.as.User.put('/api/userTrials', {
       trialId: trial.trialId,
@@ -132,6 +152,9 @@ describe('trials', () => {
   });
 
   it("another team's trial is never readable or writable (404)", async () => {
+    const a = await newTeam();
+    const b = await newTeam();
+    await addTrial(b, '001');
     const [foreign] = (await b.as.Admin.get('/api/userTrials/')).json();
     for (const res of [
       await a.as.Sys_Admin.put('/api/userTrials', {
@@ -152,7 +175,9 @@ describe('trials', () => {
   });
 
   it('a trial with participants cannot be deleted; an empty one can', async () => {
-    const [withPeople, , empty] = (await a.as.Admin.get('/api/userTrials/')).json();
+    const a = await newTeam();
+    const withPeople = { trialId: await addTrial(a, '001') };
+    const empty = { trialId: await addTrial(a, '002') };
     await a.as.Admin.post('/api/trialParticipants', { trialId: withPeople.trialId, email: 'p1@x.example' });
     const refused = await a.as.Admin.delete('/api/userTrials', { trialId: withPeople.trialId });
     expect(refused.statusCode).toBe(409);
@@ -165,6 +190,7 @@ describe('trials', () => {
   });
 
   it('creating a trial is one transaction with its audit row: a failed audit leaves no trial or trial user', async () => {
+    const b = await newTeam();
     const form = { trialNumber: 'TX-1', trialName: 'Rolled Back' };
     const trialRows = () =>
       t.ctx.db
