@@ -63,6 +63,15 @@ describe('participant sign-in and sharing', () => {
     return participantId;
   }
 
+  const accountIdOf = async (username: string) =>
+    (
+      await t.ctx.db
+        .selectFrom('participant_accounts')
+        .select('id')
+        .where('username', '=', username)
+        .executeTakeFirstOrThrow()
+    ).id;
+
   const signIn = async (c: TestClient, username: string, password = PASSWORD, verifyToken?: string) =>
     c.post('/api/participantAuth/login', { username, password, ...(verifyToken ? { verifyToken } : {}) });
 
@@ -106,7 +115,9 @@ describe('participant sign-in and sharing', () => {
       .selectFrom('audit_log')
       .select(['action'])
       .where('entity_type', '=', 'participant_account')
+      .where('entity_id', '=', String(await accountIdOf('sharer01')))
       .where('action', 'like', 'participant_account.log%')
+      .orderBy('id')
       .execute();
     expect(audit.map((r) => r.action)).toEqual([
       'participant_account.login',
@@ -200,6 +211,7 @@ describe('participant sign-in and sharing', () => {
       .selectFrom('audit_log')
       .select(['action', 'team_id', 'user_id', 'entity_id', 'after'])
       .where('action', '=', 'fitbit.revoked')
+      .where('entity_id', 'in', [String(pidA), String(pidB), String(otherPid)])
       .execute();
     expect(audit).toEqual([
       {
