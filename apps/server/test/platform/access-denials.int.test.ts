@@ -237,6 +237,9 @@ describe('refusals without a session: counted per address and window, audited at
 
   it('the hourly cleanup removes ended windows, so the counters stay bounded', async () => {
     const { deleteEndedWindows } = await import('../../src/http/rate-limit-repo.js');
+    const c = t.client();
+    await refuse(c, 3);
+    await counted(c.ip, 3);
     clock.advance(ANONYMOUS_REFUSALS.windowMs + 1);
     expect(await deleteEndedWindows(t.ctx.db, clock.now())).toBeGreaterThan(0);
     const left = await t.ctx.db
