@@ -19,7 +19,7 @@ const ManageParticipantPage = lazy(() => import('../features/participants/pages/
 const ParticipantsDataPage = lazy(() => import('../features/participants/pages/participants-data-page'));
 const ParticipantsPage = lazy(() => import('../features/participants/pages/participants-page'));
 const TrialsPage = lazy(() => import('../features/trials/pages/trials-page'));
-const UserTeamsPage = lazy(() => import('../features/trials/pages/user-teams-page'));
+const UserTeamsPage = lazy(() => import('../features/teams/pages/user-teams-page'));
 const TrialUsersPage = lazy(() => import('../features/trial-users/pages/trial-users-page'));
 
 const SfaSetupPage = lazy(() => import('../features/sfa/pages/sfa-setup-page'));
@@ -46,27 +46,31 @@ const TeamDataRetentionPage = lazy(() => import('../features/data-retention/page
 const DbInfoPage = lazy(() => import('../features/db-info/pages/db-info-page'));
 const DataExportPage = lazy(() => import('../features/data-export/pages/data-export-page'));
 
-const FitbitConsentPage = lazy(() => import('../features/devices/pages/consent-page'));
-const OmronConsentPage = lazy(() => import('../features/devices/pages/omron-consent-page'));
+const FitbitConsentPage = lazy(() => import('../features/device-links/pages/consent-page'));
+const OmronConsentPage = lazy(() => import('../features/device-links/pages/omron-consent-page'));
 const FitbitParticipantConsentPage = lazy(() =>
-  import('../features/devices/pages/participant-consent-page').then((m) => ({
+  import('../features/device-links/pages/participant-consent-page').then((m) => ({
     default: m.FitbitParticipantConsentPage,
   })),
 );
 const DexcomParticipantConsentPage = lazy(() =>
-  import('../features/devices/pages/participant-consent-page').then((m) => ({
+  import('../features/device-links/pages/participant-consent-page').then((m) => ({
     default: m.DexcomParticipantConsentPage,
   })),
 );
 const FitbitManageTokenPage = lazy(() =>
-  import('../features/devices/pages/manage-token-page').then((m) => ({ default: m.FitbitManageTokenPage })),
+  import('../features/device-links/pages/manage-token-page').then((m) => ({
+    default: m.FitbitManageTokenPage,
+  })),
 );
 const OmronManageTokenPage = lazy(() =>
-  import('../features/devices/pages/manage-token-page').then((m) => ({ default: m.OmronManageTokenPage })),
+  import('../features/device-links/pages/manage-token-page').then((m) => ({
+    default: m.OmronManageTokenPage,
+  })),
 );
-const FitbitCallbackPage = lazy(() => import('../features/devices/pages/callback-page'));
-const OmronCallbackPage = lazy(() => import('../features/devices/pages/omron-callback-page'));
-const DexcomCallbackPage = lazy(() => import('../features/devices/pages/dexcom-callback-page'));
+const FitbitCallbackPage = lazy(() => import('../features/device-links/pages/callback-page'));
+const OmronCallbackPage = lazy(() => import('../features/device-links/pages/omron-callback-page'));
+const DexcomCallbackPage = lazy(() => import('../features/device-links/pages/dexcom-callback-page'));
 
 const OmronParticipantDataPage = lazy(() => import('../features/device-data/omron/omron-data-page'));
 const OmronParticipantsDataPage = lazy(() => import('../features/device-data/omron/omron-participants-page'));

@@ -20,14 +20,14 @@
  * - The owner of a real account is emailed at each lock, with a reset link
  *   (a reset unlocks), after the answer has gone out.
  */
-import { ACCOUNT_LOCKED, PASSWORD_FLOW_MESSAGES, SFA_MESSAGES } from '@trialwear/contract';
+import { ACCOUNT_LOCKED, LOGIN_MESSAGES, PASSWORD_FLOW_MESSAGES, SFA_MESSAGES } from '@trialwear/contract';
 import { AppError } from '../../access/errors.js';
 import type { AppContext } from '../../app-context.js';
 import { recordAudit } from '../../audit/audit-log.js';
 import { inTransaction } from '../../db/transaction.js';
 import { afterResponse } from '../../mail/after-response.js';
 import { issueResetLink } from '../passwords/reset-link.js';
-import { verifyPassword } from './passwords.js';
+import { dummyPasswordHash, verifyPassword } from './passwords.js';
 import * as repo from './repo.js';
 import { endAllSessions } from './session.js';
 
@@ -87,6 +87,51 @@ export async function recordLockedAttempt(
     requestId: origin.requestId,
     ip: origin.ip,
   });
+}
+
+export const invalidCredentials = () =>
+  new AppError(401, LOGIN_MESSAGES.invalidCredentials, 'NotSignedIn', { displayToUser: true });
+
+/**
+ * The password step of a sign-in, staff and participant alike. The hash is
+ * checked for an unknown username too (same work, same answer); a locked key
+ * refuses with the lock message whatever the password (audited, not counted);
+ * a wrong password or unknown username is counted and refused (the lock
+ * message once it locks). Returns only for the right password of a known
+ * account. `account` is the staff account the lock mail goes to, or null.
+ */
+export async function passwordStep(
+  ctx: Ctx,
+  origin: { requestId: string | null; ip: string | null },
+  attempt: {
+    key: string;
+    /** The stored hash when the username is known, else undefined. */
+    passwordHash: string | undefined;
+    password: string;
+    /** False when the username is unknown, or its account may not sign in (deactivated). */
+    known: boolean;
+    account: AttemptAccount | null;
+  },
+): Promise<void> {
+  const { key, account } = attempt;
+  const passwordOk = await verifyPassword(
+    attempt.passwordHash ?? (await dummyPasswordHash()),
+    attempt.password,
+  );
+  if (await isLocked(ctx, key)) {
+    await recordLockedAttempt(ctx, key, account, origin);
+    throw accountLocked();
+  }
+  if (!attempt.known || !passwordOk) {
+    const locked = await recordFailedAttempt(ctx, {
+      key,
+      account,
+      kind: 'password',
+      origin,
+      endSessionsOnLock: false,
+    });
+    throw locked ? accountLocked() : invalidCredentials();
+  }
 }
 
 /**

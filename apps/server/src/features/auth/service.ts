@@ -1,19 +1,10 @@
-import { type AuthStatus, LOGIN_MESSAGES, SESSION_MESSAGES, type SessionUser } from '@trialwear/contract';
-import { AppError } from '../../access/errors.js';
+import { type AuthStatus, SESSION_MESSAGES, type SessionUser } from '@trialwear/contract';
 import type { AppContext } from '../../app-context.js';
 import { recordAudit } from '../../audit/audit-log.js';
 import { inTransaction } from '../../db/transaction.js';
 import type { RequestOrigin, SessionIdentity } from '../../http/session-identity.js';
 import { requireRecaptcha } from '../../security/recaptcha.js';
-import {
-  accountLocked,
-  clearFailedAttempts,
-  isLocked,
-  recordFailedAttempt,
-  recordLockedAttempt,
-  usernameKey,
-} from './lockout.js';
-import { dummyPasswordHash, verifyPassword } from './passwords.js';
+import { clearFailedAttempts, passwordStep, usernameKey } from './lockout.js';
 import { forgetDevices, isRememberedDevice } from './remembered-device.js';
 import * as repo from './repo.js';
 import { buildSessionUser, endAllSessions, endSession, startSession } from './session.js';
@@ -32,9 +23,6 @@ export function statusAfterPassword(user: {
   return 'SFAIsNotSet';
 }
 
-const invalidCredentials = () =>
-  new AppError(401, LOGIN_MESSAGES.invalidCredentials, 'NotSignedIn', { displayToUser: true });
-
 /**
  * Password sign-in. Returns the new session's token (the route sets the
  * cookie) with the answer. A known and an unknown username take the same
@@ -51,27 +39,16 @@ export async function login(
   await requireRecaptcha(ctx.recaptcha, input.recaptchaResponse, origin.ip);
   const key = usernameKey(input.username);
   const found = await repo.findUserByUsername(ctx.db, input.username);
-  // The hash check runs for an unknown username too, so it is not faster.
-  const passwordOk = await verifyPassword(
-    found?.password_hash ?? (await dummyPasswordHash()),
-    input.password,
-  );
   // A deactivated account is, for sign-in, an unknown username.
   const user = found?.is_active ? found : undefined;
-  if (await isLocked(ctx, key)) {
-    await recordLockedAttempt(ctx, key, user ?? null, origin);
-    throw accountLocked();
-  }
-  if (!user || !passwordOk) {
-    const locked = await recordFailedAttempt(ctx, {
-      key,
-      account: user ?? null,
-      kind: 'password',
-      origin,
-      endSessionsOnLock: false,
-    });
-    throw locked ? accountLocked() : invalidCredentials();
-  }
+  await passwordStep(ctx, origin, {
+    key,
+    passwordHash: found?.password_hash,
+    password: input.password,
+    known: !!user,
+    account: user ?? null,
+  });
+  if (!user) throw new Error('unreachable: passwordStep refuses an unknown username');
   const teamId = await repo.findLandingTeamId(ctx.db, user.id, user.last_selected_team_id);
   let status = statusAfterPassword(user);
   // A device remembered after a second-factor check skips the next one for 48 hours.

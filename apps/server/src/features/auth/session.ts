@@ -7,7 +7,6 @@
  * that user at once. Team and role always come from here, never from a
  * request body.
  */
-import { createHash, randomBytes } from 'node:crypto';
 import {
   type AuthStatus,
   cookieName,
@@ -21,15 +20,12 @@ import { notSignedIn, sessionExpired } from '../../access/errors.js';
 import type { AppContext } from '../../app-context.js';
 import { inTransaction } from '../../db/transaction.js';
 import type { RequestOrigin } from '../../http/session-identity.js';
+import { hashToken, newSessionToken, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../../security/tokens.js';
 import * as repo from './repo.js';
 
 /** The session cookie's name (`__Host-tw_session` over https). */
 export const sessionCookieName = (ctx: Pick<AppContext, 'config'>) =>
   cookieName('session', ctx.config.secureCookies);
-// NIST 800-63B AAL2: re-authentication after 30 minutes idle or 12 hours. The open
-// SPA refreshes every 15 minutes, so only an abandoned session idles out.
-const IDLE_MS = 30 * 60 * 1000;
-const ABSOLUTE_MS = 12 * 60 * 60 * 1000;
 
 export interface RequestAuth {
   sessionId: string;
@@ -48,8 +44,6 @@ declare module 'fastify' {
     authExpired: boolean;
   }
 }
-
-const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 export function teamStatus(
   team: { is_active: boolean; subscription_starts: string | null; subscription_ends: string | null },
@@ -105,7 +99,7 @@ export async function startSession(
   origin: Pick<RequestOrigin, 'ip' | 'userAgent'>,
   s: { userId: number; teamId: number | null; status: AuthStatus; tokenVersion: number },
 ): Promise<string> {
-  const token = randomBytes(32).toString('base64url');
+  const token = newSessionToken();
   const now = ctx.now();
   await repo.insertSession(ctx.db, {
     id: hashToken(token),
@@ -114,7 +108,7 @@ export async function startSession(
     authStatus: s.status,
     tokenVersion: s.tokenVersion,
     createdAt: now,
-    expiresAt: new Date(now.getTime() + IDLE_MS),
+    expiresAt: new Date(now.getTime() + SESSION_IDLE_MS),
     ip: origin.ip,
     userAgent: origin.userAgent,
   });
@@ -131,12 +125,17 @@ export async function refreshSession(ctx: AppContext, sessionId: string) {
   const session = await repo.findSession(ctx.db, sessionId);
   if (!session) throw notSignedIn();
   const now = ctx.now();
-  const absoluteEnd = new Date(session.created_at).getTime() + ABSOLUTE_MS;
+  const absoluteEnd = new Date(session.created_at).getTime() + SESSION_ABSOLUTE_MS;
   if (now.getTime() >= absoluteEnd) {
     await repo.deleteSession(ctx.db, sessionId);
     throw sessionExpired();
   }
-  await repo.extendSession(ctx.db, sessionId, now, new Date(Math.min(now.getTime() + IDLE_MS, absoluteEnd)));
+  await repo.extendSession(
+    ctx.db,
+    sessionId,
+    now,
+    new Date(Math.min(now.getTime() + SESSION_IDLE_MS, absoluteEnd)),
+  );
 }
 
 /** onRequest hook body: resolve request.auth from the cookie (null when absent or no longer valid). */

@@ -9,12 +9,7 @@
  * revokeLink: the token is revoked at the provider and staff see the link
  * revoked.
  */
-import {
-  LOGIN_MESSAGES,
-  PARTICIPANT_PORTAL_MESSAGES,
-  PROVIDER_OF_LINK,
-  type Provider,
-} from '@trialwear/contract';
+import { PARTICIPANT_PORTAL_MESSAGES, PROVIDER_OF_LINK, type Provider } from '@trialwear/contract';
 import { AppError, notFound } from '../../access/errors.js';
 import type { AppContext } from '../../app-context.js';
 import { recordAudit } from '../../audit/audit-log.js';
@@ -22,15 +17,7 @@ import { inTransaction } from '../../db/transaction.js';
 import type { RequestOrigin } from '../../http/session-identity.js';
 import { requireRecaptcha } from '../../security/recaptcha.js';
 import { hashToken } from '../../security/tokens.js';
-import {
-  accountLocked,
-  clearFailedAttempts,
-  isLocked,
-  recordFailedAttempt,
-  recordLockedAttempt,
-  usernameKey,
-} from '../auth/lockout.js';
-import { dummyPasswordHash, verifyPassword } from '../auth/passwords.js';
+import { clearFailedAttempts, passwordStep, usernameKey } from '../auth/lockout.js';
 import { revokeLink } from '../device-links/service.js';
 import * as repo from './repo.js';
 import type { ParticipantAuth } from './session.js';
@@ -38,9 +25,6 @@ import { startParticipantSession } from './session.js';
 
 /** Participant usernames' lockout key: apart from staff usernames in login_lockouts. */
 export const participantLockKey = (username: string) => `participant:${usernameKey(username)}`;
-
-const invalidCredentials = () =>
-  new AppError(401, LOGIN_MESSAGES.invalidCredentials, 'NotSignedIn', { displayToUser: true });
 
 const accountOf = (a: { username: string; email: string; email_verified_at: unknown }) => ({
   username: a.username,
@@ -56,25 +40,16 @@ export async function participantLogin(
   await requireRecaptcha(ctx.recaptcha, input.recaptchaResponse, origin.ip);
   const key = participantLockKey(input.username);
   const account = await repo.findAccountByUsername(ctx.db, input.username);
-  const passwordOk = await verifyPassword(
-    account?.password_hash ?? (await dummyPasswordHash()),
-    input.password,
-  );
-  if (await isLocked(ctx, key)) {
-    // No staff account behind this key: the lock is audited without a user id (the key names the account).
-    await recordLockedAttempt(ctx, key, null, origin);
-    throw accountLocked();
-  }
-  if (!account || !passwordOk) {
-    const locked = await recordFailedAttempt(ctx, {
-      key,
-      account: null, // the lock mail with a staff reset link is for staff accounts
-      kind: 'password',
-      origin,
-      endSessionsOnLock: false,
-    });
-    throw locked ? accountLocked() : invalidCredentials();
-  }
+  // No staff account behind this key: the lock is audited without a user id (the key names the
+  // account), and the lock mail with a staff reset link is not sent.
+  await passwordStep(ctx, origin, {
+    key,
+    passwordHash: account?.password_hash,
+    password: input.password,
+    known: !!account,
+    account: null,
+  });
+  if (!account) throw new Error('unreachable: passwordStep refuses an unknown username');
   // The confirmation link of the sign-up mail proves the address, with the password: only then is the
   // account tied to participants enrolled under that address.
   const confirms =

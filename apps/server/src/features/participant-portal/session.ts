@@ -5,15 +5,12 @@
  * a participant session passes no staff check, and the 'participant' access
  * reads only request.participantAuth, which a staff session never sets.
  */
-import { createHash, randomBytes } from 'node:crypto';
 import { cookieName } from '@trialwear/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context.js';
 import { setCsrfCookie } from '../../http/csrf.js';
+import { hashToken, newSessionToken, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../../security/tokens.js';
 import * as repo from './repo.js';
-
-const IDLE_MS = 30 * 60 * 1000;
-const ABSOLUTE_MS = 12 * 60 * 60 * 1000;
 
 export interface ParticipantAuth {
   sessionId: string;
@@ -33,21 +30,19 @@ declare module 'fastify' {
 export const participantCookieName = (ctx: Pick<AppContext, 'config'>) =>
   cookieName('participantSession', ctx.config.secureCookies);
 
-const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
-
 /** Records a new session; returns the cookie's token. */
 export async function startParticipantSession(
   ctx: Pick<AppContext, 'db' | 'now'>,
   origin: { ip: string; userAgent: string | null },
   accountId: number,
 ) {
-  const token = randomBytes(32).toString('base64url');
+  const token = newSessionToken();
   const now = ctx.now();
   await repo.insertSession(ctx.db, {
     id: hashToken(token),
     accountId,
     createdAt: now,
-    expiresAt: new Date(now.getTime() + IDLE_MS),
+    expiresAt: new Date(now.getTime() + SESSION_IDLE_MS),
     ip: origin.ip,
     userAgent: origin.userAgent,
   });
@@ -65,15 +60,15 @@ export async function resolveParticipantAuth(
   const row = await repo.findSessionAccount(ctx.db, sessionId);
   if (!row) return null;
   const now = ctx.now().getTime();
-  const absoluteEnd = new Date(row.created_at).getTime() + ABSOLUTE_MS;
+  const absoluteEnd = new Date(row.created_at).getTime() + SESSION_ABSOLUTE_MS;
   if (new Date(row.expires_at).getTime() <= now || absoluteEnd <= now) {
     await repo.deleteSession(ctx.db, sessionId);
     request.participantAuthExpired = true;
     return null;
   }
   // Half the idle time gone: slide it (one write per quarter hour at most, not one per request).
-  if (new Date(row.expires_at).getTime() - now < IDLE_MS / 2)
-    await repo.extendSession(ctx.db, sessionId, new Date(Math.min(now + IDLE_MS, absoluteEnd)));
+  if (new Date(row.expires_at).getTime() - now < SESSION_IDLE_MS / 2)
+    await repo.extendSession(ctx.db, sessionId, new Date(Math.min(now + SESSION_IDLE_MS, absoluteEnd)));
   return {
     sessionId,
     accountId: row.account_id,

@@ -134,3 +134,8 @@ export function findUserInAdminTeams(db: Db, adminUserId: number, userId: number
 export function findUsername(db: Db, userId: number) {
   return db.selectFrom('users').select(['id', 'username']).where('id', '=', userId).executeTakeFirst();
 }
+
+/** Where and how to greet a user in a mail: their address and first name. */
+export function findMailRecipient(db: Db, userId: number) {
+  return db.selectFrom('users').select(['email', 'first_name']).where('id', '=', userId).executeTakeFirst();
+}

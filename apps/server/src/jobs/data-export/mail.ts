@@ -7,17 +7,14 @@
  */
 import { exportJobParamsSchema } from '@trialwear/contract';
 import type { AppContext } from '../../app-context.js';
+import { findMailRecipient } from '../../features/users/repo.js';
 import * as repo from './repo.js';
 
 export async function mailOutcome(ctx: AppContext, jobId: string): Promise<void> {
   try {
     const row = await repo.jobById(ctx.db, jobId);
     if (!row?.user_id || (row.status !== 'completed' && row.status !== 'failed')) return;
-    const user = await ctx.db
-      .selectFrom('users')
-      .select(['email', 'first_name'])
-      .where('id', '=', row.user_id)
-      .executeTakeFirst();
+    const user = await findMailRecipient(ctx.db, row.user_id);
     if (!user) return;
     const params = exportJobParamsSchema.safeParse(row.job_params);
     const name = params.success ? params.data.fileName : 'export';

@@ -6,7 +6,7 @@
 import { Alert, Loader, Stack } from '@mantine/core';
 import { PROVIDERS, type Provider, type Trial } from '@trialwear/contract';
 import type { ReactNode } from 'react';
-import { useLinkStatus } from '../../devices';
+import { useLinkStatus } from '../../device-links';
 import { type DataParticipant, ParticipantFrame, WithParticipant } from '../components/participant-frame';
 import { DexcomSection } from './dexcom-section';
 import { FitbitSection } from './fitbit-section';

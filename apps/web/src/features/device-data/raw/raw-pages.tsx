@@ -20,7 +20,7 @@ import {
 import { PROVIDER_BRAND, PROVIDERS, type Provider, type Trial } from '@trialwear/contract';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { useDevices, useLinkStatus } from '../../devices';
+import { useDevices, useLinkStatus } from '../../device-links';
 import { type DataParticipant, ParticipantFrame, WithParticipant } from '../components/participant-frame';
 import { dataErrorText } from '../lib/data-error';
 import { JsonBlock } from './raw-answer';

@@ -5,7 +5,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { displayableMessage } from '../../../lib/api-client';
 import { canManageTokens } from '../../../lib/permissions';
 import { useSession } from '../../../lib/session/session-context';
-import { DevicesManagement } from '../../devices';
+import { DevicesManagement } from '../../device-links';
 import { useParticipantMutations } from '../api/participants-api';
 import { SyncHealthCard } from '../components/sync-status';
 

@@ -15,7 +15,7 @@ import { displayableMessage } from '../../../lib/api-client';
 import { useCurrentTrial } from '../../../lib/current-trial';
 import { canManageParticipants, canManageTrialUsers } from '../../../lib/permissions';
 import { useSession } from '../../../lib/session/session-context';
-import { useDeviceStatusRefresh } from '../../devices';
+import { useDeviceStatusRefresh } from '../../device-links';
 import { useTrialCode, useTrialParticipants } from '../api/participants-api';
 import { EditParticipantModal } from '../components/edit-participant-modal';
 import {

@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import { clearTableStates } from '../../../components/data-table/table-state';
 import { canAddTrial } from '../../../lib/permissions';
 import { useSession } from '../../../lib/session/session-context';
-import { TeamPicker } from '../components/team-picker';
+import { TeamPicker } from '../../teams';
 import { noTrialsText, TrialsTable } from '../components/trials-table';
 
 export default function DashboardPage() {
