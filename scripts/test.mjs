@@ -1,11 +1,19 @@
 // `npm test`: unit + integration tests (Vitest, real PostgreSQL), then the
 // browser journeys (real server, headless Chromium). Prints one closing line
 // "N passed, N failed" over all of them and exits non-zero on any failure.
+// Both suites run shuffled (files and the tests in each file), with one seed
+// printed at the start and the end: TEST_SEED=<seed> npm test runs that order again.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { root } from './build-state.mjs';
+
+const seed = Number(process.env.TEST_SEED ?? Math.floor(Math.random() * 1_000_000));
+if (!Number.isSafeInteger(seed) || seed < 0)
+  throw new Error(`TEST_SEED must be a whole number, got ${process.env.TEST_SEED}`);
+const shuffle = ['--sequence.shuffle', `--sequence.seed=${seed}`];
+console.log(`Test order: shuffled with seed ${seed} (TEST_SEED=${seed} npm test repeats it)`);
 
 const reportsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-test-reports-'));
 const suites = [
@@ -26,7 +34,7 @@ for (const suite of suites) {
   console.log(`\n=== ${suite.name} ===`);
   const res = spawnSync(
     'npx',
-    [...suite.args, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`],
+    [...suite.args, ...shuffle, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`],
     {
       cwd: suite.cwd,
       stdio: 'inherit',
@@ -45,5 +53,5 @@ for (const suite of suites) {
   if (res.status !== 0) exitCode = res.status ?? 1;
 }
 fs.rmSync(reportsDir, { recursive: true, force: true });
-console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''} (seed ${seed})`);
 process.exit(exitCode || (failed > 0 ? 1 : 0));

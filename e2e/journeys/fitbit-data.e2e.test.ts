@@ -83,20 +83,43 @@ describe('Fitbit data pages', () => {
     await shows(staff.page.getByText(/^Fitbit · Authorized on /));
     await shot(staff.page, 'fitbit-data-linked-card');
     await shows(staff.page.getByRole('button', { name: 'Steps' }));
+    await staff.page.getByRole('button', { name: 'Steps' }).click();
+    await staff.page.waitForURL('**/FitbitParticipantDataPage**');
+    const idText = await staff.page.getByText(/^Participant ID: \d+$/).textContent();
+    pid = Number(idText!.replace(/\D/g, ''));
+    user = fitbitUserId(`TRIALWEARSIM:${pid}`);
+    navState = await staff.page.evaluate(() => (history.state as { usr: unknown }).usr);
+    await staff.page.close();
   });
+
+  /**
+   * A new tab of the Admin's session at a page of the app reached as the data page's links do,
+   * with its navigation state (participant and trial): each test starts from its own page.
+   */
+  async function openPage(pathAndSearch = '/FitbitParticipantDataPage') {
+    const page = await staff.context.newPage();
+    await page.goto('/');
+    await shows(page.getByRole('heading', { name: 'Dashboard' }));
+    await page.evaluate(
+      ({ usr, to }) => {
+        history.pushState({ usr, key: 'test', idx: 1 }, '', to);
+        dispatchEvent(new PopStateEvent('popstate', { state: history.state }));
+      },
+      { usr: navState, to: pathAndSearch },
+    );
+    return page;
+  }
   afterAll(async () => {
     await staff?.context.close();
     await browser?.close();
   });
 
   it("device card 'Steps' → the data page: chart and table with the simulator's steps per local date", async () => {
-    const { page } = staff;
+    const page = await staff.context.newPage();
+    await openManageParticipant(page, CODE, TRIAL);
     await page.getByRole('button', { name: 'Steps' }).click();
     await page.waitForURL('**/FitbitParticipantDataPage**');
-    const idText = await page.getByText(/^Participant ID: \d+$/).textContent();
-    pid = Number(idText!.replace(/\D/g, ''));
-    user = fitbitUserId(`TRIALWEARSIM:${pid}`);
-    navState = await page.evaluate(() => (history.state as { usr: unknown }).usr);
+    await shows(page.getByText(`Participant ID: ${pid}`));
 
     // Another journey may have used up the simulator's hour for everyone: the next hour starts fresh.
     const limited = page.locator('[data-provider-limit]');
@@ -121,7 +144,7 @@ describe('Fitbit data pages', () => {
   });
 
   it('switching period and category', async () => {
-    const { page } = staff;
+    const page = await openPage('/FitbitParticipantDataPage?subject=steps&period=7d');
     await page.getByRole('textbox', { name: 'Period' }).click();
     await page.getByRole('option', { name: '1 Month' }).click();
     await page.getByRole('button', { name: 'Show data' }).click();
@@ -164,7 +187,8 @@ describe('Fitbit data pages', () => {
   });
 
   it('overview tiles: Shift mode by keyboard, Swap mode by mouse, the order kept after a reload', async () => {
-    const { page } = staff;
+    // From the body data (the scale chosen), 'Tracker' leads to the tracker's overview.
+    const page = await openPage('/FitbitParticipantDataPage?category=body&period=7d&subject=weight');
     await page.getByText('Tracker', { exact: true }).click();
     await page.waitForURL(/category=overview/);
     await shows(page.locator('[data-tile]'), 20_000);
@@ -220,7 +244,8 @@ describe('Fitbit data pages', () => {
   });
 
   it('/FitbitParticipantOverview shows the tiles in the saved order; /FitbitParticipantDataForm opens the data page', async () => {
-    const { page } = staff;
+    const page = await openPage('/FitbitParticipantDataPage?category=overview');
+    await shows(page.locator('[data-tile]'), 20_000);
     const order = await tileOrder(page);
     await page.getByRole('button', { name: 'Overview', exact: true }).click();
     await page.waitForURL('**/FitbitParticipantOverview');
@@ -251,7 +276,7 @@ describe('Fitbit data pages', () => {
   });
 
   it('one-day page: intraday heart rate and steps', async () => {
-    const { page } = staff;
+    const page = await openPage('/FitbitParticipantDataPage?subject=steps&period=7d');
     await page.getByRole('button', { name: 'One day' }).click();
     await page.waitForURL('**/FitbitParticipant1DayData');
     // A day the participant wore the tracker (about one in nine is not worn).
@@ -310,7 +335,7 @@ describe('Fitbit data pages', () => {
   });
 
   it('several participants side by side', async () => {
-    const { page } = staff;
+    const page = await openPage('/');
     await page.evaluate(
       ({ id, trial }) => {
         history.pushState(
@@ -336,7 +361,7 @@ describe('Fitbit data pages', () => {
   });
 
   it('a year of weight is one request and loads; a spent hourly limit is ONE notice with the resume time', async () => {
-    const { page } = staff;
+    const page = await openPage('/');
     const dataCalls: string[] = [];
     const count = (r: { url(): string }) => {
       if (r.url().includes('/api/getFitbitServerParticipantData/'))

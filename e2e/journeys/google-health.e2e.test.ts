@@ -16,47 +16,27 @@
  *    - SLP-003's card says the participant must consent again (API: Fitbit
  *      Web API (legacy)); the consent request sends the Google link; after
  *      it the card shows the Google Health API.
- *    - A coordinator exports SLP-004's steps and floors of a few recent local
- *      days on /DataExport (the team stores both: set in SQL, as the metrics
- *      manager and the retention page would); the job, which fetches the
- *      range through the sync path over the link's own API, reaches
- *      completed in the jobs panel; the downloaded ZIP's CSVs hold, per
- *      local date, the legacy simulator's values for the same person, read
- *      by the job over the Google Health link (its fetch coverage and the
- *      readings' provider say so).
+ *
+ * Step 1 and the restart are the file's fixture (beforeAll); each test then
+ * works on its own participant. The export of a Google Health link (every
+ * CSV row equal to the legacy generator's value of the same person) is an
+ * integration test: apps/server/test/google-health/export-parity.int.test.ts.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { EXPORT_MESSAGES } from '@trialwear/contract';
 import { fitbitDay, fitbitUserId, fitbitUserTimezone } from '@trialwear/simulators';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, screenshot, signIn } from '../support/browser.js';
-import { storeFitbitMetrics, withDatabase } from '../support/database.js';
-import { csvLines, DATA_CSV_HEADER, metricCsv, zipNames } from '../support/export-zip.js';
 import { type OwnServer, startOwnServer } from '../support/own-server.js';
-import { gone, shows } from '../support/wait.js';
+import { shows } from '../support/wait.js';
 
 const TRIAL = 'Sleep and Activity Study';
 const LEGACY_CODE = 'SLP-003';
 const CODE = 'SLP-004';
 const CONSENT_LINK = /https?:\/\/\S+\/PAFitbitConsentPage\?id=\d+&t=[\w-]+/;
-/** The exported metrics: catalog key → checkbox label, unit, the legacy simulator's value of a day. */
-const EXPORTED = {
-  steps: { label: 'Steps', unit: 'steps', value: (day: ReturnType<typeof fitbitDay>) => day.steps },
-  floors: { label: 'Floors', unit: 'floors', value: (day: ReturnType<typeof fitbitDay>) => day.floors },
-} as const;
-const EXPORT_FILE = 'google-health-export';
-
-const isoDay = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
 
 describe('Fitbit through the Google Health API', () => {
   let server: OwnServer | undefined;
   let browser: Browser;
-  /** SLP-004's participant id: the simulators' person is derived from it. */
-  let participantId = 0;
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-google-health-journey-'));
 
   const open = async (): Promise<{ context: BrowserContext; page: Page }> => {
     const context = await browser.newContext({
@@ -107,17 +87,12 @@ describe('Fitbit through the Google Health API', () => {
     await participant.context.close();
   }
 
+  // The fixture: SLP-003 linked on a portal that used the legacy API, then that portal restarted
+  // with the default configuration (the Google Health API), as an operator switches.
   beforeAll(async () => {
     browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    fs.rmSync(tmp, { recursive: true, force: true });
-  });
-
-  it('a Fitbit linked while the portal used the legacy Fitbit Web API', { timeout: 240_000 }, async () => {
-    server = await startOwnServer({ FITBIT_API: 'legacy' });
+    const legacy = await startOwnServer({ FITBIT_API: 'legacy' });
+    server = legacy;
     const staff = await signedIn();
     await manageParticipant(staff.page, LEGACY_CODE);
     const { participant } = await consent(staff.page, LEGACY_CODE, '/sim/fitbit/oauth2/authorize');
@@ -126,15 +101,19 @@ describe('Fitbit through the Google Health API', () => {
     await shows(staff.page.getByText(/^Fitbit · Authorized on \d{4}-\d{2}-\d{2}$/));
     await shows(staff.page.getByText('API: Fitbit Web API (legacy)'));
     await staff.context.close();
-    await server.stop({ keepData: true });
+    await legacy.stop({ keepData: true });
+    // FITBIT_API unset: the default back end, the Google Health API (its simulator mounted in the portal).
+    server = await startOwnServer({ FITBIT_API: undefined }, { dataDir: legacy.dataDir });
+  }, 360_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
   });
 
   it(
     'default configuration: consent through Google → the card with the API → the steps page',
     { timeout: 240_000 },
     async () => {
-      // FITBIT_API unset: the default back end, the Google Health API (its simulator mounted in the portal).
-      server = await startOwnServer({ FITBIT_API: undefined }, { dataDir: server!.dataDir });
       const staff = await signedIn();
       const { page } = staff;
       await manageParticipant(page, CODE);
@@ -157,7 +136,7 @@ describe('Fitbit through the Google Health API', () => {
 
       await page.getByRole('button', { name: 'Steps' }).click();
       await page.waitForURL('**/FitbitParticipantDataPage**');
-      participantId = Number(
+      const participantId = Number(
         (await page.getByText(/^Participant ID: \d+$/).textContent())!.replace(/\D/g, ''),
       );
       // The same person as on the legacy API: the legacy simulator's generator gives the values.
@@ -215,100 +194,6 @@ describe('Fitbit through the Google Health API', () => {
       await shows(page.getByText(/^Battery \d+% · /));
       await screenshot(page, 'google-health-reconsented');
       await staff.context.close();
-    },
-  );
-
-  it(
-    "an export of SLP-004's steps and floors: completed in the panel, the ZIP holds the same person's values",
-    { timeout: 300_000 },
-    async () => {
-      const metrics = Object.keys(EXPORTED) as (keyof typeof EXPORTED)[];
-      const { deviceName } = await storeFitbitMetrics(metrics, server!.dataDir);
-      const coordinator = await signedIn('coordinator');
-      const { page } = coordinator;
-      await page.getByRole('link', { name: 'Data Export' }).click();
-      await page.waitForURL('**/DataExport');
-      await page.getByRole('textbox', { name: 'Trial', exact: true }).click();
-      await page.getByRole('option', { name: `#001 - ${TRIAL}` }).click();
-      await page.getByRole('textbox', { name: 'Device', exact: true }).click();
-      await page.getByRole('option', { name: deviceName, exact: true }).click();
-      await page.getByRole('textbox', { name: 'Participants', exact: true }).click();
-      await page.getByRole('option', { name: new RegExp(`^${CODE} `) }).click();
-      await page.keyboard.press('Escape');
-      // Recent days that are over in every zone: whole days, as the steps page shows them.
-      const days = [6, 5, 4, 3, 2].map(isoDay);
-      const [from, to] = [days[0]!, days.at(-1)!];
-      await page.getByLabel(/^Start date/).fill(from);
-      await page.getByLabel(/^End date/).fill(to);
-      const group = page.getByRole('group', { name: 'Metrics' });
-      for (const metric of metrics)
-        await group.getByRole('checkbox', { name: EXPORTED[metric].label, exact: true }).check();
-      await page.getByRole('radio', { name: /Separate tabs/ }).check();
-      await page.getByRole('textbox', { name: 'File name', exact: true }).fill(EXPORT_FILE);
-      await page.getByRole('button', { name: 'Export', exact: true }).click();
-      const success = page.getByRole('dialog', { name: EXPORT_MESSAGES.successTitle });
-      await shows(success.getByText(EXPORT_MESSAGES.success, { exact: true }));
-      await success.getByRole('button', { name: 'OK' }).click();
-      await gone(success);
-
-      // The panel (polled every 10 s): the job fetches the range over the Google Health API, then writes.
-      const row = page
-        .getByRole('table', { name: 'Export jobs' })
-        .locator('tbody tr', { hasText: `${EXPORT_FILE}.zip` });
-      const status = (r: Locator) => r.locator('[data-job-status]').getAttribute('data-job-status');
-      await shows(row);
-      await expect.poll(() => status(row), { timeout: 120_000, interval: 500 }).toBe('completed');
-      await shows(row.getByText(`1 participant: ${CODE}`));
-      await shows(row.getByText(`${metrics.length} metrics: ${metrics.join(', ')} (one CSV per metric)`));
-      await shows(row.getByText(`${from} to ${to}`));
-      await shows(row.getByText(/^\d+(\.\d)? (B|KB|MB)$/));
-      await screenshot(page, 'google-health-export-completed');
-
-      // The download, fetched with the page's cookies and unzipped.
-      const href = (await row
-        .getByRole('link', { name: `Download ${EXPORT_FILE}.zip` })
-        .getAttribute('href'))!;
-      const res = await page.request.get(href);
-      expect(res.status()).toBe(200);
-      expect(res.headers()['content-type']).toBe('application/zip');
-      const zipPath = path.join(tmp, `${EXPORT_FILE}.zip`);
-      fs.writeFileSync(zipPath, await res.body());
-      const names = zipNames(zipPath);
-      const user = fitbitUserId(`TRIALWEARSIM:${participantId}`);
-      for (const metric of metrics) {
-        const csv = metricCsv(names, metric);
-        expect(csv, `a CSV for ${metric} in ${names.join(', ')}`).toBeTruthy();
-        const [header, ...rows] = csvLines(zipPath, csv!);
-        expect(header!.startsWith(DATA_CSV_HEADER), header).toBe(true);
-        const cells = rows.map((l) => l.split(','));
-        expect(cells.map(([code, key, , , , , , unit]) => [code, key, unit])).toEqual(
-          days.map(() => [CODE, metric, EXPORTED[metric].unit]),
-        );
-        // One reading per local date, equal to the legacy simulator's value of the same person's day.
-        expect(Object.fromEntries(cells.map((c) => [c[2], Number(c[6])]))).toEqual(
-          Object.fromEntries(days.map((d) => [d, EXPORTED[metric].value(fitbitDay(user, d))])),
-        );
-      }
-      // The job's first step read the range through the sync path over the link's API, Google Health,
-      // and the exported readings are what it stored.
-      const { coverage, providers } = await withDatabase(async (db) => {
-        const link = `SELECT d.id FROM participant_devices d JOIN participants p ON p.id = d.participant_id
-                      WHERE p.participant_code = $1 AND d.provider = 'google_health'`;
-        const coverage = await db.query(
-          `SELECT metric_key, from_date::text FROM export_fetch_coverage
-           WHERE participant_device_id IN (${link}) ORDER BY metric_key`,
-          [CODE],
-        );
-        const providers = await db.query(
-          `SELECT DISTINCT r.provider FROM device_readings r JOIN participants p ON p.id = r.participant_id
-           WHERE p.participant_code = $1 AND r.metric_key = ANY($2) AND r.local_date BETWEEN $3 AND $4`,
-          [CODE, metrics, from, to],
-        );
-        return { coverage: coverage.rows, providers: providers.rows };
-      }, server!.dataDir);
-      expect(coverage).toEqual([...metrics].sort().map((metric_key) => ({ metric_key, from_date: from })));
-      expect(providers).toEqual([{ provider: 'google_health' }]);
-      await coordinator.context.close();
     },
   );
 });

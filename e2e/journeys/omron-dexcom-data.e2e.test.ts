@@ -40,30 +40,42 @@ async function tableRows(page: Page, name: string) {
     );
 }
 
+/** Links Fitbit, Omron and Dexcom for the participant CODE through the consent e-mails; returns its id. */
+async function linkAllThree(browser: Browser): Promise<number> {
+  const staff = await newPage(browser);
+  await signIn(staff.page, 'sysadmin');
+  await openManageParticipant(staff.page, CODE);
+  const idText = await staff.page.getByText(/^Participant ID: \d+$/).textContent();
+  const participantId = Number(idText?.match(/\d+/)?.[0]);
+  expect(participantId).toBeGreaterThan(0);
+  for (const brand of ['Fitbit', 'Omron', 'Dexcom'] as const) {
+    await staff.page.getByRole('button', { name: `Request Authorization for ${brand}` }).click();
+    const participant = await consentFromEmail(browser, EMAIL, 'Allow', brand);
+    await shows(
+      participant.page.getByText(`Your ${brand} is now connected to your study. You may close this page.`),
+    );
+    await participant.context.close();
+  }
+  await staff.context.close();
+  return participantId;
+}
+
 describe('Omron and Dexcom data pages', () => {
   let browser: Browser;
   let participantId: number;
+  // The file's fixture, made as a coordinator does: the three consents through the e-mailed links.
   beforeAll(async () => {
     browser = await launchBrowser();
+    participantId = await linkAllThree(browser);
   });
   afterAll(() => browser.close());
 
-  it('links Fitbit, Omron and Dexcom for a participant', async () => {
+  it('the manage page shows the participant’s Fitbit, Omron and Dexcom links', async () => {
     const staff = await newPage(browser);
-    await signIn(staff.page, 'sysadmin');
+    await signIn(staff.page, 'admin');
     await openManageParticipant(staff.page, CODE);
-    const idText = await staff.page.getByText(/^Participant ID: \d+$/).textContent();
-    participantId = Number(idText?.match(/\d+/)?.[0]);
-    expect(participantId).toBeGreaterThan(0);
-    for (const brand of ['Fitbit', 'Omron', 'Dexcom'] as const) {
-      await staff.page.getByRole('button', { name: `Request Authorization for ${brand}` }).click();
-      const participant = await consentFromEmail(browser, EMAIL, 'Allow', brand);
-      await shows(
-        participant.page.getByText(`Your ${brand} is now connected to your study. You may close this page.`),
-      );
-      await participant.context.close();
-    }
-    await staff.page.reload();
+    await shows(staff.page.getByText(`Participant ID: ${participantId}`));
+    await shows(staff.page.getByText(/^Fitbit · Authorized on /));
     await shows(staff.page.getByText(/^Omron · Authorized on /));
     await shows(staff.page.getByText(/^Dexcom · Authorized on /));
     await staff.context.close();
