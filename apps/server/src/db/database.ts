@@ -84,7 +84,13 @@ export function poolOf(db: Db): pg.Pool {
 
 /** Lost connections are reported by the query that meets them; here only a line for the operator. */
 let lastLossLoggedAt = 0;
+let lastLossAt = 0;
+
+/** When a connection of this process last broke (epoch ms; 0 if never): the job runner asks. */
+export const lastConnectionLossAt = () => lastLossAt;
+
 function onLostConnection(err: Error & { code?: string }) {
+  lastLossAt = Date.now();
   // Once per burst, not per client: the database terminating ten connections is one event.
   if (Date.now() - lastLossLoggedAt < 10_000) return;
   lastLossLoggedAt = Date.now();

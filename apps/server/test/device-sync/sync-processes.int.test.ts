@@ -7,9 +7,11 @@
  * Real time throughout (child processes cannot share a test clock).
  */
 import { fitbitDay } from '@trialwear/simulators';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deviceSync } from '../../src/jobs/device-sync/job.js';
 import { enqueue } from '../../src/jobs/job-definition.js';
+import { registerJobQueues } from '../../src/jobs/runner.js';
 import { startQueue } from '../../src/queue/boss.js';
 import { type TeamFixture, teamWithRoles } from '../support/fixtures.js';
 import { linkParticipant, trialWithParticipants } from '../support/linked-participant.js';
@@ -65,18 +67,29 @@ describe('sync in a worker killed mid-sync, completed by sync-now', () => {
   afterAll(() => t?.close());
 
   it('a SIGKILL mid-sync loses nothing and duplicates nothing; sync-now prints one JSON line', async () => {
+    // The jobs are queued before any worker runs: a job a worker already took is no longer
+    // waiting, and a second one for its device would then be accepted.
+    const devices = await t.ctx.db.selectFrom('participant_devices').select('id').execute();
+    const waiting = async () =>
+      (
+        await sql<{ n: number }>`SELECT count(*)::int AS n FROM pgboss.job
+          WHERE name = ${deviceSync.name} AND state = 'created'`.execute(t.ctx.db)
+      ).rows[0]!.n;
+    const boss = await startQueue(t.ctx.config.DATABASE_URL!, { background: false });
+    try {
+      // The queue as a worker creates it when it starts.
+      await registerJobQueues(boss, [deviceSync]);
+      for (const d of devices) expect(await enqueue(boss, deviceSync, { deviceId: d.id })).toBeTruthy();
+      expect(await waiting()).toBe(devices.length);
+      // A second job for a device already waiting is refused (one waiting per device).
+      expect(await enqueue(boss, deviceSync, { deviceId: devices[0]!.id })).toBeNull();
+      expect(await waiting()).toBe(devices.length);
+    } finally {
+      await boss.stop({ graceful: false });
+    }
     const worker = startWorker(t, env);
     try {
       await until(async () => worker.output().includes('is running jobs'), 'the worker to start');
-      const devices = await t.ctx.db.selectFrom('participant_devices').select('id').execute();
-      const boss = await startQueue(t.ctx.config.DATABASE_URL!, { background: false });
-      try {
-        for (const d of devices) expect(await enqueue(boss, deviceSync, { deviceId: d.id })).toBeTruthy();
-        // A second job for a device already waiting is refused (one waiting per device).
-        expect(await enqueue(boss, deviceSync, { deviceId: devices[0]!.id })).toBeNull();
-      } finally {
-        await boss.stop({ graceful: false });
-      }
       await until(async () => (await readingCount()) > 0, `the first readings:\n${worker.output()}`);
     } finally {
       worker.child.kill('SIGKILL');
