@@ -158,12 +158,19 @@ export function createDirectoryExportStorage(root: string): ExportStorage {
       };
     },
     async open(key) {
+      let handle: fsp.FileHandle;
       try {
-        const handle = await fsp.open(file(key), 'r');
-        const { size } = await handle.stat();
-        return { stream: handle.createReadStream({ highWaterMark: 1024 * 1024 }), size };
+        handle = await fsp.open(file(key), 'r');
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw err;
+      }
+      try {
+        const { size } = await handle.stat();
+        // The stream closes the handle at its end or when destroyed.
+        return { stream: handle.createReadStream({ highWaterMark: 1024 * 1024 }), size };
+      } catch (err) {
+        await handle.close();
         throw err;
       }
     },
