@@ -60,11 +60,11 @@ const ZONES = [
 ];
 
 describe('offsets and wall clocks', () => {
-  it('agree with Intl every 2 h 7 min over 2026, every 7 min across the date-line jumps, every second around each change', () => {
+  it('agree with Intl every 6 h 7 min over 2026, every 7 min across the date-line jumps, every second around each change', () => {
     const spans: Array<[number, number]> = [
       [at('2026-01-01T00:00:00Z'), at('2027-01-01T00:00:00Z')],
-      [at('2011-12-28T00:00:00Z'), at('2012-01-02T00:00:00Z')], // Apia skips 30 Dec 2011
-      [at('1994-12-29T00:00:00Z'), at('1995-01-02T00:00:00Z')], // Kiritimati skips 31 Dec 1994
+      [at('2011-12-29T12:00:00Z'), at('2011-12-31T00:00:00Z')], // Apia skips 30 Dec 2011
+      [at('1994-12-30T12:00:00Z'), at('1995-01-01T00:00:00Z')], // Kiritimati skips 31 Dec 1994
     ];
     const check = (tz: string, t: number) => {
       const want = intlWallClock(tz, t);
@@ -74,19 +74,22 @@ describe('offsets and wall clocks', () => {
     };
     for (const tz of ZONES)
       spans.forEach(([from, to], i) => {
-        const step = i === 0 ? 7_620_000 + 7 : 420_000 + 7;
-        for (let t = from; t < to; t += step) check(tz, t);
-        // Every second of the 20 minutes around each change of offset in the span.
-        for (let h = from; h < to; h += 3_600_000) {
-          if (offsetMsAt(tz, h) === offsetMsAt(tz, h + 3_600_000)) continue;
-          for (let t = h - 600_000; t < h + 4_200_000; t += 1000)
-            if (offsetMsAt(tz, t) !== offsetMsAt(tz, t + 1000)) {
-              for (let u = t - 600_000; u < t + 600_000; u += 1000) check(tz, u);
-              break;
-            }
+        const step = i === 0 ? 22_020_000 + 7 : 420_000 + 7;
+        for (let t = from; t < to; t += step) {
+          check(tz, t);
+          if (offsetMsAt(tz, t) === offsetMsAt(tz, t + step)) continue;
+          // A change within this step: find its second, then check every second of 3 minutes around it.
+          let lo = Math.floor(t / 1000) * 1000;
+          let hi = lo + Math.ceil(step / 1000) * 1000;
+          while (hi - lo > 1000) {
+            const mid = lo + Math.floor((hi - lo) / 2000) * 1000;
+            if (offsetMsAt(tz, mid) === offsetMsAt(tz, lo)) lo = mid;
+            else hi = mid;
+          }
+          for (let u = hi - 90_000; u < hi + 90_000; u += 1000) check(tz, u);
         }
       });
-  });
+  }, 30_000);
 
   it('changes exactly at the transition instant, to the second', () => {
     const ny = 'America/New_York';
@@ -171,6 +174,7 @@ describe('instants of local times', () => {
   });
 
   it('every minute of the days around each change maps back to the first instant showing it', () => {
+    const wrong: string[] = [];
     for (const tz of [
       'America/New_York',
       'Europe/Berlin',
@@ -179,21 +183,22 @@ describe('instants of local times', () => {
       'Pacific/Apia',
     ]) {
       const from = tz === 'Pacific/Apia' ? at('2011-12-01T00:00Z') : at('2026-01-01T00:00Z');
-      for (let h = from; h < from + 366 * 86_400_000; h += 3_600_000) {
-        if (offsetMsAt(tz, h) === offsetMsAt(tz, h + 3_600_000)) continue;
+      for (let h = from; h < from + 366 * 86_400_000; h += 21_600_000) {
+        if (offsetMsAt(tz, h) === offsetMsAt(tz, h + 21_600_000)) continue;
         const firstSeen = new Map<string, number>();
-        for (let t = h - 2 * 86_400_000; t < h + 2 * 86_400_000; t += 60_000) {
+        for (let t = h - 86_400_000; t < h + 108_000_000; t += 60_000) {
           const local = wallClock(tz, t).slice(0, 16);
           if (!firstSeen.has(local)) firstSeen.set(local, t);
         }
         for (const [local, t] of firstSeen) {
           // The first and last minutes of the window may have been seen before / after it.
-          if (t - h > -86_400_000 && t - h < 86_400_000)
-            expect(instantOfLocal(tz, local), `${tz} ${local}`).toBe(t);
+          if (t - h > -43_200_000 && t - h < 64_800_000 && instantOfLocal(tz, local) !== t)
+            wrong.push(`${tz} ${local}: ${iso(instantOfLocal(tz, local))}, not ${iso(t)}`);
         }
       }
     }
-  });
+    expect(wrong).toEqual([]);
+  }, 30_000);
 
   it('converts a day of times in bulk exactly as one by one', () => {
     const times = Array.from({ length: 1440 }, (_, m) => {
