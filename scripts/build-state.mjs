@@ -11,7 +11,7 @@ export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const builds = {
   server: {
     output: 'apps/server/dist/main.js',
-    sources: ['apps/server/src', 'packages/contract/src', 'packages/simulators/src'],
+    sources: ['apps/server/src', 'packages/zone/src', 'packages/contract/src', 'packages/simulators/src'],
   },
   web: {
     output: 'apps/web/dist/index.html',
@@ -20,6 +20,7 @@ export const builds = {
       'apps/web/index.html',
       'apps/web/vite.config.ts',
       'apps/web/build',
+      'packages/zone/src',
       'packages/contract/src',
     ],
   },

@@ -10,7 +10,7 @@ const CORE_VENDOR =
 
 export default defineConfig({
   plugins: [react(), precompress()],
-  // @trialwear/contract is consumed as TypeScript source (its "source" export condition).
+  // @trialwear/contract and @trialwear/zone are consumed as TypeScript source (their "source" export condition).
   resolve: { conditions: ['source', ...defaultClientConditions] },
   server: {
     port: 5173,
@@ -21,11 +21,13 @@ export default defineConfig({
     // Written for reading a stack trace on the server, not referenced by the scripts nor served.
     sourcemap: 'hidden',
     rollupOptions: {
-      // The contract's modules only declare constants and zod schemas: a module none of whose
-      // exports a chunk uses is left out of it, so the entry does not carry every schema
-      // (participants, devices, trials …) because the router imports the contract's index.
+      // The contract's modules only declare constants and zod schemas, the zone package's only
+      // pure functions: a module none of whose exports a chunk uses is left out of it, so the entry
+      // does not carry every schema (participants, devices, trials …) because the router imports
+      // the contract's index.
       treeshake: {
-        moduleSideEffects: (id, external) => external || !/[\\/]packages[\\/]contract[\\/]src[\\/]/.test(id),
+        moduleSideEffects: (id, external) =>
+          external || !/[\\/]packages[\\/](contract|zone)[\\/]src[\\/]/.test(id),
       },
       output: {
         // Only the core vendor packages get a chunk of their own. Mantine, forms, zod and the

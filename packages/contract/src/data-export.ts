@@ -194,16 +194,6 @@ export function exportDateIssueField(issue: string, startDate: unknown): 'startD
   return issue === EXPORT_MESSAGES.datesRequired && isIsoDate(startDate) ? 'endDate' : 'startDate';
 }
 
-/** The local calendar date of `now` (UTC by default) as YYYY-MM-DD, for `exportDateIssue`'s today. */
-export function isoDateOf(now: Date, timeZone = 'UTC'): string {
-  return new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(now);
-}
-
 // ---------------------------------------------------------------- the request
 
 const FILE_NAME_RE = /^[A-Za-z0-9 ._-]+$/;

@@ -6,13 +6,10 @@
  * keeps every top-level schema of a module it includes, and zod's code for
  * them would land in the entry chunk every page loads.
  */
+
+import { addDays } from '@trialwear/zone';
 import { CONVERSIONS } from './constants.js';
-import {
-  addDaysUtc,
-  FITBIT_BODY_PERIODS,
-  type FitbitBodyPeriod,
-  fitbitBodyPeriodStart,
-} from './fitbit-body-periods.js';
+import { FITBIT_BODY_PERIODS, type FitbitBodyPeriod, fitbitBodyPeriodStart } from './fitbit-body-periods.js';
 
 // ---------------------------------------------------------------- messages
 
@@ -317,8 +314,8 @@ export function parseFitbitTrackerPath(path: string): { resource: FitbitResource
   const first = parseFitbitResourcePath(`${head}/date/${start}/${start}.json`);
   if (!first?.maxDays || !STITCHABLE.has(first.kind) || !isRealDate(end)) return null;
   const windows: string[] = [];
-  for (let s = start; s <= end; s = addDaysUtc(s, first.maxDays)) {
-    const e = addDaysUtc(s, first.maxDays - 1);
+  for (let s = start; s <= end; s = addDays(s, first.maxDays)) {
+    const e = addDays(s, first.maxDays - 1);
     windows.push(`${head}/date/${s}/${e < end ? e : end}.json`);
   }
   if (!windows.every((w) => parseFitbitResourcePath(w))) return null;

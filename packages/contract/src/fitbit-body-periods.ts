@@ -1,5 +1,7 @@
 /* Fitbit's body time series by period: which days a period covers, and the one period a range needs. */
 
+import { addDays, addMonths } from '@trialwear/zone';
+
 /**
  * The periods of Fitbit's "Get Body Time Series by Date"
  * (`/body/{bmi|fat|weight}/date/{date}/{period}.json`): the days ending at
@@ -10,21 +12,6 @@ export const FITBIT_BODY_PERIODS = ['1d', '7d', '30d', '1w', '1m', '3m', '6m', '
 export type FitbitBodyPeriod = (typeof FITBIT_BODY_PERIODS)[number];
 /** How far back `max` reaches here (the simulators bound it the same way): three years. */
 export const FITBIT_BODY_MAX_DAYS = 1095;
-
-/** A calendar date `n` days on (UTC arithmetic on dates, no zone involved). */
-export const addDaysUtc = (d: string, n: number) =>
-  new Date(Date.parse(`${d}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
-
-/** `date` moved by whole calendar months, the day of month kept (or the month's last day). */
-export function addMonthsUtc(date: string, n: number): string {
-  const d = new Date(`${date}T00:00:00Z`);
-  const day = d.getUTCDate();
-  d.setUTCDate(1);
-  d.setUTCMonth(d.getUTCMonth() + n);
-  const last = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
-  d.setUTCDate(Math.min(day, last));
-  return d.toISOString().slice(0, 10);
-}
 
 /**
  * The first day a body period ending at `date` covers: 1d/7d/1w/30d that many
@@ -37,19 +24,19 @@ export function fitbitBodyPeriodStart(date: string, period: FitbitBodyPeriod): s
       return date;
     case '7d':
     case '1w':
-      return addDaysUtc(date, -6);
+      return addDays(date, -6);
     case '30d':
-      return addDaysUtc(date, -29);
+      return addDays(date, -29);
     case '1m':
-      return addDaysUtc(addMonthsUtc(date, -1), 1);
+      return addDays(addMonths(date, -1), 1);
     case '3m':
-      return addDaysUtc(addMonthsUtc(date, -3), 1);
+      return addDays(addMonths(date, -3), 1);
     case '6m':
-      return addDaysUtc(addMonthsUtc(date, -6), 1);
+      return addDays(addMonths(date, -6), 1);
     case '1y':
-      return addDaysUtc(addMonthsUtc(date, -12), 1);
+      return addDays(addMonths(date, -12), 1);
     case 'max':
-      return addDaysUtc(date, -(FITBIT_BODY_MAX_DAYS - 1));
+      return addDays(date, -(FITBIT_BODY_MAX_DAYS - 1));
   }
 }
 

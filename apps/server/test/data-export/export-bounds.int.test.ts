@@ -9,7 +9,8 @@
  * an end date in the future and reserved file names refused (400, the exact
  * message).
  */
-import { EXPORT_LIMITS, isoDateOf, EXPORT_MESSAGES as M } from '@trialwear/contract';
+import { EXPORT_LIMITS, EXPORT_MESSAGES as M } from '@trialwear/contract';
+import { localDate } from '@trialwear/zone';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dataExport, wakeExports } from '../../src/jobs/data-export/job.js';
@@ -222,7 +223,7 @@ describe('turns across requesters, the dates and the file name (test clock)', ()
   it('an end date in the future is refused (400), judged in UTC+14 so that nobody’s today is', async () => {
     const post = (change: object) =>
       a.as.Sys_Admin.post('/api/dataExport/batchDataExport', { ...body, ...change });
-    const latest = isoDateOf(clock.now(), 'Etc/GMT-14');
+    const latest = localDate('Etc/GMT-14', clock.now());
     const after = new Date(Date.parse(`${latest}T00:00:00Z`) + DAY).toISOString().slice(0, 10);
     const res = await post({ startDate: dateAgo(3), endDate: after });
     expect(res.statusCode, res.body).toBe(400);

@@ -5,8 +5,10 @@
  * expired-token, 429 and no-data paths; team scoping and roles; the
  * overview and the local summary against a hand-computed 7-vs-7.
  */
+
 import { DATA_MESSAGES, fitbitBodyPeriodStart } from '@trialwear/contract';
 import { fitbitDay, fitbitIntradayDataset, fitbitUserTimezone } from '@trialwear/simulators';
+import { addDays, localDate } from '@trialwear/zone';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { answerCacheOf } from '../../src/providers/answer-cache.js';
 import { type TeamFixture, teamWithRoles } from '../support/fixtures.js';
@@ -18,15 +20,8 @@ import { testClock } from '../support/test-clock.js';
 const NOW = '2027-03-15T18:00:00Z';
 const clock = testClock(NOW);
 
-const localToday = (tz: string) =>
-  new Intl.DateTimeFormat('en-CA', {
-    timeZone: tz,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(new Date(NOW));
-const day = (d: string, n: number) =>
-  new Date(Date.parse(`${d}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+const localToday = (tz: string) => localDate(tz, Date.parse(NOW));
+const day = addDays;
 const enc = encodeURIComponent;
 
 describe('Fitbit tracker data', () => {

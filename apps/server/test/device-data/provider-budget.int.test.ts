@@ -9,8 +9,10 @@
  * background sync of that device still syncs and an export of that
  * participant completes.
  */
+
 import { fitbitBodyPeriodFor, fitbitBodyPeriodStart } from '@trialwear/contract';
 import { fitbitDay } from '@trialwear/simulators';
+import { addDays, utcDate } from '@trialwear/zone';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runExport } from '../../src/jobs/data-export/run-export.js';
 import { syncDevice } from '../../src/jobs/device-sync/sync-device.js';
@@ -26,8 +28,6 @@ const HOUR = 3_600_000;
 const START = new Date(Math.floor(Date.now() / HOUR) * HOUR - 3 * HOUR + 5 * 60_000).toISOString();
 const clock = testClock(START);
 const enc = encodeURIComponent;
-const utcDate = (t: Date) => t.toISOString().slice(0, 10);
-const addDays = (d: string, n: number) => utcDate(new Date(Date.parse(`${d}T00:00:00Z`) + n * 86_400_000));
 
 /** The data page's reads of one period ending `end` (every category's subjects, as the web asks them). */
 function pagePaths(end: string, days: number): string[] {

@@ -10,6 +10,7 @@
  * local date, at its local time with the offset then in force, and a second
  * sync stores nothing twice.
  */
+
 import {
   accountFromSeed,
   dexcomCalibrations,
@@ -20,6 +21,7 @@ import {
   fitbitUserId,
   fitbitUserTimezone,
 } from '@trialwear/simulators';
+import { addDays } from '@trialwear/zone';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INTRADAY_DAYS_PER_RUN, vo2MaxValue } from '../../src/jobs/device-sync/providers/fitbit.js';
 import { syncDevice } from '../../src/jobs/device-sync/sync-device.js';
@@ -34,8 +36,6 @@ const DEXCOM_NOW = '2027-03-20T12:00:00Z';
 const LOCAL_TODAY = '2027-04-20';
 const DAY = 86_400_000;
 const clock = testClock(FITBIT_NOW);
-const addDays = (d: string, n: number) =>
-  new Date(Date.parse(`${d}T00:00:00Z`) + n * DAY).toISOString().slice(0, 10);
 const DATES = Array.from({ length: 30 }, (_, i) => addDays(LOCAL_TODAY, i - 29));
 /**
  * Sydney's offset at a local date and wall-clock time in April 2027: +11:00

@@ -7,6 +7,7 @@
  */
 
 import { fitbitDay, fitbitUserId, fitbitUserTimezone } from '@trialwear/simulators';
+import { addDays } from '@trialwear/zone';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemScope } from '../../src/access/system.js';
 import { syncHealthOfTrials } from '../../src/features/participants/repo.js';
@@ -20,8 +21,6 @@ import { testClock } from '../support/test-clock.js';
 const NOW = '2027-04-20T00:40:00Z'; // 10:40 on the 20th in Sydney
 const LOCAL_TODAY = '2027-04-20';
 const clock = testClock(NOW);
-const addDays = (d: string, n: number) =>
-  new Date(Date.parse(`${d}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 const DATES = Array.from({ length: 30 }, (_, i) => addDays(LOCAL_TODAY, i - 29));
 /** Sydney's offset at a local midnight: daylight time (+11:00) until the night of 4 to 5 April 2027. */
 const sydneyOffset = (date: string) => (date <= '2027-04-04' ? 660 : 600);

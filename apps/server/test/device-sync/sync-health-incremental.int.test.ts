@@ -10,6 +10,7 @@
  * without a zone), then every reading gone. Another participant's readings
  * are written alongside and must never count.
  */
+import { addDays } from '@trialwear/zone';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localTodaySql } from '../../src/features/readings/local-today.js';
@@ -23,8 +24,6 @@ import { testClock } from '../support/test-clock.js';
 
 const NOW = '2027-04-20T12:00:00Z'; // 22:00 on the 20th at +10:00
 const clock = testClock(NOW);
-const addDays = (d: string, n: number) =>
-  new Date(Date.parse(`${d}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 const DAYS = Array.from({ length: 14 }, (_, i) => addDays('2027-04-20', i - 13));
 const OFFSET = 600;
 

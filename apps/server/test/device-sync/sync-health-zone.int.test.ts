@@ -9,6 +9,7 @@
  */
 
 import { fitbitDay, fitbitUserId, fitbitUserTimezone } from '@trialwear/simulators';
+import { addDays } from '@trialwear/zone';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { visibleTrials } from '../../src/access/index.js';
 import { systemScope } from '../../src/access/system.js';
@@ -22,8 +23,6 @@ import { testClock } from '../support/test-clock.js';
 
 const NOW = '2027-04-20T12:00:00Z'; // 22:00 on the 20th in Sydney, 05:00 on the 20th in Los Angeles
 const clock = testClock(NOW);
-const addDays = (d: string, n: number) =>
-  new Date(Date.parse(`${d}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 /** The instant of a local date and time at a fixed offset (no DST change near these dates). */
 const at = (date: string, time: string, offsetMinutes: number) =>
   new Date(Date.parse(`${date}T${time}:00Z`) - offsetMinutes * 60_000);

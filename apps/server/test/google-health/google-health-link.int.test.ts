@@ -134,6 +134,7 @@ describe('Fitbit through the Google Health API: link, device card, tokens, refre
     ).json()) as { timeZone: string };
     const devices = (await a.as.Admin.get(`/api/participantDevices/${pid}/fitbit`)).json();
     const tracker = devices.find((d: { deviceType: string }) => d.deviceType === 'TRACKER');
+    // The portal's wall clock of the sync, checked against Intl directly (not @trialwear/zone).
     const local = new Intl.DateTimeFormat('sv-SE', {
       timeZone: settings.timeZone,
       dateStyle: 'short',

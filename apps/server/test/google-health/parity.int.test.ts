@@ -11,6 +11,7 @@
  * person: the simulators derive both accounts from the consent's state), the
  * link moves to the Google Health API, and the same reads and sync must agree.
  */
+import { addDays, localDate, wallClock } from '@trialwear/zone';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syncDevice } from '../../src/jobs/device-sync/sync-device.js';
 import { type TeamFixture, teamWithRoles } from '../support/fixtures.js';
@@ -26,8 +27,6 @@ import { testClock } from '../support/test-clock.js';
 
 const NOW = '2027-04-20T11:40:00Z';
 const clock = testClock(NOW);
-const addDays = (d: string, n: number) =>
-  new Date(Date.parse(`${d}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 
 const SYNCED = [
   'steps',
@@ -196,9 +195,9 @@ describe('parity: the legacy Fitbit Web API and the Google Health API give the s
     const status = (await a.as.Viewer.get(`/api/participantDevices/${pid}/fitbit/status`)).json();
     expect(status).toMatchObject({ status: 'authorized', api: 'legacy', reconsentRequired: false });
     const first = await data('/activities/steps/date/2027-04-01/2027-04-01.json');
-    today = new Intl.DateTimeFormat('en-CA', { timeZone: first.timeZone }).format(new Date(NOW));
+    today = localDate(first.timeZone, Date.parse(NOW));
     for (const p of paths()) legacy.set(p, (await data(p)).data);
-    const localNow = new Date(NOW).toLocaleString('sv-SE', { timeZone: first.timeZone }).replace(' ', 'T');
+    const localNow = wallClock(first.timeZone, Date.parse(NOW));
     for (const s of list(legacy.get(`/sleep/date/${addDays(today, -29)}/${today}.json`), 'sleep'))
       if (String(s.endTime).slice(0, 19) > localNow) unfinished.add(String(s.dateOfSleep));
     const r = await syncDevice(t.ctx, deviceId);

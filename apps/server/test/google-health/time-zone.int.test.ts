@@ -18,6 +18,8 @@ import { testClock } from '../support/test-clock.js';
 const NOW = '2027-04-20T11:40:00Z';
 const MOVED = '2027-04-08T12:00:00Z';
 const clock = testClock(NOW);
+// Deliberately not @trialwear/zone: these check the portal's zone arithmetic (local dates and
+// offsets of stored readings), so the truth comes from Intl directly.
 const addDays = (d: string, n: number) =>
   new Date(Date.parse(`${d}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 const localDate = (tz: string, t: string | number) =>

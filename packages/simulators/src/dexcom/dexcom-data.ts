@@ -7,7 +7,7 @@
  * long-acting insulin at night, exercise some evenings), on their local clock.
  */
 import { createHash } from 'node:crypto';
-import { instantOfLocal, localDateAt, localIso, offsetMinutesAt, offsetText } from '../zone.js';
+import { instantOfLocal, localDate, offsetMinutesAt, offsetText, wallClockMs } from '@trialwear/zone';
 
 const rnd = (seed: string) => createHash('sha256').update(seed).digest().readUInt32BE(0) / 0xffffffff;
 const FIVE_MIN = 5 * 60_000;
@@ -52,7 +52,7 @@ function trendOf(rate: number) {
 const systemTime = (t: number) => new Date(t).toISOString().replace(/\.\d{3}Z$/, 'Z');
 /** What the phone showed: local time with the offset of that instant (mobile records carry offsets). */
 function displayTime(t: number, tz: string) {
-  return `${localIso(tz, t).slice(0, 19)}${offsetText(offsetMinutesAt(tz, t))}`;
+  return `${wallClockMs(tz, t).slice(0, 19)}${offsetText(offsetMinutesAt(tz, t))}`;
 }
 
 const ZONES = ['America/Los_Angeles', 'America/New_York', 'Europe/Berlin', 'Europe/London'] as const;
@@ -150,8 +150,8 @@ interface EventSpec {
 export function dexcomEvents(userId: string, from: number, to: number) {
   const tz = dexcomZone(userId);
   const specs: EventSpec[] = [];
-  const first = Date.parse(`${localDateAt(tz, from)}T00:00:00Z`) - 86_400_000;
-  const last = Date.parse(`${localDateAt(tz, to)}T00:00:00Z`) + 86_400_000;
+  const first = Date.parse(`${localDate(tz, from)}T00:00:00Z`) - 86_400_000;
+  const last = Date.parse(`${localDate(tz, to)}T00:00:00Z`) + 86_400_000;
   for (let d = first; d <= last; d += 86_400_000) {
     const date = new Date(d).toISOString().slice(0, 10);
     const r = (k: string) => rnd(`${userId}:${date}:ev:${k}`);

@@ -3,7 +3,7 @@
  * or more very active minutes (the activity log list, a day's summary, and
  * the Google Health simulator's exercise sessions read it).
  */
-import { instantOfLocal, localIso, offsetMinutesAt, offsetText } from '../zone.js';
+import { instantOfLocal, offsetMinutesAt, offsetText, wallClockMs } from '@trialwear/zone';
 import { fitbitDay } from './fitbit-daily.js';
 import { fitbitUserTimezone } from './fitbit-data.js';
 
@@ -27,8 +27,8 @@ export function fitbitActivityLog(userId: string, day: string) {
     logId: Number(`${day.replaceAll('-', '')}17${String(userId.charCodeAt(0)).padStart(3, '0')}`),
     logType: 'auto_detected',
     // Activity logs carry the local time WITH its offset (unlike the time series).
-    startTime: `${localIso(tz, start)}${offsetText(offsetMinutesAt(tz, start))}`,
-    originalStartTime: `${localIso(tz, start)}${offsetText(offsetMinutesAt(tz, start))}`,
+    startTime: `${wallClockMs(tz, start)}${offsetText(offsetMinutesAt(tz, start))}`,
+    originalStartTime: `${wallClockMs(tz, start)}${offsetText(offsetMinutesAt(tz, start))}`,
     steps,
   };
 }

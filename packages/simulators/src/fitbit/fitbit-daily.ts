@@ -5,7 +5,9 @@
  * nightly skin temperature. About one day in nine
  * is "not worn": no steps, no heart rate, no sleep.
  */
+
 import { createHash } from 'node:crypto';
+import { addDays } from '@trialwear/zone';
 
 const rnd = (seed: string) => createHash('sha256').update(seed).digest().readUInt32BE(0) / 0xffffffff;
 
@@ -72,10 +74,7 @@ function makeDay(userId: string, date: string): FitbitDay {
   const asleep = worn ? Math.round(330 + r('sleep') * 150) : 0;
   const sleepStartMin = 22 * 60 + Math.round(r('bed') * 120); // 22:00–24:00 the evening before
   // 24:00 is 00:00 of the wake-up date itself, not of the evening before.
-  const prev =
-    sleepStartMin >= 24 * 60
-      ? date
-      : new Date(Date.parse(`${date}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+  const prev = sleepStartMin >= 24 * 60 ? date : addDays(date, -1);
   const hh = String(Math.floor(sleepStartMin / 60) % 24).padStart(2, '0');
   const mm = String(sleepStartMin % 60).padStart(2, '0');
   const wake = Math.round(asleep * (0.05 + r('wake') * 0.1));

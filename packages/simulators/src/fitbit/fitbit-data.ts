@@ -4,7 +4,7 @@
  * with a low battery, so the portal's battery tiers can be seen.
  */
 import { createHash } from 'node:crypto';
-import { localIso, offsetMinutesAt } from '../zone.js';
+import { offsetMinutesAt, wallClockMs } from '@trialwear/zone';
 
 function seeded(userId: string, salt: string): number {
   return createHash('sha256').update(`${userId}:${salt}`).digest().readUInt32BE(0);
@@ -12,7 +12,7 @@ function seeded(userId: string, salt: string): number {
 
 /** Fitbit's local time format: the user's wall-clock time, no offset, milliseconds (providers.md §1.4). */
 export function fitbitLocal(d: Date, tz: string): string {
-  return localIso(tz, d.getTime());
+  return wallClockMs(tz, d.getTime());
 }
 
 const batteryBucket = (level: number) =>

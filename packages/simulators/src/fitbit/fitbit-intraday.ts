@@ -8,7 +8,7 @@
  * HH:mm–HH:mm window keeps the entries inside it (both ends included).
  */
 import { createHash } from 'node:crypto';
-import { localDayMinutes, localTimeExists } from '../zone.js';
+import { localDayMinutes, localTimeExists } from '@trialwear/zone';
 import { fitbitDay, fitbitIntradayHeart, fitbitIntradaySteps } from './fitbit-daily.js';
 import { fitbitUserTimezone } from './fitbit-data.js';
 

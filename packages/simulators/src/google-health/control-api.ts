@@ -4,6 +4,7 @@
  * failure controls, the people (zones, identity, devices), the rate limit,
  * the configuration, webhook notifications, and a reset to the start.
  */
+import { isKnownZone } from '@trialwear/zone';
 import type { FastifyInstance } from 'fastify';
 import { personSeed } from '../oauth/common.js';
 import { type CallCounter, registerControlRoutes } from '../oauth/control-routes.js';
@@ -57,11 +58,7 @@ export function registerGoogleHealthControl(
       a.post('/_control/time-zone', async (request) => {
         const b = request.body as { userId: string; timeZone: string; from?: string };
         const p = personOf(b);
-        try {
-          new Intl.DateTimeFormat('en-US', { timeZone: b.timeZone });
-        } catch {
-          throw new GoogleApiError(400, `Unknown time zone: ${b.timeZone}`);
-        }
+        if (!isKnownZone(b.timeZone)) throw new GoogleApiError(400, `Unknown time zone: ${b.timeZone}`);
         const from = b.from ? Date.parse(b.from) : clock.now().getTime();
         if (Number.isNaN(from)) throw new GoogleApiError(400, `Invalid instant: ${b.from}`);
         changeZone(p, b.timeZone, from);

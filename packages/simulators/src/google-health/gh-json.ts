@@ -4,7 +4,7 @@
  * objects, int64 as strings, default values omitted; and Google's error
  * envelope (§4.1).
  */
-import { localIso, offsetMinutesAt } from '../zone.js';
+import { offsetMinutesAt, wallClockMs } from '@trialwear/zone';
 
 /** RFC 3339 UTC with Z: no fraction on whole seconds, milliseconds otherwise. */
 export function timestamp(ms: number): string {
@@ -50,7 +50,7 @@ export function civil(local: string) {
 }
 
 /** The local wall-clock time of an instant in a zone, `YYYY-MM-DDTHH:mm:ss`. */
-export const localAt = (tz: string, t: number) => localIso(tz, t).slice(0, 19);
+export const localAt = (tz: string, t: number) => wallClockMs(tz, t).slice(0, 19);
 
 /** The offset of a zone at an instant as a Duration (`"-14400s"`). */
 export const utcOffset = (tz: string, t: number) => duration(offsetMinutesAt(tz, t) * 60);

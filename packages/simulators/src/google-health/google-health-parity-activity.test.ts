@@ -4,6 +4,8 @@
  * the same local date: activity daily roll-ups, active energy, food and
  * water logs, exercise sessions, and the calories of each minute.
  */
+
+import { addDays } from '@trialwear/zone';
 import { describe, expect, it } from 'vitest';
 import { fitbitActivityLog } from '../fitbit/fitbit-activity-log.js';
 import { fitbitDay } from '../fitbit/fitbit-daily.js';
@@ -11,7 +13,6 @@ import { fitbitUserId, fitbitUserTimezone } from '../fitbit/fitbit-data.js';
 import { calorieCents } from './data-types/activity-day.js';
 import { DEFAULT_CONFIG as GOOGLE_HEALTH_DEFAULT } from './gh-config.js';
 import {
-  addDays,
   civilText,
   DAYS,
   daily,

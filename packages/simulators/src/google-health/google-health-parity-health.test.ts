@@ -5,11 +5,12 @@
  * SpO2, breathing rate, VO2 max, skin temperature), sleep, SpO2 samples,
  * weight and body fat.
  */
+
+import { addDays } from '@trialwear/zone';
 import { describe, expect, it } from 'vitest';
 import { fitbitDay } from '../fitbit/fitbit-daily.js';
 import { skinBaseline } from './data-types/sleep-day.js';
 import {
-  addDays,
   civilText,
   DAYS,
   dateFilter,

@@ -4,11 +4,12 @@
  * the same local date: heart rate at 1 min and the heart-rate zones (time
  * in zone, active zone minutes).
  */
+
+import { addDays, instantOfLocal } from '@trialwear/zone';
 import { describe, expect, it } from 'vitest';
 import { fitbitDay } from '../fitbit/fitbit-daily.js';
 import { fitbitIntradayDataset } from '../fitbit/fitbit-intraday.js';
-import { instantOfLocal } from '../zone.js';
-import { addDays, DAYS, legacy, sim, token, useParitySuite } from './parity-suite.js';
+import { DAYS, legacy, sim, token, useParitySuite } from './parity-suite.js';
 import { api, gdate, type Json, listAll } from './test-kit.js';
 
 describe(

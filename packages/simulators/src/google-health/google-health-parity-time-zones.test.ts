@@ -4,11 +4,11 @@
  * the same local date: time fields across the DST change, days cut at local
  * midnight, a move to another zone mid-period, and the paired devices.
  */
+
+import { addDays, instantOfLocal } from '@trialwear/zone';
 import { describe, expect, it } from 'vitest';
 import { fitbitDay, fitbitIntradaySteps } from '../fitbit/fitbit-daily.js';
-import { instantOfLocal } from '../zone.js';
 import {
-  addDays,
   civilText,
   DAYS,
   dateOf,

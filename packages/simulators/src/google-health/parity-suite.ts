@@ -6,6 +6,7 @@
  * live bindings: the hooks of `useParitySuite` assign them, the tests read
  * them.
  */
+import { addDays } from '@trialwear/zone';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { fitbitUserId, fitbitUserTimezone } from '../fitbit/fitbit-data.js';
 import { api, gdate, type Json, LEGACY_CLIENT, link, type Sim, startSim } from './test-kit.js';
@@ -17,8 +18,6 @@ export function stateIn(tz: string, skip = 0) {
     if (fitbitUserTimezone(fitbitUserId(`${LEGACY_CLIENT}:p${i}`)).tz === tz && found++ === skip)
       return `p${i}.n.m`;
 }
-export const addDays = (d: string, n: number) =>
-  new Date(Date.parse(`${d}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 export const dateOf = (g: { year: number; month: number; day: number }) =>
   `${g.year}-${String(g.month).padStart(2, '0')}-${String(g.day).padStart(2, '0')}`;
 export const civilText = (c: { date: Json; time?: Json }) =>

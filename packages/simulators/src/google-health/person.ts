@@ -13,9 +13,9 @@
  * stay the legacy day's values while its points carry the new offset.
  */
 import { createHash } from 'node:crypto';
+import { instantOfLocal } from '@trialwear/zone';
 import { fitbitUserId, fitbitUserTimezone } from '../fitbit/fitbit-data.js';
 import { personSeed } from '../oauth/common.js';
-import { instantOfLocal } from '../zone.js';
 
 /** A stable numeric Google Health user id (1–63 chars, observed numeric) for a legacy Fitbit user. */
 export function googleHealthUserId(legacyFitbitUserId: string): string {

@@ -12,12 +12,11 @@
  * (POST /_control/notify).
  */
 import { createSign, generateKeyPairSync } from 'node:crypto';
+import { addDays, instantOfLocal } from '@trialwear/zone';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SimClock } from '../clock.js';
 import type { OAuthStore } from '../oauth/oauth-store.js';
-import { instantOfLocal } from '../zone.js';
 import { DATA_TYPES } from './data-types/catalogue.js';
-import { addDays } from './data-types/legacy-day.js';
 import type { GoogleHealthConfig } from './gh-config.js';
 import { GoogleApiError, googleError, timestamp } from './gh-json.js';
 import { grants } from './google-oauth.js';

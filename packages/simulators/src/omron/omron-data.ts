@@ -4,7 +4,7 @@
  * a morning weight on most days. Hypertensive users read 135–165 systolic.
  */
 import { createHash } from 'node:crypto';
-import { instantOfLocal, localIso, offsetMinutesAt, offsetText } from '../zone.js';
+import { instantOfLocal, offsetMinutesAt, offsetText, wallClockMs } from '@trialwear/zone';
 
 const rnd = (seed: string) => createHash('sha256').update(seed).digest().readUInt32BE(0) / 0xffffffff;
 /** Real zones with DST: each reading's dateTimeLocal and dateTimeUtcOffset follow the zone at its instant. */
@@ -63,7 +63,7 @@ export function omronDay(userId: string, day: string) {
       bp.push({
         id: Math.floor(rnd(`${userId}:${day}:id${i}`) * 2_000_000_000),
         dateTime: iso(when),
-        dateTimeLocal: localIso(tz, when.getTime()).slice(0, 19),
+        dateTimeLocal: wallClockMs(tz, when.getTime()).slice(0, 19),
         dateTimeUtcOffset: offsetText(offsetMinutesAt(tz, when.getTime())),
         systolic,
         diastolic: Math.round(systolic * 0.62 + (rnd(`${userId}:${day}:d${i}`) - 0.5) * 14),
@@ -81,7 +81,7 @@ export function omronDay(userId: string, day: string) {
     weights.push({
       id: Math.floor(rnd(`${userId}:${day}:wid`) * 2_000_000_000),
       dateTime: iso(when),
-      dateTimeLocal: localIso(tz, when.getTime()).slice(0, 19),
+      dateTimeLocal: wallClockMs(tz, when.getTime()).slice(0, 19),
       dateTimeUtcOffset: offsetText(offsetMinutesAt(tz, when.getTime())),
       weight: kg,
       weightUnits: 'kg',

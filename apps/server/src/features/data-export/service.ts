@@ -25,8 +25,8 @@ import {
   exportDateIssue,
   exportJobParamsSchema,
   exportZipName,
-  isoDateOf,
 } from '@trialwear/contract';
+import { localDate } from '@trialwear/zone';
 import { AppError, notFound } from '../../access/errors.js';
 import {
   type Actor,
@@ -64,13 +64,13 @@ export const storageKeyOf = (teamId: number, jobId: string) => `team-${teamId}/$
  * behind UTC (UTC−12), so a caller anywhere whose own today allows the start
  * is not refused by the server's.
  */
-export const earliestToday = (now: Date) => isoDateOf(now, 'Etc/GMT+12');
+export const earliestToday = (now: Date) => localDate('Etc/GMT+12', now);
 
 /**
  * "Today" for "the end date is not in the future": the date in the zone
  * furthest ahead of UTC (UTC+14), so a caller anywhere may end on their own today.
  */
-export const latestToday = (now: Date) => isoDateOf(now, 'Etc/GMT-14');
+export const latestToday = (now: Date) => localDate('Etc/GMT-14', now);
 
 const badRequest = (message: string) =>
   new AppError(400, message, 'ValidationError', {

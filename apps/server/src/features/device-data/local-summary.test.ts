@@ -1,6 +1,6 @@
 import { SUMMARY_SUBJECTS } from '@trialwear/contract';
+import { localDate } from '@trialwear/zone';
 import { describe, expect, it } from 'vitest';
-import { localDate } from './local-dates.js';
 import { localSummary } from './local-summary.js';
 
 const dates = (last: string) =>
@@ -31,8 +31,8 @@ describe('local summary (7 vs previous 7)', () => {
 
   it("today is the participant's local date, not the server's", () => {
     const at = new Date('2026-03-08T03:30:00Z');
-    expect(localDate(at, 'UTC')).toBe('2026-03-08');
-    expect(localDate(at, 'America/Los_Angeles')).toBe('2026-03-07');
-    expect(localDate(new Date('2026-03-08T23:30:00Z'), 'Europe/Berlin')).toBe('2026-03-09');
+    expect(localDate('UTC', at)).toBe('2026-03-08');
+    expect(localDate('America/Los_Angeles', at)).toBe('2026-03-07');
+    expect(localDate('Europe/Berlin', new Date('2026-03-08T23:30:00Z'))).toBe('2026-03-09');
   });
 });

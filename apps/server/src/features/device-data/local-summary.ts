@@ -5,6 +5,7 @@
  * hold null for days without one (a step, distance or floor count of 0 is a
  * day the tracker was not worn, see `fitbit-overview.ts`).
  */
+
 import {
   type DayValue,
   type LocalSummary,
@@ -13,7 +14,7 @@ import {
   type SummarySubject,
   type WindowStats,
 } from '@trialwear/contract';
-import { datesEnding } from './local-dates.js';
+import { datesEnding } from '@trialwear/zone';
 
 /** Totals keep 3 decimals (distance comes in km with 3): only float noise is dropped. */
 const round = (n: number, decimals: number) => Math.round(n * 10 ** decimals) / 10 ** decimals;

@@ -6,8 +6,9 @@
  * local date is on or after `since`, so no reading near midnight is lost or
  * wrongly kept, whatever the participant's offset.
  */
+
 import type { BloodPressureReading, OmronQuery, WeightReading } from '@trialwear/contract';
-import { addDays } from './local-dates.js';
+import { addDays } from '@trialwear/zone';
 
 export interface OmronMeasurement {
   id?: number;

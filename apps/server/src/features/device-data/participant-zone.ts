@@ -8,8 +8,8 @@
  * zone's rules give each instant its offset. Keyed by the link and its
  * provider account: a re-link to another account reads the profile again.
  */
+import { isKnownZone } from '@trialwear/zone';
 import type { ProviderAnswer } from '../../providers/types.js';
-import { isKnownZone } from '../../time/zone.js';
 
 export const ZONE_TTL_MS = 6 * 3_600_000;
 

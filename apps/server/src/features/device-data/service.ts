@@ -15,6 +15,7 @@
  * a single value. A list that has some entries is data, even when other
  * lists of the same answer are empty.
  */
+
 import {
   DATA_MESSAGES,
   DEXCOM_RESOURCES,
@@ -32,6 +33,7 @@ import {
   type TrackerDataResult,
   type TrackerOverview,
 } from '@trialwear/contract';
+import { datesEnding, localDate } from '@trialwear/zone';
 import { AppError } from '../../access/errors.js';
 import { type Actor, type ParticipantScope, requireParticipant } from '../../access/index.js';
 import type { AppContext } from '../../app-context.js';
@@ -41,7 +43,6 @@ import type { DataQuery, ProviderAnswer } from '../../providers/types.js';
 import { dexcomWindows, mergeRecords } from './dexcom-windows.js';
 import { overviewPaths, overviewSeries } from './fitbit-overview.js';
 import { type InteractiveReadOptions, interactiveReader, joinAnswers } from './interactive-read.js';
-import { datesEnding, localDate } from './local-dates.js';
 import { localSummary } from './local-summary.js';
 import {
   type OmronMeasurement,
@@ -141,7 +142,7 @@ export async function fitbitData(
 /** 14 local days per subject ending on the participant's local today, and their 7-vs-7 summary. */
 async function overview(ctx: AppContext, r: Reader, timeZone: string): Promise<TrackerOverview> {
   const now = ctx.now();
-  const dates = datesEnding(localDate(now, timeZone), 14);
+  const dates = datesEnding(localDate(timeZone, now), 14);
   const paths = overviewPaths(dates[0]!, dates[13]!);
   const bodies = Object.fromEntries(
     await Promise.all(

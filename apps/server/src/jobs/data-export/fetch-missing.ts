@@ -10,7 +10,9 @@
  * spent, 5xx back-off) makes the job wait until it may (ExportDeferred); a
  * revoked link exports what is stored.
  */
+
 import type { ExportJobParams } from '@trialwear/contract';
+import { addDays } from '@trialwear/zone';
 import { systemScope } from '../../access/system.js';
 import type { AppContext } from '../../app-context.js';
 import { findTeamDevice } from '../../features/data-export/repo.js';
@@ -18,7 +20,6 @@ import { findTeamDevice } from '../../features/data-export/repo.js';
 export { PROVIDER_LIMIT_PHASE } from '../../features/data-export/repo.js';
 
 import { earliestToday } from '../../features/data-export/service.js';
-import { addDays } from '../../features/device-data/local-dates.js';
 import { syncDevice } from '../device-sync/sync-device.js';
 import * as repo from './repo.js';
 

@@ -27,6 +27,19 @@ describe('local wall-clock times to instants', () => {
     expect(ts[86_399]! - ts[0]!).toBe(86_399);
   });
 
+  it('draws a day whose midnight DST skips on that day (Santiago goes from 00:00 to 01:00)', () => {
+    const [ts] = localDaysToUnix(['2026-09-06'], 'America/Santiago');
+    expect(ts).toBe(Date.UTC(2026, 8, 6, 4) / 1000);
+    expect(formatInstant(ts!, 'America/Santiago', 'days')).toBe('2026-09-06');
+  });
+
+  it('puts a time of the repeated hour at its first occurrence, as the server stores it', () => {
+    expect(localToUnix('2026-10-25', '02:30:00', 'Europe/Berlin')).toBe(Date.UTC(2026, 9, 25, 0, 30) / 1000);
+    expect(localToUnix('2026-11-01', '01:30:00', 'America/New_York')).toBe(
+      Date.UTC(2026, 10, 1, 5, 30) / 1000,
+    );
+  });
+
   it('shows dates as the participant’s local dates', () => {
     const ts = localToUnix('2026-11-02', '00:00:00', 'Pacific/Auckland');
     expect(formatInstant(ts, 'Pacific/Auckland', 'days')).toBe('2026-11-02');

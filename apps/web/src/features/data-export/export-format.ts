@@ -18,6 +18,7 @@ import {
   formatFileSize,
   PROVIDER_LIMIT_MESSAGES,
 } from '@trialwear/contract';
+import { runtimeZone, wallClock } from '@trialwear/zone';
 import { ApiRequestError, NetworkError } from '../../lib/api-client';
 
 export const JOB_STATUS_LABELS: Record<ExportJobStatus, string> = {
@@ -44,27 +45,14 @@ export function jobSizeText(bytes: number | null): string {
   return bytes === null ? '—' : formatFileSize(bytes);
 }
 
-const pad = (n: number) => String(n).padStart(2, '0');
-
 /** An instant as 'YYYY-MM-DD HH:mm' on the browser's clock (or in `timeZone`). */
 export function localDateTime(iso: string | null, timeZone?: string): string {
   if (!iso) return '—';
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return '—';
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-GB', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    })
-      .formatToParts(d)
-      .map((p) => [p.type, p.value]),
-  );
-  return `${parts.year}-${parts.month}-${parts.day} ${pad(Number(parts.hour))}:${parts.minute}`;
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return '—';
+  return wallClock(timeZone ?? runtimeZone(), t)
+    .slice(0, 16)
+    .replace('T', ' ');
 }
 
 /** A participant as the lists show it: the code, with the email when the team shows it. */

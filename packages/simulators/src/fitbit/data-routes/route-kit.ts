@@ -4,10 +4,11 @@
  * the date and range rules of the paths ({start}/{end} or {date}/{period},
  * each resource's maximum) and of the paginated lists.
  */
+
+import { localDate } from '@trialwear/zone';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SimClock } from '../../clock.js';
 import type { AccessGrant } from '../../oauth/oauth-store.js';
-import { localDateAt } from '../../zone.js';
 import { fitbitUserTimezone } from '../fitbit-data.js';
 
 export type Guard = (
@@ -151,7 +152,7 @@ export type FitbitRouteKit = ReturnType<typeof fitbitRouteKit>;
 
 export function fitbitRouteKit(clock: SimClock, guard: Guard) {
   /** The user's local date now: 'today' in a path, and the end of list reads. */
-  const today = (userId: string) => localDateAt(fitbitUserTimezone(userId).tz, clock.now().getTime());
+  const today = (userId: string) => localDate(fitbitUserTimezone(userId).tz, clock.now().getTime());
   const handle =
     (scope: string, fn: (grant: AccessGrant, parts: string[], request: FastifyRequest) => unknown) =>
     async (request: FastifyRequest, reply: FastifyReply) => {

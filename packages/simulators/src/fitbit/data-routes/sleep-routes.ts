@@ -2,8 +2,9 @@
  * Sleep v1.2 (providers.md §1.7.6): the main sleep of each date by date or
  * date range (max 100 days), and the paginated list.
  */
+
+import { instantOfLocal, wallClockMs } from '@trialwear/zone';
 import type { FastifyInstance } from 'fastify';
-import { instantOfLocal, localIso } from '../../zone.js';
 import { fitbitDay } from '../fitbit-daily.js';
 import { fitbitUserTimezone } from '../fitbit-data.js';
 import { dayOrDays, err, type FitbitRouteKit, LIST_RULE, listPage } from './route-kit.js';
@@ -18,7 +19,7 @@ export function registerSleepRoutes(app: FastifyInstance, { guard, today, handle
       // The start is local wall-clock time; the end is the same elapsed time later in the user's zone
       // (the night clocks go forward, it shows one hour later on the clock).
       const { tz } = fitbitUserTimezone(userId);
-      const end = localIso(tz, instantOfLocal(tz, s.start.slice(0, 19)) + inBed * 60_000);
+      const end = wallClockMs(tz, instantOfLocal(tz, s.start.slice(0, 19)) + inBed * 60_000);
       return [
         {
           dateOfSleep: day,

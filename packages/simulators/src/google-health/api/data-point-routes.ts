@@ -4,8 +4,10 @@
  * :reconcile (dataSourceFamily, no dataSource), and get for identifiable
  * types (sleep, exercise, logs).
  */
+
+import { addDays } from '@trialwear/zone';
 import type { FastifyInstance } from 'fastify';
-import { addDays, MEMBER_SINCE } from '../data-types/legacy-day.js';
+import { MEMBER_SINCE } from '../data-types/legacy-day.js';
 import { pointsOfDate } from '../data-types/points-of-date.js';
 import type { DataTypeSpec, Pt } from '../data-types/spec.js';
 import { dateBounds, matches, parseFilter } from '../filter.js';

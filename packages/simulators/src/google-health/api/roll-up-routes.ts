@@ -4,9 +4,10 @@
  * over civil days (a point counts for the day of its own civil time; the
  * daily types answer their personal range instead).
  */
+
+import { addDays } from '@trialwear/zone';
 import type { FastifyInstance } from 'fastify';
 import { payloadKeyOf } from '../data-types/catalogue.js';
-import { addDays } from '../data-types/legacy-day.js';
 import { pointsOfDate } from '../data-types/points-of-date.js';
 import type { DataTypeSpec, Pt, Share } from '../data-types/spec.js';
 import { dateOfG, gDate, omitDefaults, parseDuration, timestamp } from '../gh-json.js';

@@ -3,9 +3,10 @@
  * call, Google's refusals, the data type a path names (and whether the
  * call is allowed for it), and the person's today.
  */
+
+import { localDate } from '@trialwear/zone';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SimClock } from '../../clock.js';
-import { localDateAt } from '../../zone.js';
 import { DATA_TYPES } from '../data-types/catalogue.js';
 import type { DataTypeSpec, ScopeArea } from '../data-types/spec.js';
 import type { GoogleHealthConfig } from '../gh-config.js';
@@ -49,7 +50,7 @@ export function routeKit(deps: RouteDeps) {
   const renderCtx = (): RenderCtx => ({ now: clock.now().getTime(), config: deps.config() });
   const today = (person: Person) => {
     const now = clock.now().getTime();
-    return localDateAt(zoneAt(person, now), now);
+    return localDate(zoneAt(person, now), now);
   };
 
   /** Wraps a handler: Google's errors thrown inside become Google's error bodies. */

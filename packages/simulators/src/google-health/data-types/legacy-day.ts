@@ -7,8 +7,9 @@
  * Wall-clock minutes follow the day's zone: a minute skipped when clocks go
  * forward has no point, a repeated minute is its first occurrence.
  */
+
+import { addDays, instantOfLocal, offsetMinutesAt, wallClockMs } from '@trialwear/zone';
 import { fitbitIntradayHeart, fitbitIntradaySteps } from '../../fitbit/fitbit-daily.js';
-import { instantOfLocal, localIso, offsetMinutesAt } from '../../zone.js';
 import type { DayCtx } from './spec.js';
 
 /** The legacy profile's memberSince: no data before it. */
@@ -17,8 +18,6 @@ export const MEMBER_SINCE = '2023-01-10';
 const DAY = 86_400_000;
 const hhmm = (m: number) =>
   `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
-export const addDays = (date: string, n: number) =>
-  new Date(Date.parse(`${date}T00:00:00Z`) + n * DAY).toISOString().slice(0, 10);
 
 export const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 export const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;
@@ -57,7 +56,7 @@ export function minuteInstants(tz: string, date: string): Float64Array {
     for (let m = 0; m < 1440; m++) {
       const local = `${date}T${hhmm(m)}`;
       const t = instantOfLocal(tz, local);
-      out[m] = localIso(tz, t).slice(0, 16) === local ? t : Number.NaN;
+      out[m] = wallClockMs(tz, t).slice(0, 16) === local ? t : Number.NaN;
     }
   }
   if (minuteMemo.size > 5000) minuteMemo.clear();

@@ -3,7 +3,7 @@
  * only says what its values are: a minute of an intraday type, an interval
  * that counts for a level, a sample, a daily value, a session.
  */
-import { instantOfLocal } from '../../zone.js';
+import { instantOfLocal } from '@trialwear/zone';
 import type { DayCtx, Pt, Source } from './spec.js';
 
 /** The instant of a local wall-clock time (`HH:MM:SS`) of the day. */

@@ -3,8 +3,10 @@
  * per level, and the personal ranges the daily types answer instead.
  * Each returns undefined without points: the answer then leaves the key out.
  */
+
+import { addDays } from '@trialwear/zone';
 import type { Person } from '../person.js';
-import { addDays, round, sum } from './legacy-day.js';
+import { round, sum } from './legacy-day.js';
 import type { Share } from './spec.js';
 
 type Aggregate = (items: Share[]) => object | undefined;

@@ -4,9 +4,9 @@
  * and the skin-temperature baseline the legacy relative values are from.
  */
 import { createHash } from 'node:crypto';
+import { instantOfLocal } from '@trialwear/zone';
 import { fitbitDay } from '../../fitbit/fitbit-daily.js';
 import { prng } from '../../fitbit/fitbit-intraday.js';
-import { instantOfLocal } from '../../zone.js';
 import { type Person, zoneOfDate } from '../person.js';
 import { round, sum } from './legacy-day.js';
 

@@ -9,11 +9,12 @@
  * event's value is Dexcom's value string read as a number (grams, units or
  * minutes, named in value_json with the type, subtype, status and record id).
  */
+
 import { DEXCOM_MAX_WINDOW_DAYS } from '@trialwear/contract';
+import { parseOffset } from '@trialwear/zone';
 import { dexcomTime } from '../../../features/device-data/dexcom-windows.js';
 import type { ProviderSync, Reading, SyncIO } from '../types.js';
 import { ReadRefused } from '../types.js';
-import { parseOffset } from '../zone-time.js';
 
 const DAY = 86_400_000;
 /** A cursor older than this (a long outage) is not walked back further. */

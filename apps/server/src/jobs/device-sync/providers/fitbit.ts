@@ -14,11 +14,9 @@
  * instead of spending a quarter of the hour's budget at once; each minute is
  * stored at its local wall-clock time with the offset then in force.
  */
-import { addDays, localDate } from '../../../features/device-data/local-dates.js';
-import { offsetMinutesAt } from '../../../time/zone.js';
+import { addDays, instantOfLocal, localDate, offsetMinutesAt } from '@trialwear/zone';
 import type { GroupResult, ProviderSync, Reading, SyncIO } from '../types.js';
 import { ReadRefused } from '../types.js';
-import { instantOfLocal } from '../zone-time.js';
 
 const WINDOW_DAYS = 30;
 /** Intraday heart-rate days read per sync (one call each); the rest waits for the next run. */
@@ -245,7 +243,7 @@ export const fitbitSync: ProviderSync = {
   metrics: [...GROUPS.flatMap((g) => g.metrics), INTRADAY_KEY],
   async run(io: SyncIO, metrics) {
     const tz = await io.zone();
-    const today = localDate(io.now, tz);
+    const today = localDate(tz, io.now);
     const firstDay = addDays(today, -(io.backfillDays - 1));
     const floor = addDays(today, -((io.catchUpDays ?? MAX_CATCH_UP_DAYS) - 1));
     for (const g of GROUPS) {

@@ -5,10 +5,10 @@
  * nothing is derived from a zone. The cursor is the newest reading's instant;
  * the reading at the cursor comes back once more and is upserted unchanged.
  */
+import { parseOffset } from '@trialwear/zone';
 import type { OmronMeasurement, OmronPage } from '../../../features/device-data/omron-readings.js';
 import type { ProviderSync, Reading, SyncIO } from '../types.js';
 import { ReadRefused } from '../types.js';
-import { parseOffset } from '../zone-time.js';
 
 /** Pages read at most per category and sync: bounded, never a loop without end. */
 const MAX_PAGES = 20;

@@ -1,13 +1,10 @@
 /*
  * Civil (local) dates and times for the Google Health adapter
  * (google-health-api.md §3.8): Google's `google.type.Date` and
- * `CivilDateTime` objects ↔ the legacy Fitbit strings, and wall-clock times
- * of instants in the user's IANA zone (DST included) for the windows the
- * adapter asks for in physical time (intraday roll-ups, paired-device sync
- * times). Pure functions; the server runs in UTC.
+ * `CivilDateTime` objects ↔ the legacy Fitbit strings, and proto3 JSON
+ * numbers and durations. Pure functions; the zone arithmetic (wall clocks,
+ * local midnights) is @trialwear/zone's.
  */
-
-import { offsetMinutesAt, wallClock } from '../../../time/zone.js';
 
 export interface GoogleDate {
   year?: number;
@@ -49,17 +46,6 @@ export function civilText(c: CivilDateTime | undefined): string | null {
   return d ? `${d}T${timeText(c?.time)}` : null;
 }
 
-/** A calendar date plus n days. */
-export const addDays = (date: string, n: number) =>
-  new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
-
-/** The dates from start to end inclusive. */
-export function datesFrom(start: string, end: string): string[] {
-  const out: string[] = [];
-  for (let d = start; d <= end && out.length < 4000; d = addDays(d, 1)) out.push(d);
-  return out;
-}
-
 /** A proto3 Duration ("5400s", "-14400s", "1.5s") → seconds; null when absent or unreadable. */
 export function durationSeconds(v: unknown): number | null {
   if (typeof v !== 'string') return null;
@@ -71,19 +57,4 @@ export function durationSeconds(v: unknown): number | null {
 export function num(v: unknown): number | null {
   const n = typeof v === 'string' && v !== '' ? Number(v) : typeof v === 'number' ? v : Number.NaN;
   return Number.isFinite(n) ? n : null;
-}
-
-/** The instant of local midnight starting a date in the zone (a midnight skipped by DST: the first instant of the day). */
-export function localMidnight(tz: string, date: string): number {
-  const asUtc = Date.parse(`${date}T00:00:00Z`);
-  let t = asUtc - offsetMinutesAt(tz, asUtc - 36 * 3_600_000) * 60_000;
-  // Correct for an offset change between the guess and the day (at most twice).
-  for (let i = 0; i < 2; i++) {
-    const back = asUtc - offsetMinutesAt(tz, t) * 60_000;
-    if (back === t) break;
-    t = back;
-  }
-  // A skipped midnight lands on the previous day's wall clock: step forward to the day.
-  while (wallClock(tz, t).slice(0, 10) < date) t += 60_000 * 15;
-  return t;
 }

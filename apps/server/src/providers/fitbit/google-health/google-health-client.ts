@@ -16,8 +16,9 @@
  *   from the Google calls that replace it (legacy-answers.ts), and `profile`
  *   from the settings (time zone).
  */
+
 import { parseFitbitResourcePath } from '@trialwear/contract';
-import { isKnownZone, wallClock } from '../../../time/zone.js';
+import { isKnownZone, wallClock } from '@trialwear/zone';
 import { bearer, callJson } from '../../http-json.js';
 import { createOAuthTokenClient } from '../../oauth-client.js';
 import type {

@@ -7,9 +7,10 @@
  * A failure is thrown as GoogleCallFailed and turned back into a
  * ProviderFailure by the reader, so a conversion reads like the calls it makes.
  */
+import { addDays } from '@trialwear/zone';
 import { bearerHeader, callJson, type ErrorOf } from '../../http-json.js';
 import type { ProviderFailure } from '../../types.js';
-import { addDays, type CivilDateTime, googleDate } from './civil-time.js';
+import { type CivilDateTime, googleDate } from './civil-time.js';
 
 /** Google's error body: {error:{code,message,status,details:[{reason}]}} (§4.1). */
 export const googleErrorOf: ErrorOf = (body, res) => {

@@ -7,7 +7,8 @@
  */
 import { Stack, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { type BatchExportBody, EXPORT_LIMITS, EXPORT_MESSAGES, isoDateOf } from '@trialwear/contract';
+import { type BatchExportBody, EXPORT_LIMITS, EXPORT_MESSAGES } from '@trialwear/contract';
+import { localDate, runtimeZone } from '@trialwear/zone';
 import { useState } from 'react';
 import { exportKeys, requestExport, useExportDevices, useExportTrials } from '../api/data-export-api';
 import { ExportForm } from '../components/export-form';
@@ -15,11 +16,9 @@ import { JobsPanel } from '../components/jobs-panel';
 import { type ExportOutcome, ResultModal } from '../components/result-modal';
 import { exportFailureText } from '../export-format';
 
-const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
-
 export default function DataExportPage() {
   const qc = useQueryClient();
-  const [today] = useState(() => isoDateOf(new Date(), browserZone()));
+  const [today] = useState(() => localDate(runtimeZone(), new Date()));
   const [outcome, setOutcome] = useState<ExportOutcome | null>(null);
   const trials = useExportTrials();
   const devices = useExportDevices();

@@ -14,8 +14,9 @@ import {
   kmToMiles,
   parseFitbitTrackerPath,
 } from '@trialwear/contract';
+import { datesBetween } from '@trialwear/zone';
 import type { ChartSubjectKey } from '../../../components/chart';
-import { datesBetween, splitRange } from './periods';
+import { splitRange } from './periods';
 
 export const TRACKER_CATEGORIES = [
   'overview',

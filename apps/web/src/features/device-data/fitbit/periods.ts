@@ -3,7 +3,8 @@
  * pure so that every message is unit-tested. Dates are calendar dates
  * (YYYY-MM-DD); "today" is passed in so the rules do not read the clock.
  */
-import { addDaysUtc, addMonthsUtc, PERIODS, TRACKER_FORM_MESSAGES, VO2_PERIODS } from '@trialwear/contract';
+import { PERIODS, TRACKER_FORM_MESSAGES, VO2_PERIODS } from '@trialwear/contract';
+import { addDays, addMonths, localDate, runtimeZone } from '@trialwear/zone';
 
 export type Period = (typeof PERIODS)[number];
 
@@ -22,19 +23,9 @@ export const PERIOD_LABELS: Record<Period, string> = {
 export const periodsFor = (subject: string): readonly Period[] =>
   subject === 'vo2Max' ? VO2_PERIODS : PERIODS.filter((p) => p !== '30d');
 
-/** Calendar-date arithmetic: the contract's, shared with the server's body periods. */
-export const addDays = addDaysUtc;
-const addMonths = addMonthsUtc;
-
 /** The local date today in a zone (the browser's when none is given). */
-export function todayIn(timeZone?: string, now = new Date()): string {
-  return new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(now);
-}
+export const todayIn = (timeZone?: string, now = new Date()): string =>
+  localDate(timeZone ?? runtimeZone(), now);
 
 /** First and last date of a named period ending today (both included). */
 export function periodRange(period: Exclude<Period, 'customDates'>, today: string) {
@@ -97,12 +88,5 @@ export function splitRange(
     const e = addDays(s, maxDays - 1);
     out.push({ start: s, end: e < end ? e : end });
   }
-  return out;
-}
-
-/** Every date from start to end. */
-export function datesBetween(start: string, end: string): string[] {
-  const out: string[] = [];
-  for (let d = start; d <= end; d = addDays(d, 1)) out.push(d);
   return out;
 }

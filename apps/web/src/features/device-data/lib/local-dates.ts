@@ -4,21 +4,16 @@
  * local times, which the pages show as they are (never re-zoned).
  */
 
-const pad = (n: number) => String(n).padStart(2, '0');
+import { addDays, runtimeZone, wallClock, localDate as zoneLocalDate } from '@trialwear/zone';
 
 /** YYYY-MM-DD of a Date in the browser's zone. */
-export const localDate = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+export const localDate = (d: Date) => zoneLocalDate(runtimeZone(), d);
 
 /** YYYY-MM-DDTHH:mm:ss of a Date in the browser's zone (Dexcom's query format). */
-export const localDateTime = (d: Date) =>
-  `${localDate(d)}T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+export const localDateTime = (d: Date) => wallClock(runtimeZone(), d);
 
 /** The local date `days` days before `now`. */
-export function daysAgo(days: number, now: Date = new Date()): string {
-  const d = new Date(now);
-  d.setDate(d.getDate() - days);
-  return localDate(d);
-}
+export const daysAgo = (days: number, now: Date = new Date()): string => addDays(localDate(now), -days);
 
 /**
  * A provider's local wall-clock time (ISO without offset, or with one that is

@@ -3,8 +3,9 @@
  * or 15 minutes) from physical-window roll-ups, every window of the local
  * day listed.
  */
+
 import type { FitbitResource } from '@trialwear/contract';
-import { wallClock } from '../../../../time/zone.js';
+import { wallClock } from '@trialwear/zone';
 import { num } from '../civil-time.js';
 import type { GoogleHealthCalls } from '../google-http.js';
 import { camel, type Json, obj, round, userZone } from './google-payloads.js';

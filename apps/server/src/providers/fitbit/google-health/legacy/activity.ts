@@ -4,8 +4,10 @@
  * summary, from the civil-day roll-ups. Legacy series list every day of
  * the range with "0" where there was no data; so do these.
  */
+
 import type { FitbitResource } from '@trialwear/contract';
-import { addDays, datesFrom, dateText, durationSeconds, type GoogleDate, num } from '../civil-time.js';
+import { addDays, datesBetween } from '@trialwear/zone';
+import { dateText, durationSeconds, type GoogleDate, num } from '../civil-time.js';
 import { GoogleCallFailed, type GoogleHealthCalls } from '../google-http.js';
 import { dailyValues, type Json, obj, rollupDate, round } from './google-payloads.js';
 import { restingHeartRates } from './heart.js';
@@ -79,7 +81,7 @@ async function activityLevelMinutes(calls: GoogleHealthCalls, start: string, end
   const levels = await activityLevels(calls, start, end);
   const level = LEVEL_OF[resource]!;
   return new Map(
-    datesFrom(start, end).map((d) => {
+    datesBetween(start, end, 4000).map((d) => {
       const day = levels.get(d);
       if (!day) return [d, level === 'SEDENTARY' ? 1440 : 0] as const;
       return [d, Math.round(day.get(level) ?? 0)] as const;
@@ -128,7 +130,7 @@ export async function activitySeries(calls: GoogleHealthCalls, path: string, r: 
   const resource = m[2] as ActivityResource;
   const values = await activityDaily(calls, resource, r.start!, r.end!);
   return {
-    [`activities-${m[1] ? 'tracker-' : ''}${resource}`]: datesFrom(r.start!, r.end!).map((d) => ({
+    [`activities-${m[1] ? 'tracker-' : ''}${resource}`]: datesBetween(r.start!, r.end!, 4000).map((d) => ({
       dateTime: d,
       value: String(values.get(d) ?? 0),
     })),

@@ -3,8 +3,10 @@
  * series, from Google's weight, body-fat and height samples (BMI computed
  * from the latest height).
  */
+
 import type { FitbitResource } from '@trialwear/contract';
-import { addDays, type CivilDateTime, civilText, datesFrom, num } from '../civil-time.js';
+import { addDays, datesBetween } from '@trialwear/zone';
+import { type CivilDateTime, civilText, num } from '../civil-time.js';
 import type { GoogleHealthCalls } from '../google-http.js';
 import { type Json, localOf, obj, round } from './google-payloads.js';
 
@@ -99,7 +101,7 @@ export async function bodySeries(
   const last = new Map<string, Weighing>();
   for (const w of await weighings(calls, r.start!, r.end!)) last.set(w.date, w);
   return {
-    [`body-${kind}`]: datesFrom(r.start!, r.end!).map((d) => {
+    [`body-${kind}`]: datesBetween(r.start!, r.end!, 4000).map((d) => {
       const w = last.get(d);
       const v = !w ? 0 : kind === 'weight' ? w.kg : kind === 'fat' ? (w.fat ?? 0) : (w.bmi ?? 0);
       return { dateTime: d, value: String(v) };

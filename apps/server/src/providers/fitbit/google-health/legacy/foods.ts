@@ -2,8 +2,10 @@
  * The legacy food series (calories in, water) from the nutrition and
  * hydration logs' civil-day roll-ups.
  */
+
 import type { FitbitResource } from '@trialwear/contract';
-import { datesFrom, num } from '../civil-time.js';
+import { datesBetween } from '@trialwear/zone';
+import { num } from '../civil-time.js';
 import type { GoogleHealthCalls } from '../google-http.js';
 import { dailyValues, obj } from './google-payloads.js';
 
@@ -15,7 +17,7 @@ export async function foodsSeries(calls: GoogleHealthCalls, kind: 'caloriesIn' |
           num(obj(p.amountConsumed).millilitersSum),
         );
   return {
-    [`foods-log-${kind}`]: datesFrom(r.start!, r.end!).map((d) => ({
+    [`foods-log-${kind}`]: datesBetween(r.start!, r.end!, 4000).map((d) => ({
       dateTime: d,
       value: String(Math.round(values.get(d) ?? 0)),
     })),

@@ -3,8 +3,8 @@
  * civil-day roll-ups and daily points per date, local times of instants,
  * and the user's zone (settings).
  */
-import { isKnownZone } from '../../../../time/zone.js';
-import { addDays, dateText, durationSeconds, type GoogleDate } from '../civil-time.js';
+import { addDays, isKnownZone } from '@trialwear/zone';
+import { dateText, durationSeconds, type GoogleDate } from '../civil-time.js';
 import type { GoogleHealthCalls, GoogleSettings, RollupPoint } from '../google-http.js';
 
 export type Json = Record<string, unknown>;

@@ -3,9 +3,10 @@
  * zones, Google's zone model has no 1:1 map) and a day's intraday heart
  * rate (1sec from the samples, else the windows' averages).
  */
+
 import type { FitbitResource } from '@trialwear/contract';
-import { wallClock } from '../../../../time/zone.js';
-import { type CivilDateTime, civilText, datesFrom, num } from '../civil-time.js';
+import { datesBetween, wallClock } from '@trialwear/zone';
+import { type CivilDateTime, civilText, num } from '../civil-time.js';
 import type { GoogleHealthCalls } from '../google-http.js';
 import { dailyPoints, obj, userZone } from './google-payloads.js';
 import { DETAIL_SECONDS, dayRange, timeWindow } from './intraday-window.js';
@@ -30,7 +31,7 @@ const heartDay = (date: string, rhr: number | undefined) => ({
 
 export async function heartSeries(calls: GoogleHealthCalls, r: FitbitResource) {
   const rhr = await restingHeartRates(calls, r.start!, r.end!);
-  return { 'activities-heart': datesFrom(r.start!, r.end!).map((d) => heartDay(d, rhr.get(d))) };
+  return { 'activities-heart': datesBetween(r.start!, r.end!, 4000).map((d) => heartDay(d, rhr.get(d))) };
 }
 
 export async function heartIntraday(calls: GoogleHealthCalls, path: string, r: FitbitResource) {

@@ -3,7 +3,8 @@
  * shape, attributed to the date the sleep ended (legacy dateOfSleep).
  */
 import type { FitbitResource } from '@trialwear/contract';
-import { addDays, type CivilDateTime, civilText, num } from '../civil-time.js';
+import { addDays } from '@trialwear/zone';
+import { type CivilDateTime, civilText, num } from '../civil-time.js';
 import type { DataPoint, GoogleHealthCalls } from '../google-http.js';
 import { type Json, localOf, obj } from './google-payloads.js';
 

@@ -6,6 +6,7 @@
  */
 import { Alert, Button, Card, Group, Loader, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { DATA_MESSAGES, TRACKER_FORM_MESSAGES } from '@trialwear/contract';
+import { addDays } from '@trialwear/zone';
 import { useMemo, useState } from 'react';
 import { seriesFor, TimeChart } from '../../../../components/chart';
 import { useTrackerPaths } from '../../api/fitbit-data-api';
@@ -13,7 +14,7 @@ import { ParticipantHeader } from '../components/participant-header';
 import { dataErrorText } from '../data-error';
 import { type HeartDetail, intradayPaths, readIntraday } from '../intraday';
 import { useFitbitPageState } from '../page-state';
-import { addDays, todayIn, validateTimeWindow } from '../periods';
+import { todayIn, validateTimeWindow } from '../periods';
 import { useRawShortcut } from '../use-raw-shortcut';
 
 interface DayQuery {
