@@ -1,8 +1,10 @@
 /*
  * The admin CLI as a real child process against a real database: one line of
- * JSON on success, a clear error and a non-zero exit otherwise.
+ * JSON on success, a clear error and a non-zero exit otherwise. Each test
+ * makes the teams and users it acts on (through the fixtures, not the CLI).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestTeam, createTestUser } from '../support/fixtures.js';
 import { runCli } from '../support/processes.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
@@ -51,6 +53,8 @@ describe('admin CLI', () => {
   });
 
   it('create-user and add-membership', async () => {
+    await createTestTeam(t, 'Member Lab');
+    await createTestTeam(t, 'Member Open Lab');
     const u = cli(
       'create-user',
       '--username',
@@ -64,7 +68,7 @@ describe('admin CLI', () => {
       '--last-name',
       'Park',
       '--team',
-      'Neuro Lab',
+      'Member Lab',
       '--role',
       'User',
       '--no-sfa',
@@ -78,7 +82,7 @@ describe('admin CLI', () => {
       .executeTakeFirstOrThrow();
     expect(user.sfa_required).toBe(false);
     expect(user.password_hash).toMatch(/^\$argon2id\$/);
-    const m = cli('add-membership', '--username', 'lee', '--team', 'Open Lab', '--role', 'Viewer');
+    const m = cli('add-membership', '--username', 'lee', '--team', 'Member Open Lab', '--role', 'Viewer');
     expect(m.code).toBe(0);
     const roles = await t.ctx.db
       .selectFrom('team_memberships')
@@ -90,6 +94,7 @@ describe('admin CLI', () => {
   });
 
   it('refuses bad input with a clear message, non-zero exit, and no change', async () => {
+    await createTestTeam(t, 'Refusal Lab');
     const cases: Array<[string[], RegExp]> = [
       [['create-team'], /--name is required/],
       [
@@ -100,7 +105,7 @@ describe('admin CLI', () => {
         ['create-team', '--name', 'X', '--max-participants', 'many'],
         /--max-participants must be a whole number/,
       ],
-      [['create-team', '--name', 'neuro lab'], /already exists/],
+      [['create-team', '--name', 'refusal lab'], /already exists/],
       [
         [
           'create-user',
@@ -115,7 +120,7 @@ describe('admin CLI', () => {
           '--last-name',
           'Z',
           '--team',
-          'Neuro Lab',
+          'Refusal Lab',
           '--role',
           'User',
         ],
@@ -155,14 +160,14 @@ describe('admin CLI', () => {
           '--last-name',
           'Z',
           '--team',
-          'Neuro Lab',
+          'Refusal Lab',
           '--role',
           'Boss',
         ],
         /--role must be one of/,
       ],
       [
-        ['add-membership', '--username', 'ghost', '--team', 'Neuro Lab', '--role', 'User'],
+        ['add-membership', '--username', 'ghost', '--team', 'Refusal Lab', '--role', 'User'],
         /No user named "ghost"/,
       ],
       [['frobnicate'], /unknown command/],
@@ -179,28 +184,32 @@ describe('admin CLI', () => {
     expect(
       await t.ctx.db.selectFrom('users').select('id').where('username', '=', 'zed').execute(),
     ).toHaveLength(0);
-  });
+    // Eleven CLI processes one after another, each starting its TypeScript: on a shared 2-core
+    // machine they take longer than the default 30 s.
+  }, 120_000);
 
   it('unlock-user and require-sfa', async () => {
-    const id = (
-      await t.ctx.db.selectFrom('users').select('id').where('username', '=', 'lee').executeTakeFirstOrThrow()
-    ).id;
+    const { id } = await createTestUser(t, {
+      teamId: await createTestTeam(t, 'Unlock Lab'),
+      username: 'kim',
+      sfa: false,
+    });
     await t.ctx.db
       .insertInto('login_lockouts')
       .values({
-        username_key: 'lee',
+        username_key: 'kim',
         failed_attempts: 0,
         lock_count: 1,
         locked_until: new Date(Date.now() + 15 * 60_000),
         last_failed_at: new Date(),
       })
       .execute();
-    expect(JSON.parse(cli('unlock-user', '--username', 'lee').stdout)).toMatchObject({
+    expect(JSON.parse(cli('unlock-user', '--username', 'kim').stdout)).toMatchObject({
       ok: true,
       id,
       unlocked: true,
     });
-    expect(JSON.parse(cli('require-sfa', '--username', 'lee').stdout)).toMatchObject({
+    expect(JSON.parse(cli('require-sfa', '--username', 'kim').stdout)).toMatchObject({
       id,
       sfaRequired: true,
     });
@@ -210,15 +219,18 @@ describe('admin CLI', () => {
       .where('id', '=', id)
       .executeTakeFirstOrThrow();
     expect(user).toMatchObject({ sfa_required: true });
-    expect(await t.ctx.db.selectFrom('login_lockouts').selectAll().execute()).toEqual([]);
-    expect(JSON.parse(cli('require-sfa', '--username', 'lee', '--off').stdout)).toMatchObject({
+    expect(
+      await t.ctx.db.selectFrom('login_lockouts').selectAll().where('username_key', '=', 'kim').execute(),
+    ).toEqual([]);
+    expect(JSON.parse(cli('require-sfa', '--username', 'kim', '--off').stdout)).toMatchObject({
       sfaRequired: false,
     });
     expect(cli('unlock-user', '--username', 'ghost').code).not.toBe(0);
   });
 
   it('set-allowed-brands replaces the brands and (de)activates their devices', async () => {
-    const r = cli('set-allowed-brands', '--team', 'Neuro Lab', '--allowed-brands', 'Omron');
+    await createTestTeam(t, 'Brands Lab', { allowedBrands: ['Fitbit', 'Dexcom'] });
+    const r = cli('set-allowed-brands', '--team', 'Brands Lab', '--allowed-brands', 'Omron');
     expect(r.code).toBe(0);
     const { id } = JSON.parse(r.stdout);
     const brands = await t.ctx.db
@@ -235,11 +247,12 @@ describe('admin CLI', () => {
       .execute();
     expect(devices.filter((d) => d.is_active).every((d) => d.manufacturer === 'Omron')).toBe(true);
     expect(devices.some((d) => d.manufacturer === 'Fitbit' && !d.is_active)).toBe(true);
-    expect(cli('set-allowed-brands', '--team', 'Neuro Lab', '--allowed-brands', 'Garmin').code).not.toBe(0);
+    expect(cli('set-allowed-brands', '--team', 'Brands Lab', '--allowed-brands', 'Garmin').code).not.toBe(0);
   });
 
   it('seed-demo seeds an empty database once', async () => {
-    // This database already has users, so seed-demo declines.
+    // This database has a user, so seed-demo declines.
+    await createTestUser(t, { teamId: await createTestTeam(t, 'Seeded Lab') });
     expect(JSON.parse(cli('seed-demo').stdout)).toMatchObject({ ok: true, seeded: false });
   });
 });

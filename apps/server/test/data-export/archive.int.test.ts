@@ -42,6 +42,7 @@ async function collect(run: (out: NodeJS.WritableStream) => Promise<unknown>): P
 describe('writeExportArchive', () => {
   let t: TestApp;
   let teamId: number;
+  let trialId: number;
   let ids: { a: number; b: number; c: number; other: number };
   const signal = () => new AbortController().signal;
   const now = new Date('2026-04-02T08:15:30.000Z');
@@ -59,23 +60,8 @@ describe('writeExportArchive', () => {
           .returning('id')
           .executeTakeFirstOrThrow()
       ).id;
-    const trialId = await trial(teamId, 'EXA');
+    trialId = await trial(teamId, 'EXA');
     const otherTrial = await trial(otherTeam, 'EXD');
-    const participant = async (team: number, trialIdOf: number, email: string, code: string | null) =>
-      (
-        await db
-          .insertInto('participants')
-          .values({
-            team_id: team,
-            trial_id: trialIdOf,
-            email,
-            notes: 'NOTE-SECRET of this participant',
-            participant_code: code,
-            participant_code_suffix: code === null ? null : code.slice(3),
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow()
-      ).id;
     // Created in an order different from the codes': the export orders by code.
     const a = await participant(teamId, trialId, SECRETS[0]!, 'EXA002');
     const b = await participant(teamId, trialId, SECRETS[1]!, 'EXA001');
@@ -156,6 +142,23 @@ describe('writeExportArchive', () => {
     ]);
   });
   afterAll(() => t.close());
+
+  async function participant(team: number, trialIdOf: number, email: string, code: string | null) {
+    return (
+      await t.ctx.db
+        .insertInto('participants')
+        .values({
+          team_id: team,
+          trial_id: trialIdOf,
+          email,
+          notes: 'NOTE-SECRET of this participant',
+          participant_code: code,
+          participant_code_suffix: code === null ? null : code.slice(3),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
+  }
 
   const request = (mode: ArchiveRequest['mode']): ArchiveRequest => ({
     teamId,
@@ -330,8 +333,10 @@ describe('writeExportArchive', () => {
   });
 
   it('abort: stops within a second, mid-COPY, and the COPY ends on the server', async () => {
-    // Enough rows that the COPY is still running when the abort comes (the sink is slow). Written
-    // as the superuser in replica mode: the foreign-key triggers would take most of the test's time.
+    // Enough rows that the COPY is still running when the abort comes (the sink is slow), of a
+    // participant of this test's own. Written as the superuser in replica mode: the foreign-key
+    // triggers would take most of the test's time.
+    const bulk = await participant(teamId, trialId, 'bulk@secret.example', null);
     const superuser = await t.connectAs('superuser');
     try {
       await superuser.query("SET session_replication_role = 'replica'");
@@ -340,7 +345,7 @@ describe('writeExportArchive', () => {
          SELECT $1, $2, 'heart_rate_intraday', ts, (ts AT TIME ZONE 'UTC')::date, (ts AT TIME ZONE 'UTC')::time, 0, 60 + i % 40
            FROM generate_series(1, 150000) i, LATERAL (SELECT timestamptz '2026-03-28T00:00:00Z' + i * interval '1 second') s(ts)
          ON CONFLICT DO NOTHING`,
-        [ids.b, teamId],
+        [bulk, teamId],
       );
     } finally {
       await superuser.end();
@@ -359,7 +364,9 @@ describe('writeExportArchive', () => {
         setTimeout(cb, 20);
       },
     });
-    const running = writeExportArchive(t.ctx.db, request('single-tab'), slow, { signal: controller.signal });
+    const running = writeExportArchive(t.ctx.db, { ...request('single-tab'), participantIds: [bulk] }, slow, {
+      signal: controller.signal,
+    });
     await expect(running).rejects.toThrow('cancelled by the test');
     expect(abortedAt).toBeGreaterThan(0);
     expect(Date.now() - abortedAt).toBeLessThan(1000);
@@ -398,7 +405,6 @@ describe('writeExportArchive', () => {
   });
 
   it('through the export storage: committed, it opens as the same archive; aborted, nothing is left', async () => {
-    // Without B, whose many readings the abort test added.
     const small = (mode: ArchiveRequest['mode']) => ({ ...request(mode), participantIds: [ids.a, ids.c] });
     const storage = createExportStorage(t.ctx.config);
     const writer = await storage.createWriter('exports/archive-1.zip');

@@ -24,33 +24,46 @@ describe('batch data export calls', () => {
   let t: TestApp;
   let a: TeamFixture;
   let b: TeamFixture;
-  let trialId: number;
-  let ids: number[];
   let fitbitDevice: number;
-  let omronDevice: number;
-  let body: Record<string, unknown>;
+  let trialSeq = 0;
+  /**
+   * A trial for the tests that only read or are refused: they change nothing of it, and linking a
+   * trial for each of them would run into the consent page's rate limit (30 a minute). A test that
+   * runs an export makes a trial of its own (newTrial), whose devices nothing has called.
+   */
+  let fixed: Awaited<ReturnType<typeof newTrial>>;
 
-  beforeAll(async () => {
-    t = await createTestApp({ listen: true, now: clock.now });
-    a = await teamWithRoles(t, 'Export API A', { hiddenFields: ['email'] });
-    b = await teamWithRoles(t, 'Export API B', { hiddenFields: [] });
-    await storeMetrics(a, 'Fitbit Sense', ['steps', 'distance']);
-    ({ trialId, ids } = await trialWithParticipants(a, 'Export API', [
-      'p1@x.example',
-      'p2@x.example',
-      'unlinked@x.example',
-    ]));
-    await linkParticipant(t, a, ids[0]!, 'fitbit');
-    await linkParticipant(t, a, ids[1]!, 'fitbit');
-    const devices = (await a.as.User.get('/api/dataExport/devices')).json() as Array<{
+  /** The team stores Fitbit steps and distance; answers the ids of its Fitbit and Omron devices. */
+  async function storesFitbit(team: TeamFixture) {
+    await storeMetrics(team, 'Fitbit Sense', ['steps', 'distance']);
+    const devices = (await team.as.User.get('/api/dataExport/devices')).json() as Array<{
       id: number;
       friendlyName: string;
     }>;
-    fitbitDevice = devices.find((d) => d.friendlyName === 'Fitbit Sense')!.id;
-    omronDevice = devices.find((d) => d.friendlyName === 'Omron Blood Pressure Monitor')!.id;
-    body = {
+    return {
+      fitbit: devices.find((d) => d.friendlyName === 'Fitbit Sense')!.id,
+      omron: devices.find((d) => d.friendlyName === 'Omron Blood Pressure Monitor')!.id,
+    };
+  }
+
+  /**
+   * A trial of its own for one test (of team A and its Fitbit device unless told): two participants linked to Fitbit, whose
+   * devices nothing has called yet, and one unlinked; `body` asks an export of the linked two.
+   */
+  async function newTrial(team: TeamFixture = a, deviceId = fitbitDevice) {
+    trialSeq += 1;
+    const trialNumber = String(trialSeq);
+    const { trialId, ids } = await trialWithParticipants(
+      team,
+      'Export API',
+      [`p1.${trialSeq}@x.example`, `p2.${trialSeq}@x.example`, `unlinked.${trialSeq}@x.example`],
+      trialNumber,
+    );
+    await linkParticipant(t, team, ids[0]!, 'fitbit');
+    await linkParticipant(t, team, ids[1]!, 'fitbit');
+    const body: Record<string, unknown> = {
       trialId,
-      deviceId: fitbitDevice,
+      deviceId,
       participantIds: [ids[0], ids[1]],
       startDate: dateAgo(5),
       endDate: dateAgo(2),
@@ -58,13 +71,29 @@ describe('batch data export calls', () => {
       fileName: 'api export',
       exportMode: 'single-tab',
     };
+    return { trialId, trialNumber, ids, body };
+  }
+  const jobsTotal = async () => (await a.as.User.get('/api/dataExport/jobs')).json().total as number;
+  const listedJob = async (id: string) =>
+    (await a.as.User.get('/api/dataExport/jobs')).json().data.find((j: { id: string }) => j.id === id);
+
+  beforeAll(async () => {
+    t = await createTestApp({ listen: true, now: clock.now });
+    a = await teamWithRoles(t, 'Export API A', { hiddenFields: ['email'] });
+    b = await teamWithRoles(t, 'Export API B', { hiddenFields: [] });
+    fitbitDevice = (await storesFitbit(a)).fitbit;
+    fixed = await newTrial();
   }, 120_000);
   afterAll(() => t?.close());
 
   it('lists trials, devices, participants (linked to the brand; hidden email null) and metrics', async () => {
-    const trials = (await a.as.User.get('/api/dataExport/trials')).json();
-    expect(trials).toEqual([{ trialId, trialName: 'Export API', trialNumber: '1' }]);
-    const devices = (await a.as.Admin.get('/api/dataExport/devices')).json() as Array<
+    // A team of its own: its only trial, and no jobs yet.
+    const own = await teamWithRoles(t, 'Export API lists', { hiddenFields: ['email'] });
+    const { fitbit: fitbitDevice, omron: omronDevice } = await storesFitbit(own);
+    const { trialId, trialNumber, ids } = await newTrial(own, fitbitDevice);
+    const trials = (await own.as.User.get('/api/dataExport/trials')).json();
+    expect(trials).toEqual([{ trialId, trialName: 'Export API', trialNumber }]);
+    const devices = (await own.as.Admin.get('/api/dataExport/devices')).json() as Array<
       Record<string, unknown>
     >;
     expect(devices.map((d) => d.friendlyName)).toContain('Fitbit Sense');
@@ -75,15 +104,15 @@ describe('batch data export calls', () => {
       manufacturer: expect.any(String),
     });
     const parts = (
-      await a.as.User.get(`/api/dataExport/trials/${trialId}/participants/${fitbitDevice}`)
+      await own.as.User.get(`/api/dataExport/trials/${trialId}/participants/${fitbitDevice}`)
     ).json() as Array<{ participantId: number; participantCode: string | null; email: string | null }>;
     expect(parts.map((p) => p.participantId).sort()).toEqual([ids[0], ids[1]].sort());
     expect(parts.map((p) => p.email)).toEqual([null, null]); // the team hides emails
     // No Omron links: nobody to export for the Omron monitor.
     expect(
-      (await a.as.User.get(`/api/dataExport/trials/${trialId}/participants/${omronDevice}`)).json(),
+      (await own.as.User.get(`/api/dataExport/trials/${trialId}/participants/${omronDevice}`)).json(),
     ).toEqual([]);
-    const metrics = (await a.as.User.get(`/api/dataExport/metrics/${fitbitDevice}`)).json() as Array<{
+    const metrics = (await own.as.User.get(`/api/dataExport/metrics/${fitbitDevice}`)).json() as Array<{
       metric_key: string;
     }>;
     expect(metrics.map((m) => m.metric_key).sort()).toEqual(['distance', 'steps']);
@@ -94,12 +123,13 @@ describe('batch data export calls', () => {
       units: expect.any(String),
     });
     // Metrics a Sys_Admin did not enable (or the team does not store) are not offered.
-    expect((await a.as.User.get(`/api/dataExport/metrics/${omronDevice}`)).json()).toEqual([]);
-    const jobs = (await a.as.User.get('/api/dataExport/jobs?limit=10')).json();
+    expect((await own.as.User.get(`/api/dataExport/metrics/${omronDevice}`)).json()).toEqual([]);
+    const jobs = (await own.as.User.get('/api/dataExport/jobs?limit=10')).json();
     expect(jobs).toEqual({ success: true, data: [], total: 0 });
   });
 
   it('another team: its trials and devices are 404 here', async () => {
+    const { trialId } = fixed;
     expect(
       (await b.as.Admin.get(`/api/dataExport/trials/${trialId}/participants/${fitbitDevice}`)).statusCode,
     ).toBe(404);
@@ -108,6 +138,7 @@ describe('batch data export calls', () => {
   });
 
   it('Viewer: every export call is 403; Sys_Admin, Admin and User pass', async () => {
+    const { trialId, body } = fixed;
     const calls: Array<[string, string]> = [
       ['GET', '/api/dataExport/trials'],
       ['GET', '/api/dataExport/devices'],
@@ -140,15 +171,18 @@ describe('batch data export calls', () => {
     [{ metrics: [] }, M.metricsRequired],
     [{ fileName: '' }, M.fileNameRequired],
   ])('one violation at a time: %o → %s (400, nothing created)', async (change, message) => {
+    const { body } = fixed;
+    const before = await jobsTotal();
     const res = await a.as.User.post('/api/dataExport/batchDataExport', { ...body, ...change });
     expect(res.statusCode, res.body).toBe(400);
     const err = res.json();
     expect([err.message, ...err.errors.map((e: { message: string }) => e.message)]).toContain(message);
     expect(err.errors.map((e: { message: string }) => e.message)).toEqual([message]);
-    expect((await a.as.User.get('/api/dataExport/jobs')).json().total).toBe(0);
+    expect(await jobsTotal()).toBe(before);
   });
 
   it('the server refuses what the lists would not offer', async () => {
+    const { ids, body } = fixed;
     const post = (change: object) =>
       a.as.User.post('/api/dataExport/batchDataExport', { ...body, ...change });
     let res = await post({ participantIds: [ids[2]] }); // in the trial, no Fitbit link
@@ -165,13 +199,16 @@ describe('batch data export calls', () => {
   });
 
   it('request → job; team scoping; download with its headers; delete; expiry → 410 and the file gone', async () => {
+    const { body } = await newTrial();
+    const before = await jobsTotal();
     const res = await a.as.User.post('/api/dataExport/batchDataExport', body);
     expect(res.statusCode, res.body).toBe(200);
     const created = res.json();
     expect(created).toEqual({ success: true, message: M.success, error: null, jobId: expect.any(String) });
     const id = created.jobId as string;
     const list = (await a.as.Admin.get('/api/dataExport/jobs?limit=10')).json();
-    expect(list.total).toBe(1);
+    expect(list.total).toBe(before + 1);
+    // The newest first.
     expect(list.data[0]).toMatchObject({
       id,
       status: 'pending',
@@ -206,7 +243,7 @@ describe('batch data export calls', () => {
     }
 
     expect(await runExport(t.ctx, id)).toMatchObject({ status: 'completed' });
-    const done = (await a.as.User.get('/api/dataExport/jobs')).json().data[0];
+    const done = await listedJob(id);
     expect(done.status).toBe('completed');
     expect(done.progress.rowsWritten).toBe(done.progress.rowsTotal);
     expect(done.progress.rowsTotal).toBe(8); // 2 participants × 4 days of steps
@@ -251,18 +288,19 @@ describe('batch data export calls', () => {
     const gone = await a.as.User.get(`/api/dataExport/jobs/${id}/download`);
     expect(gone.statusCode).toBe(410);
     expect(gone.json().message).toBe(M.expired);
-    const expired = (await a.as.User.get('/api/dataExport/jobs')).json().data[0];
+    const expired = await listedJob(id);
     expect(expired).toMatchObject({ status: 'expired', error_message: M.expiredNote });
 
     // Delete: the row goes, audited.
     const del = await a.as.Admin.delete(`/api/dataExport/jobs/${id}`);
     expect(del.statusCode, del.body).toBe(200);
     expect(del.json()).toMatchObject({ success: true, message: M.deleted });
-    expect((await a.as.Admin.get('/api/dataExport/jobs')).json().total).toBe(0);
+    expect((await a.as.Admin.get('/api/dataExport/jobs')).json().total).toBe(before);
     expect((await a.as.Admin.delete(`/api/dataExport/jobs/${id}`)).statusCode).toBe(404);
   }, 60_000);
 
   it('delete of a completed job removes its file; cancel of a pending job: it never runs; only finished jobs are deleted', async () => {
+    const { body } = await newTrial();
     const id = (await a.as.User.post('/api/dataExport/batchDataExport', body)).json().jobId as string;
     expect(await runExport(t.ctx, id)).toMatchObject({ status: 'completed' });
     const key = (
@@ -293,10 +331,11 @@ describe('batch data export calls', () => {
   }, 60_000);
 
   it("a device the sync may not call yet holds the export until then (a 429's Retry-After), then it completes", async () => {
+    const { ids, body } = await newTrial();
     const id = (
       await a.as.User.post('/api/dataExport/batchDataExport', {
         ...body,
-        // Not fetched yet (earlier tests covered from 5 days ago), and not the next test's range.
+        // Not fetched yet: the job calls Fitbit.
         startDate: dateAgo(20),
         endDate: dateAgo(10),
         fileName: 'rate-limited',
@@ -310,9 +349,14 @@ describe('batch data export calls', () => {
       .select(['status', 'not_before', 'phase'])
       .where('id', '=', id)
       .executeTakeFirstOrThrow();
+    const devicesOfTrial = t.ctx.db
+      .selectFrom('participant_devices')
+      .select('id')
+      .where('participant_id', 'in', [ids[0]!, ids[1]!]);
     const device = await t.ctx.db
       .selectFrom('device_sync_state')
       .select('next_allowed_at')
+      .where('participant_device_id', 'in', devicesOfTrial)
       .where('next_allowed_at', 'is not', null)
       .orderBy('next_allowed_at', 'desc')
       .executeTakeFirstOrThrow();
@@ -345,11 +389,16 @@ describe('batch data export calls', () => {
     expect(await runExport(t.ctx, id)).toMatchObject({ status: 'completed' });
     // The clock goes back (the sessions' idle limit); the device's wait, over, must not come back with it.
     clock.advance(-wait);
-    await t.ctx.db.updateTable('device_sync_state').set({ next_allowed_at: null }).execute();
+    await t.ctx.db
+      .updateTable('device_sync_state')
+      .set({ next_allowed_at: null })
+      .where('participant_device_id', 'in', devicesOfTrial)
+      .execute();
     expect((await a.as.User.delete(`/api/dataExport/jobs/${id}`)).statusCode).toBe(200);
   }, 60_000);
 
   it('a provider down on every attempt: the job retries, then fails with a clear message, and the requester is emailed', async () => {
+    const { body } = await newTrial();
     // A range not fetched yet, so the job must call Fitbit, which answers 500 to everything for a while.
     const id = (
       await a.as.User.post('/api/dataExport/batchDataExport', {
@@ -360,6 +409,7 @@ describe('batch data export calls', () => {
       })
     ).json().jobId as string;
     await simControl(t, 'fitbit').failNext(500, 50);
+    const startedAt = clock.now().getTime();
     try {
       expect(await runExport(t.ctx, id)).toEqual({ status: 'retry' });
       // Waiting: not before its retry time, which is the device's own back-off (60–90 s after a
@@ -376,6 +426,8 @@ describe('batch data export calls', () => {
       expect(last).toMatchObject({ status: 'failed' });
     } finally {
       await simControl(t, 'fitbit').failNext(500, 0);
+      // The clock goes back for the other tests.
+      clock.advance(startedAt - clock.now().getTime());
     }
     const job = (await a.as.User.get('/api/dataExport/jobs'))
       .json()

@@ -53,33 +53,51 @@ describe('export jobs against the simulators', () => {
   let t: TestApp;
   let a: TeamFixture;
   let other: TeamFixture;
-  let trialId: number;
-  let ids: number[];
-  const users = new Map<string, string>(); // `${provider}:${participantId}` → simulator user id
   const devices = new Map<string, number>(); // device name → id
-  const codes = new Map<number, string>();
-  const storedEmails: string[] = [];
-  const originalEmails = [
-    'hidden.one@private.example',
-    'hidden.two@private.example',
-    'hidden.three@private.example',
-  ];
+  let trialSeq = 0;
 
-  const request = async (
-    who: TeamFixture,
-    change: Record<string, unknown>,
-    role: 'User' | 'Admin' = 'User',
-  ) => {
-    const res = await who.as[role].post('/api/dataExport/batchDataExport', {
-      trialId,
-      participantIds: [ids[0], ids[1]],
-      exportMode: 'single-tab',
-      fileName: 'study',
-      ...change,
-    });
-    expect(res.statusCode, res.body).toBe(200);
-    return res.json().jobId as string;
-  };
+  /**
+   * A trial of team A of its own for one test: three participants (their emails hidden) linked to the
+   * given providers, none of whose data is stored yet; `request` asks an export of its first two.
+   */
+  async function newTrial(providers: Array<'fitbit' | 'omron' | 'dexcom'>) {
+    trialSeq += 1;
+    const originalEmails = ['hidden.one', 'hidden.two', 'hidden.three'].map(
+      (name) => `${name}.${trialSeq}@private.example`,
+    );
+    const { trialId, ids } = await trialWithParticipants(
+      a,
+      `Export jobs ${trialSeq}`,
+      originalEmails,
+      String(trialSeq),
+    );
+    const users = new Map<string, string>(); // `${provider}:${participantId}` → simulator user id
+    for (const id of ids)
+      for (const p of providers) users.set(`${p}:${id}`, await linkParticipant(t, a, id, p));
+    const codes = new Map<number, string>();
+    const storedEmails: string[] = [];
+    for (const p of await t.ctx.db
+      .selectFrom('participants')
+      .select(['id', 'participant_code', 'email'])
+      .where('trial_id', '=', trialId)
+      .execute()) {
+      codes.set(p.id, p.participant_code ?? `#${p.id}`);
+      storedEmails.push(p.email);
+    }
+    const request = async (change: Record<string, unknown>, role: 'User' | 'Admin' = 'User') => {
+      const res = await a.as[role].post('/api/dataExport/batchDataExport', {
+        trialId,
+        participantIds: [ids[0], ids[1]],
+        exportMode: 'single-tab',
+        fileName: 'study',
+        ...change,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().jobId as string;
+    };
+    return { ids, users, codes, emails: [...storedEmails, ...originalEmails], request };
+  }
+
   const zipOf = async (id: string) => {
     const res = await a.as.User.get(`/api/dataExport/jobs/${id}/download`);
     expect(res.statusCode, res.body).toBe(200);
@@ -88,8 +106,8 @@ describe('export jobs against the simulators', () => {
   const jobRow = (id: string) =>
     t.ctx.db.selectFrom('export_jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
-  /** Every entry checked against the manifest; answers the data CSVs' rows by file name. */
-  function verify(files: Map<string, Buffer>) {
+  /** Every entry checked against the manifest, none holding an email; answers the data CSVs' rows by file name. */
+  function verify(files: Map<string, Buffer>, emails: string[]) {
     const manifest = JSON.parse(files.get('manifest.json')!.toString('utf8'));
     expect(manifest.generated_at).toMatch(/^\d{4}-\d\d-\d\dT.*Z$/);
     const listed = manifest.files as Array<{ name: string; rows: number; sha256: string }>;
@@ -102,7 +120,7 @@ describe('export jobs against the simulators', () => {
       expect(parseCsv(data.toString('utf8')).rows.length, f.name).toBe(f.rows);
     }
     const all = [...files.values()].map((b) => b.toString('utf8')).join('\n');
-    for (const email of [...storedEmails, ...originalEmails]) expect(all).not.toContain(email);
+    for (const email of emails) expect(all).not.toContain(email);
     const data = new Map<string, Record<string, string>[]>();
     for (const [name, buf] of files) {
       if (name === 'manifest.json' || name === 'data_dictionary.csv') continue;
@@ -121,27 +139,16 @@ describe('export jobs against the simulators', () => {
     await storeMetrics(a, 'Fitbit Sense', ['steps', 'distance']);
     await storeMetrics(a, 'Omron Blood Pressure Monitor', ['systolic', 'diastolic', 'pulse']);
     await storeMetrics(a, 'Dexcom G7 CGM', ['egv']);
-    ({ trialId, ids } = await trialWithParticipants(a, 'Export jobs', originalEmails));
-    for (const id of ids)
-      for (const p of ['fitbit', 'omron', 'dexcom'] as const)
-        users.set(`${p}:${id}`, await linkParticipant(t, a, id, p));
     for (const d of (await a.as.User.get('/api/dataExport/devices')).json() as Array<{
       id: number;
       friendlyName: string;
     }>)
       devices.set(d.friendlyName, d.id);
-    for (const p of await t.ctx.db
-      .selectFrom('participants')
-      .select(['id', 'participant_code', 'email'])
-      .where('trial_id', '=', trialId)
-      .execute()) {
-      codes.set(p.id, p.participant_code ?? `#${p.id}`);
-      storedEmails.push(p.email);
-    }
   }, 180_000);
   afterAll(() => t?.close());
 
   it("Fitbit, single-tab then separate-tabs: every participant × metric × local date holds the simulator's value", async () => {
+    const { ids, users, codes, emails, request } = await newTrial(['fitbit']);
     const start = dateAgo(12);
     const end = dateAgo(2);
     const params = {
@@ -174,9 +181,9 @@ describe('export jobs against the simulators', () => {
         expect(r.utc_offset).toMatch(/^[+-]\d\d:\d\d$/);
       }
     };
-    const single = await request(a, { ...params, exportMode: 'single-tab' });
+    const single = await request({ ...params, exportMode: 'single-tab' });
     expect(await runExport(t.ctx, single)).toMatchObject({ status: 'completed' });
-    let v = verify(await zipOf(single));
+    let v = verify(await zipOf(single), emails);
     expect(v.data.size).toBe(1);
     const [rows] = [...v.data.values()];
     check(rows!, ['steps', 'distance']);
@@ -185,7 +192,7 @@ describe('export jobs against the simulators', () => {
     expect(order).toEqual([...order].sort());
     expect(v.manifest.files.find((f: { name: string }) => f.name === 'data_dictionary.csv')).toBeTruthy();
 
-    const separate = await request(a, { ...params, exportMode: 'separate-tabs', fileName: 'study-separate' });
+    const separate = await request({ ...params, exportMode: 'separate-tabs', fileName: 'study-separate' });
     // The range is stored now: the second job asks the provider nothing.
     const calls = await t.ctx.db
       .selectFrom('device_sync_state')
@@ -197,16 +204,17 @@ describe('export jobs against the simulators', () => {
       .select(['participant_device_id', 'budget_calls'])
       .execute();
     expect(after).toEqual(calls);
-    v = verify(await zipOf(separate));
+    v = verify(await zipOf(separate), emails);
     expect([...v.data.keys()].sort()).toEqual(['distance.csv', 'steps.csv']);
     check(v.data.get('steps.csv')!, ['steps']);
     check(v.data.get('distance.csv')!, ['distance']);
   }, 120_000);
 
   it("Omron (separate-tabs) and Dexcom (single-tab): every reading of the range at the simulator's instant and value", async () => {
+    const { ids, users, codes, emails, request } = await newTrial(['omron', 'dexcom']);
     const start = dateAgo(9);
     const end = dateAgo(2);
-    const om = await request(a, {
+    const om = await request({
       deviceId: devices.get('Omron Blood Pressure Monitor'),
       metrics: ['systolic', 'diastolic'],
       startDate: start,
@@ -214,7 +222,7 @@ describe('export jobs against the simulators', () => {
       exportMode: 'separate-tabs',
     });
     expect(await runExport(t.ctx, om)).toMatchObject({ status: 'completed' });
-    const ov = verify(await zipOf(om));
+    const ov = verify(await zipOf(om), emails);
     for (const metric of ['systolic', 'diastolic'] as const) {
       const want = [ids[0]!, ids[1]!].flatMap((pid) =>
         datesFrom(start, end).flatMap((d) =>
@@ -238,7 +246,7 @@ describe('export jobs against the simulators', () => {
       expect(got.sort(byAt)).toEqual(want.sort(byAt));
     }
 
-    const dx = await request(a, {
+    const dx = await request({
       deviceId: devices.get('Dexcom G7 CGM'),
       participantIds: [ids[2]],
       metrics: ['egv'],
@@ -246,7 +254,7 @@ describe('export jobs against the simulators', () => {
       endDate: end,
     });
     expect(await runExport(t.ctx, dx)).toMatchObject({ status: 'completed' });
-    const dv = verify(await zipOf(dx));
+    const dv = verify(await zipOf(dx), emails);
     const user = users.get(`dexcom:${ids[2]}`)!;
     const want = dexcomEgvs(user, Date.parse(start) - 2 * DAY, Date.parse(end) + 3 * DAY)
       .filter((r) => r.displayTime.slice(0, 10) >= start && r.displayTime.slice(0, 10) <= end)
@@ -267,8 +275,19 @@ describe('export jobs against the simulators', () => {
   }, 120_000);
 
   it('the requester is emailed a plain-text link to /DataExport when a job completes, never data', async () => {
-    const mails = await allMail(t.dataDir, (raw) => raw.includes('data export is ready'));
-    expect(mails.length).toBeGreaterThanOrEqual(4);
+    const { codes, request } = await newTrial(['fitbit']);
+    const id = await request({
+      deviceId: devices.get('Fitbit Sense'),
+      metrics: ['steps'],
+      startDate: dateAgo(5),
+      endDate: dateAgo(2),
+    });
+    expect(await runExport(t.ctx, id)).toMatchObject({ status: 'completed' });
+    const mails = await allMail(
+      t.dataDir,
+      (raw) => raw.includes('data export is ready') && mailText(raw).includes(`Export job ${id}`),
+    );
+    expect(mails).toHaveLength(1);
     const text = mailText(mails[0]!);
     const user = await t.ctx.db
       .selectFrom('users')
@@ -284,7 +303,8 @@ describe('export jobs against the simulators', () => {
 
   it('cancel during processing: the worker stops within a second, the job is cancelled and no file is left', async () => {
     // A long Dexcom range not stored yet: the job spends seconds fetching.
-    const id = await request(a, {
+    const { ids, request } = await newTrial(['dexcom']);
+    const id = await request({
       deviceId: devices.get('Dexcom G7 CGM'),
       participantIds: [ids[0]],
       metrics: ['egv'],
@@ -315,9 +335,9 @@ describe('export jobs against the simulators', () => {
   it('at most two jobs of a team run at once; the others wait in the order requested', async () => {
     // Slow jobs: long ranges not stored yet (Dexcom for two participants), by two people of the
     // team (one person runs one export at a time: EXPORT_LIMITS.runningPerUser).
+    const { ids, request } = await newTrial(['fitbit', 'dexcom']);
     const slow = (pid: number, role: 'User' | 'Admin') =>
       request(
-        a,
         {
           deviceId: devices.get('Dexcom G7 CGM'),
           participantIds: [pid],
@@ -329,7 +349,7 @@ describe('export jobs against the simulators', () => {
       );
     const first = await slow(ids[1]!, 'User');
     const second = await slow(ids[2]!, 'Admin');
-    const third = await request(a, {
+    const third = await request({
       deviceId: devices.get('Fitbit Sense'),
       metrics: ['steps'],
       startDate: dateAgo(12),

@@ -4,13 +4,14 @@
  * storage is full or not writable and an administrator must act, the cause
  * is logged in one line (code, system call, path), and no partial file is
  * left. A read-only store reports EROFS, not the ENOENT of Node's recursive
- * mkdir. The store is a real tmpfs, filled up, then remounted read-only.
+ * mkdir. The store is a real tmpfs, mounted afresh for each test: one test
+ * fills it up, the other remounts it read-only.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { EXPORT_MESSAGES as M } from '@trialwear/contract';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runExport } from '../../src/jobs/data-export/run-export.js';
 import { canMountTmpfs, mountTmpfs, type SmallFilesystem } from '../support/small-filesystem.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
@@ -25,13 +26,18 @@ describe.skipIf(!mountable)('an export store that is full or read-only (a real t
 
   beforeAll(async () => {
     exportDir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tw-full-store-')), 'exports');
-    store = mountTmpfs(exportDir, 256 * 1024);
     t = await createTestApp({ listen: true, env: { EXPORT_DIR: exportDir } });
   }, 120_000);
   afterAll(async () => {
     await t?.close();
-    store?.unmount();
     fs.rmSync(path.dirname(exportDir), { recursive: true, force: true });
+  });
+  // Each test its own empty store on the app's EXPORT_DIR: a full or read-only one never outlives its test.
+  beforeEach(() => {
+    store = mountTmpfs(exportDir, 256 * 1024);
+  });
+  afterEach(() => {
+    store?.unmount();
   });
 
   /** Runs the job, capturing what it logs on console.error. */

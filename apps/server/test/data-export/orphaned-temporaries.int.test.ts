@@ -4,11 +4,13 @@
  * or deleted. The daily expiry job removes it, and counts it in the team's
  * audit row (files, bytes); the partial of a job still running (live lease)
  * and a partial written within the last lease stay. The expiry of a file is
- * audited too (data_export.expired).
+ * audited too (data_export.expired). The sweep looks at every team's store
+ * and the tests move the clock, so each test has an app, a clock and a team
+ * of its own.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { exportStorage, storageKeyOf } from '../../src/features/data-export/service.js';
 import { expireExports } from '../../src/jobs/data-export/job.js';
 import * as repo from '../../src/jobs/data-export/repo.js';
@@ -17,30 +19,34 @@ import { createTestApp, type TestApp } from '../support/test-app.js';
 import { testClock } from '../support/test-clock.js';
 import { crashMidWrite, type ExportTeam, exportTeam } from './support/crashed-export.js';
 
-const clock = testClock(new Date().toISOString());
-
 describe('orphaned export temporaries (directory store)', () => {
-  let t: TestApp;
-  let x: ExportTeam;
-  const partials = (jobId: string) => {
-    const dir = path.join(t.dataDir, 'exports', `team-${x.team.teamId}`);
-    return fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.startsWith(jobId)) : [];
-  };
-  const sweepAudits = () =>
-    t.ctx.db
-      .selectFrom('audit_log')
-      .select(['team_id', 'user_id', 'entity_type', 'entity_id', 'after'])
-      .where('action', '=', 'data_export.temporaries_removed')
-      .orderBy('id')
-      .execute();
+  const apps: TestApp[] = [];
+  afterEach(async () => {
+    for (const t of apps.splice(0)) await t.close();
+  });
 
-  beforeAll(async () => {
-    t = await createTestApp({ listen: true, now: clock.now });
-    x = await exportTeam(t, 'Orphans dir');
-  }, 120_000);
-  afterAll(() => t?.close());
+  /** An app on a clock of this test's own, with a team whose users request exports. */
+  async function setUp() {
+    const clock = testClock(new Date().toISOString());
+    const t = await createTestApp({ listen: true, now: clock.now });
+    apps.push(t);
+    const x: ExportTeam = await exportTeam(t, 'Orphans dir');
+    const partials = (jobId: string) => {
+      const dir = path.join(t.dataDir, 'exports', `team-${x.team.teamId}`);
+      return fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.startsWith(jobId)) : [];
+    };
+    const sweepAudits = () =>
+      t.ctx.db
+        .selectFrom('audit_log')
+        .select(['team_id', 'user_id', 'entity_type', 'entity_id', 'after'])
+        .where('action', '=', 'data_export.temporaries_removed')
+        .orderBy('id')
+        .execute();
+    return { clock, t, x, partials, sweepAudits };
+  }
 
   it('the partials of a cancelled and of a deleted crashed job go; a running job’s stays; counted in the audit row', async () => {
+    const { clock, t, x, partials, sweepAudits } = await setUp();
     const { team } = x;
     // A crashed job, then cancelled by its requester.
     const cancelled = await x.request('User');
@@ -100,6 +106,7 @@ describe('orphaned export temporaries (directory store)', () => {
   }, 60_000);
 
   it('a file past its 7 days: removed, its job expired, with an audit row', async () => {
+    const { clock, t, x } = await setUp();
     const id = await x.request('User');
     expect(await runExport(t.ctx, id)).toMatchObject({ status: 'completed' });
     const key = storageKeyOf(x.team.teamId, id);

@@ -92,6 +92,7 @@ function storageSuite(name: string, make: () => Promise<Subject>) {
     });
 
     it('content is visible under the key only after commit, byte for byte, with its size', async () => {
+      const before = await s.listAll();
       const body = Buffer.from(`PK…${randomBytes(1000).toString('hex')}`);
       const w = await s.storage.createWriter('exports/1.zip');
       w.stream.write(body.subarray(0, 10));
@@ -101,7 +102,7 @@ function storageSuite(name: string, make: () => Promise<Subject>) {
       const opened = await s.storage.open('exports/1.zip');
       expect(opened?.size).toBe(body.length);
       expect((await readAll(opened!.stream)).equals(body)).toBe(true);
-      expect(await s.listAll()).toEqual(['exports/1.zip']);
+      expect(await s.listAll()).toEqual([...before, 'exports/1.zip'].sort());
     });
 
     it('a commit after the writer ended its stream itself', async () => {
@@ -233,8 +234,6 @@ storageSuite('directory', async () => ({
 }));
 
 describe('export storage: directory specifics', () => {
-  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
-
   it('lives in DATA_DIR/exports; a crashed attempt’s temporary file is never visible and goes with the next writer', async () => {
     const storage = createExportStorage(loadConfig({ DATA_DIR: dir }));
     const crashed = await storage.createWriter('exports/9.zip');
@@ -258,23 +257,43 @@ describe('export storage: directory specifics', () => {
 // --- S3 (s3rver) -------------------------------------------------------------
 
 const BUCKET = 'trialwear-exports';
-let s3rver: S3rver | undefined;
 const s3dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-s3rver-'));
-let endpoint = '';
+/**
+ * One s3rver for the file, started by whichever of the S3 suites runs first (they run in any order)
+ * and closed after them all; answers its endpoint.
+ */
+let s3rver: S3rver | undefined;
+let s3rverStarted: Promise<string> | undefined;
+function s3rverEndpoint(): Promise<string> {
+  s3rverStarted ??= (async () => {
+    const port = await freePort();
+    s3rver = withMultipartListing(
+      new S3rver({
+        address: '127.0.0.1',
+        port,
+        silent: true,
+        directory: s3dir,
+        configureBuckets: [{ name: BUCKET, configs: [] }],
+      }),
+    );
+    await s3rver.run();
+    return `http://127.0.0.1:${port}`;
+  })();
+  return s3rverStarted;
+}
+
+afterAll(async () => {
+  // The SDK keeps connections alive: close them, or close() waits for their timeout.
+  (
+    s3rver as unknown as { httpServer?: import('node:http').Server } | undefined
+  )?.httpServer?.closeAllConnections();
+  await s3rver?.close();
+  fs.rmSync(s3dir, { recursive: true, force: true });
+  fs.rmSync(dir, { recursive: true, force: true });
+});
 
 storageSuite('S3 (s3rver)', async () => {
-  const port = await freePort();
-  s3rver = withMultipartListing(
-    new S3rver({
-      address: '127.0.0.1',
-      port,
-      silent: true,
-      directory: s3dir,
-      configureBuckets: [{ name: BUCKET, configs: [] }],
-    }),
-  );
-  await s3rver.run();
-  endpoint = `http://127.0.0.1:${port}`;
+  const endpoint = await s3rverEndpoint();
   const env = {
     EXPORT_S3_BUCKET: BUCKET,
     EXPORT_S3_ENDPOINT: endpoint,
@@ -309,16 +328,8 @@ storageSuite('S3 (s3rver)', async () => {
 });
 
 describe('export storage: S3 configuration', () => {
-  afterAll(async () => {
-    // The SDK keeps connections alive: close them, or close() waits for their timeout.
-    (
-      s3rver as unknown as { httpServer?: import('node:http').Server } | undefined
-    )?.httpServer?.closeAllConnections();
-    await s3rver?.close();
-    fs.rmSync(s3dir, { recursive: true, force: true });
-  });
-
   it('EXPORT_S3_BUCKET selects S3; the keys go under EXPORT_S3_PREFIX; the two credentials come together', async () => {
+    const endpoint = await s3rverEndpoint();
     const storage = createExportStorage(
       loadConfig({
         DATA_DIR: dir,

@@ -18,15 +18,15 @@ describe('data storage and retention', () => {
   const base = '/api/dataStorageService';
   const trackerOf = (devices: Device[]) => devices.find((d) => d.device_name === 'Fitbit Sense')!;
 
-  beforeAll(async () => {
-    t = await createTestApp();
-    a = await teamWithRoles(t, 'Store A', { retentionDays: 730 });
-    b = await teamWithRoles(t, 'Store B', { allowedBrands: ['Fitbit'] });
-    aDevices = (await a.as.Admin.get(`${base}/team/${a.teamId}/devices`)).json();
-    bDevices = (await b.as.Admin.get(`${base}/team/${b.teamId}/devices`)).json();
-    // The Sys_Admin enables steps and distance (and lists floors, disabled) on A's tracker, steps on B's.
-    const put = await a.as.Sys_Admin.put(
-      `/api/deviceSettings/${a.teamId}/${trackerOf(aDevices).team_supported_device_id}`,
+  /**
+   * A team like A: retention 730 days, and the Sys_Admin enables steps and distance (and lists
+   * floors, disabled) on its tracker; nothing selected yet. Answers the team and its devices.
+   */
+  async function teamLikeA(name: string) {
+    const team = await teamWithRoles(t, name, { retentionDays: 730 });
+    const devices: Device[] = (await team.as.Admin.get(`${base}/team/${team.teamId}/devices`)).json();
+    const put = await team.as.Sys_Admin.put(
+      `/api/deviceSettings/${team.teamId}/${trackerOf(devices).team_supported_device_id}`,
       {
         settings: [
           { metric_key: 'steps', metric_name: 'Steps', metric_units: 'steps', is_enabled: true },
@@ -36,6 +36,15 @@ describe('data storage and retention', () => {
       },
     );
     expect(put.statusCode).toBe(200);
+    return { team, devices };
+  }
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    ({ team: a, devices: aDevices } = await teamLikeA('Store A'));
+    b = await teamWithRoles(t, 'Store B', { allowedBrands: ['Fitbit'] });
+    bDevices = (await b.as.Admin.get(`${base}/team/${b.teamId}/devices`)).json();
+    // The Sys_Admin enables steps on B's tracker.
     await b.as.Sys_Admin.put(
       `/api/deviceSettings/${b.teamId}/${trackerOf(bDevices).team_supported_device_id}`,
       {
@@ -80,6 +89,8 @@ describe('data storage and retention', () => {
   });
 
   it('enables and disables metrics for the team, audited; selections reflect them', async () => {
+    // A team of its own: nothing selected, no audit rows yet.
+    const { team: a } = await teamLikeA('Store A enables');
     const sel = `${base}/team/${a.teamId}/device/fitness_tracker/selections`;
     expect((await a.as.Admin.get(sel)).json()).toEqual([]);
     for (const key of ['steps', 'distance']) {
@@ -127,6 +138,16 @@ describe('data storage and retention', () => {
   });
 
   it('refuses a metric the Sys_Admin did not enable (disabled or never listed), storing nothing', async () => {
+    const storedKeys = async () =>
+      (
+        await t.ctx.db
+          .selectFrom('team_storage_settings')
+          .select('metric_key')
+          .where('team_id', '=', a.teamId)
+          .orderBy('metric_key')
+          .execute()
+      ).map((k) => k.metric_key);
+    const before = await storedKeys();
     for (const key of ['floors', 'spo2']) {
       const res = await a.as.Admin.post(`${base}/team/${a.teamId}/device/fitness_tracker/metric`, {
         metric_key: key,
@@ -135,12 +156,9 @@ describe('data storage and retention', () => {
       expect(res.statusCode).toBe(403);
       expect(res.json().message).toBe(DATA_RETENTION_MESSAGES.metricNotEnabled);
     }
-    const keys = await t.ctx.db
-      .selectFrom('team_storage_settings')
-      .select('metric_key')
-      .where('team_id', '=', a.teamId)
-      .execute();
-    expect(keys.map((k) => k.metric_key)).toEqual(['steps']);
+    expect(await storedKeys()).toEqual(before);
+    expect(before).not.toContain('floors');
+    expect(before).not.toContain('spo2');
   });
 
   it('a device type the team does not support is 404 on selections and changes', async () => {
@@ -172,6 +190,11 @@ describe('data storage and retention', () => {
   });
 
   it('a Sys_Admin may act on another team by its id', async () => {
+    const select = await b.as.Admin.post(`${base}/team/${b.teamId}/device/fitness_tracker/metric`, {
+      metric_key: 'steps',
+      metric_name: 'Steps',
+    });
+    expect(select.statusCode).toBe(200);
     const res = await a.as.Sys_Admin.get(`${base}/team/${b.teamId}/device/fitness_tracker/selections`);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual([{ metric_key: 'steps', is_enabled: true }]);

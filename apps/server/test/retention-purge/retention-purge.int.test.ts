@@ -4,10 +4,11 @@
  * metric retention, the boundary instant kept), in batches of 10,000, with one
  * audit row per batch (its count, and the pair's running count in the run);
  * `purge-now` prints its JSON line; the job is registered with a daily cron.
- * A purge killed mid-way: platform/crash-durability.int.test.ts.
+ * A purge killed mid-way: platform/crash-durability.int.test.ts. The purge
+ * takes every team's readings, so each test has a database of its own.
  */
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { verifyAuditChain } from '../../src/audit/verify-chain.js';
 import { JOBS } from '../../src/jobs/registry.js';
 import { retentionPurge } from '../../src/jobs/retention-purge/job.js';
@@ -110,7 +111,9 @@ describe('retention purge', () => {
 
   const key = (r: Reading) => `${r.participant_id}|${r.metric_key}|${r.measured_at.toISOString()}`;
 
-  beforeAll(async () => {
+  // Each test its own database, teams, settings and planted readings.
+  beforeEach(async () => {
+    planted.length = 0;
     t = await createTestApp();
     teamA = await createTestTeam(t, 'Purge A'); // no team retention
     teamB = await createTestTeam(t, 'Purge B', { retentionDays: 7 });
@@ -134,7 +137,14 @@ describe('retention purge', () => {
       .values(planted.map(({ goes: _, ...r }) => ({ ...r, local_date: '2026-01-01', value: 1 })))
       .execute();
   });
-  afterAll(() => t.close());
+  afterEach(() => t.close());
+
+  /** `n` steps readings of A's participant, one a minute, all older than steps' 45 days. */
+  const plantOldSteps = (n: number) =>
+    sql`
+      INSERT INTO device_readings (participant_id, team_id, metric_key, measured_at, local_date, value)
+      SELECT ${pa}, ${teamA}, 'steps', ${ago(50 * DAY)}::timestamptz - make_interval(mins => i), '2026-01-01', i
+      FROM generate_series(1, ${n}) AS i`.execute(t.ctx.db);
 
   const purgeAudit = () =>
     t.ctx.db
@@ -192,12 +202,10 @@ describe('retention purge', () => {
   });
 
   it('deletes more rows than one batch in several bounded batches', async () => {
+    // The planted readings past retention go first.
+    expect((await purgeExpiredReadings(t.ctx.db, NOW)).total).toBe(10);
     const n = 2 * PURGE_BATCH_SIZE + 500;
-    // One reading a minute, all older than steps' 45 days; plus one inside it that must stay.
-    await sql`
-      INSERT INTO device_readings (participant_id, team_id, metric_key, measured_at, local_date, value)
-      SELECT ${pa}, ${teamA}, 'steps', ${ago(50 * DAY)}::timestamptz - make_interval(mins => i), '2026-01-01', i
-      FROM generate_series(1, ${n}) AS i`.execute(t.ctx.db);
+    await plantOldSteps(n);
     const before = (await remaining()).length;
     const audited = (await purgeAudit()).length;
     const result = await purgeExpiredReadings(t.ctx.db, NOW);
@@ -217,6 +225,8 @@ describe('retention purge', () => {
   });
 
   it('the team’s retention caps a metric retention set longer later', async () => {
+    // A first run with the settings as planted.
+    expect((await purgeExpiredReadings(t.ctx.db, NOW)).total).toBe(10);
     await t.ctx.db
       .updateTable('device_metric_settings')
       .set({ retention_days: 365 })
@@ -256,6 +266,8 @@ describe('retention purge', () => {
   });
 
   it('the pairs and each batch walk the (team, metric, time) index; a batch reaches rows by ctid', async () => {
+    // A table of some size: on a page or two of readings a plan reads the whole table at once.
+    await plantOldSteps(2 * PURGE_BATCH_SIZE + 500);
     const plan = await sql<{ 'QUERY PLAN': string }>`EXPLAIN ${batchDelete(
       { teamId: teamA, metricKey: 'steps' },
       NOW,

@@ -90,10 +90,19 @@ export function simControl(t: TestApp, provider: Provider | 'google-health') {
   };
 }
 
-/** A trial of the team that every role of the fixture sees (Viewer and User as trial users), with participants. */
-export async function trialWithParticipants(team: TeamFixture, name: string, emails: string[]) {
-  const trialId = (await team.as.Admin.post('/api/userTrials', { trialNumber: '1', trialName: name })).json()
-    .trialId as number;
+/**
+ * A trial of the team that every role of the fixture sees (Viewer and User as trial users), with
+ * participants; a team's trial numbers are unique, so a second trial of the team needs its own.
+ */
+export async function trialWithParticipants(
+  team: TeamFixture,
+  name: string,
+  emails: string[],
+  trialNumber = '1',
+) {
+  const created = await team.as.Admin.post('/api/userTrials', { trialNumber, trialName: name });
+  if (created.statusCode !== 200) throw new Error(`trial not created: ${created.statusCode} ${created.body}`);
+  const trialId = created.json().trialId as number;
   for (const u of (await team.as.Admin.get(`/api/teamUsers/${trialId}`)).json() as Array<{
     role: string;
     email: string;
