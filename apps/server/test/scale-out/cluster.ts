@@ -23,7 +23,7 @@ import { asRole } from '../support/global-setup.js';
 import { repoRoot, runCliWithEnv, startServer, startWorkerWithEnv } from '../support/processes.js';
 
 /** Three servers compiling their TypeScript at once on a 2-core machine shared with other work. */
-const SLOW_START = { timeoutMs: 180_000 };
+export const SLOW_START = { timeoutMs: 180_000 };
 
 export type Server = Awaited<ReturnType<typeof startServer>>;
 export type Worker = ReturnType<typeof startWorkerWithEnv>;

@@ -5,8 +5,9 @@
  * the generated secrets; server C with another ENCRYPTION_KEY).
  *
  * The processes are started once (three at once, on the empty database) and
- * shared by the tests, which run in order; each concern's tests are in their
- * own module (*.cases.ts), the shutdown last.
+ * shared by the tests, which run in any order: each makes the sessions, trials
+ * and links it needs, and the shutdown test stops a server of its own. Each
+ * concern's tests are in their own module (*.cases.ts).
  */
 
 import { afterAll, beforeAll, describe } from 'vitest';
