@@ -90,9 +90,17 @@ export function simControl(t: TestApp, provider: Provider | 'google-health') {
   };
 }
 
-/** A trial of the team that every role of the fixture sees (Viewer and User as trial users), with participants. */
-export async function trialWithParticipants(team: TeamFixture, name: string, emails: string[]) {
-  const trialId = (await team.as.Admin.post('/api/userTrials', { trialNumber: '1', trialName: name })).json()
+/**
+ * A trial of the team that every role of the fixture sees (Viewer and User as trial users), with
+ * participants. Its number is '1' unless told (a team's trial numbers are its own, each once).
+ */
+export async function trialWithParticipants(
+  team: TeamFixture,
+  name: string,
+  emails: string[],
+  trialNumber = '1',
+) {
+  const trialId = (await team.as.Admin.post('/api/userTrials', { trialNumber, trialName: name })).json()
     .trialId as number;
   for (const u of (await team.as.Admin.get(`/api/teamUsers/${trialId}`)).json() as Array<{
     role: string;
