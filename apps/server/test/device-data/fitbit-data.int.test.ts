@@ -28,10 +28,8 @@ describe('Fitbit tracker data', () => {
   let t: TestApp;
   let a: TeamFixture;
   let b: TeamFixture;
-  let pid: number;
-  let unlinked: number;
+  let trialId: number;
   let otherTeam: number;
-  let user: string;
   const sim = () => simControl(t, 'fitbit');
   const data = (as: TeamFixture['as'][keyof TeamFixture['as']], id: number, path: string) =>
     as.get(`/api/getFitbitServerParticipantData/${id}/-/${enc(path)}`);
@@ -40,14 +38,34 @@ describe('Fitbit tracker data', () => {
     t = await createTestApp({ listen: true, now: clock.now });
     a = await teamWithRoles(t, 'Data A', { hiddenFields: [] });
     b = await teamWithRoles(t, 'Data B', { hiddenFields: [] });
-    [pid, unlinked] = (await trialWithParticipants(a, 'Data', ['steps@x.example', 'unlinked@x.example']))
-      .ids as [number, number];
+    ({ trialId } = await trialWithParticipants(a, 'Data', []));
     [otherTeam] = (await trialWithParticipants(b, 'B', ['other@x.example'])).ids as [number];
     await sim().clock(NOW);
-    user = await linkParticipant(t, a, pid, 'fitbit');
     await linkParticipant(t, b, otherTeam, 'fitbit');
   });
   afterAll(() => t?.close());
+
+  let participants = 0;
+  /** A participant of the test's own, not linked. */
+  const newParticipant = async () => {
+    participants += 1;
+    const email = `steps${participants}@x.example`;
+    const pid = (await a.as.Admin.post('/api/trialParticipants', { trialId, email })).json()
+      .participantId as number;
+    return { pid, email };
+  };
+  /**
+   * A participant of the test's own, linked: their simulated Fitbit user. Their profile (the zone)
+   * is read once and kept, as for a participant whose data was read before: not part of the test.
+   */
+  const linked = async () => {
+    const { pid, email } = await newParticipant();
+    const user = await linkParticipant(t, a, pid, 'fitbit');
+    expect(
+      (await data(a.as.Viewer, pid, '/activities/steps/date/2020-01-01/2020-01-02.json')).statusCode,
+    ).toBe(200);
+    return { pid, email, user };
+  };
   // Each case is about the provider's own answer: none is served from the 60-s answer cache
   // (provider-budget.int.test.ts tests the cache).
   beforeEach(() => {
@@ -55,6 +73,7 @@ describe('Fitbit tracker data', () => {
   });
 
   it("a 7-day steps series is the simulator's, per local date, with the participant's zone", async () => {
+    const { pid, user } = await linked();
     const res = await data(a.as.Viewer, pid, '/activities/steps/date/2027-03-01/2027-03-07.json');
     expect(res.statusCode).toBe(200);
     const body = res.json();
@@ -69,6 +88,7 @@ describe('Fitbit tracker data', () => {
   });
 
   it('distance stays in km, resting heart rate in bpm, weight logs in kg', async () => {
+    const { pid, user } = await linked();
     const distance = (
       await data(a.as.User, pid, '/activities/distance/date/2027-03-01/2027-03-03.json')
     ).json();
@@ -89,6 +109,7 @@ describe('Fitbit tracker data', () => {
   });
 
   it("a year of weight is ONE provider call (the body series by period) and is the generator's weight per local date", async () => {
+    const { pid, user } = await linked();
     const end = localToday(fitbitUserTimezone(user).tz);
     await sim().resetCalls();
     const res = await data(a.as.User, pid, `/body/weight/date/${end}/1y.json`);
@@ -114,6 +135,7 @@ describe('Fitbit tracker data', () => {
   });
 
   it("one day's heart rate at 1 second and steps at 15 minutes are the simulator's datasets", async () => {
+    const { pid, user } = await linked();
     let d = '2027-03-02';
     while (!fitbitDay(user, d).worn) d = day(d, -1);
     const heart = await data(a.as.Viewer, pid, `/activities/heart/date/${d}/1d/1sec.json`);
@@ -129,6 +151,7 @@ describe('Fitbit tracker data', () => {
   });
 
   it('a list read (its query string inside the one encoded segment) pages as Fitbit does', async () => {
+    const { pid, user } = await linked();
     const res = await data(
       a.as.Viewer,
       pid,
@@ -146,6 +169,7 @@ describe('Fitbit tracker data', () => {
   });
 
   it('an unknown resource path, an impossible date or a range over the maximum → 400 and no provider call', async () => {
+    const { pid, user } = await linked();
     await sim().resetCalls();
     for (const path of [
       '/activities/heartbeat/date/2027-03-01/2027-03-07.json',
@@ -168,12 +192,14 @@ describe('Fitbit tracker data', () => {
       const res = await data(a.as.Sys_Admin, id, '/activities/steps/date/2027-03-01/2027-03-07.json');
       expect(res.statusCode).toBe(404);
     }
+    const { pid: unlinked } = await newParticipant();
     const res = await data(a.as.Admin, unlinked, '/activities/steps/date/2027-03-01/2027-03-07.json');
     expect(res.statusCode).toBe(409);
     expect(res.json()).toMatchObject({ message: DATA_MESSAGES.notAuthorized, displayToUser: true });
   });
 
   it('an expired token is refreshed once and the call retried', async () => {
+    const { pid, user } = await linked();
     const version = async () =>
       (
         await t.ctx.db
@@ -198,20 +224,26 @@ describe('Fitbit tracker data', () => {
   });
 
   it("a 429 is passed on as 'Too Many Requests' with the provider's Retry-After, after exactly one call", async () => {
+    const { pid, user } = await linked();
     await sim().resetCalls();
     await sim().failNext(429, 3);
-    const res = await data(a.as.Admin, pid, '/activities/steps/date/2027-03-01/2027-03-07.json');
-    expect(res.statusCode).toBe(429);
-    expect(res.json()).toMatchObject({ message: 'Too Many Requests', displayToUser: true });
-    // The simulator's clock was set to the top of an hour and has run a few seconds since.
-    const retryAfter = Number(res.headers['retry-after']);
-    expect(retryAfter).toBeGreaterThan(3500);
-    expect(retryAfter).toBeLessThanOrEqual(3600);
-    expect(await sim().calls(user)).toBe(1);
-    await sim().failNext(429, 0);
+    try {
+      const res = await data(a.as.Admin, pid, '/activities/steps/date/2027-03-01/2027-03-07.json');
+      expect(res.statusCode).toBe(429);
+      expect(res.json()).toMatchObject({ message: 'Too Many Requests', displayToUser: true });
+      // The simulator's clock was set to the top of an hour and has run a few seconds since.
+      const retryAfter = Number(res.headers['retry-after']);
+      expect(retryAfter).toBeGreaterThan(3500);
+      expect(retryAfter).toBeLessThanOrEqual(3600);
+      expect(await sim().calls(user)).toBe(1);
+    } finally {
+      // The failures left are the simulator's (every test's): none for the next test, even when this one fails.
+      await sim().failNext(429, 0);
+    }
   });
 
   it("a provider validation error is shown with Fitbit's message; a 5xx is 'Error: Fitbit request failed!'", async () => {
+    const { pid } = await linked();
     await sim().failNext(503);
     const res = await data(a.as.Admin, pid, '/activities/steps/date/2027-03-01/2027-03-07.json');
     expect(res.statusCode).toBe(502);
@@ -219,6 +251,7 @@ describe('Fitbit tracker data', () => {
   });
 
   it("a day without any record → 'Could not find any data!'", async () => {
+    const { pid, user } = await linked();
     let d = '2027-03-01';
     while (fitbitDay(user, d).sleep !== null) d = day(d, -1);
     const res = await data(a.as.Viewer, pid, `/sleep/date/${d}/${d}.json`);
@@ -231,6 +264,7 @@ describe('Fitbit tracker data', () => {
   });
 
   it('the overview: 14 local days per subject ending on local today, and the hand-computed 7-vs-7', async () => {
+    const { pid, user } = await linked();
     const tz = fitbitUserTimezone(user).tz;
     const today = localToday(tz);
     const res = await data(a.as.Viewer, pid, '/overview');
@@ -271,9 +305,10 @@ describe('Fitbit tracker data', () => {
   });
 
   it('the local summary is computed on the server, stored, audited and read back; a sent summary is ignored', async () => {
+    const { pid, email } = await linked();
     expect((await a.as.Viewer.get(`/api/fitbitDataLocalDB/${pid}`)).json()).toEqual({ summary: null });
     const posted = await a.as.Viewer.post(`/api/fitbitDataLocalDB/${pid}`, {
-      email: 'steps@x.example',
+      email,
       data: { subjects: { steps: { last7: { total: 1e9 } } } },
     });
     expect(posted.statusCode).toBe(200);
@@ -286,12 +321,14 @@ describe('Fitbit tracker data', () => {
       .selectFrom('audit_log')
       .select(['action', 'entity_id'])
       .where('action', '=', 'fitbit.summary.saved')
+      .where('entity_id', '=', String(pid))
       .execute();
     expect(audit).toEqual([{ action: 'fitbit.summary.saved', entity_id: String(pid) }]);
     expect((await a.as.Admin.get(`/api/fitbitDataLocalDB/${otherTeam}`)).statusCode).toBe(404);
   });
 
   it('raw answers: Sys_Admin only, exactly as received with the rate-limit headers', async () => {
+    const { pid, user } = await linked();
     const q = `resource=${enc('/activities/steps/date/2027-03-01/2027-03-02.json')}`;
     for (const role of ['Viewer', 'User', 'Admin'] as const)
       expect((await a.as[role].get(`/api/participantRaw/${pid}/fitbit?${q}`)).statusCode).toBe(403);

@@ -22,24 +22,32 @@ describe('Omron and Dexcom data', () => {
   let t: TestApp;
   let a: TeamFixture;
   let b: TeamFixture;
-  let pid: number;
+  let trialId: number;
   let otherTeam: number;
-  let omronUser: string;
-  let dexcomUser: string;
 
   beforeAll(async () => {
     t = await createTestApp({ listen: true, now: clock.now });
     a = await teamWithRoles(t, 'Scale A', { hiddenFields: [] });
     b = await teamWithRoles(t, 'Scale B', { hiddenFields: [] });
-    [pid] = (await trialWithParticipants(a, 'Scale', ['bp@x.example'])).ids as [number];
+    ({ trialId } = await trialWithParticipants(a, 'Scale', []));
     [otherTeam] = (await trialWithParticipants(b, 'Other', ['bp-other@x.example'])).ids as [number];
     await simControl(t, 'omron').clock(NOW);
     await simControl(t, 'dexcom').clock(NOW);
-    omronUser = await linkParticipant(t, a, pid, 'omron');
-    dexcomUser = await linkParticipant(t, a, pid, 'dexcom');
     await linkParticipant(t, b, otherTeam, 'omron');
   });
   afterAll(() => t?.close());
+
+  let participants = 0;
+  /** A participant of the test's own, linked to Omron and Dexcom: their simulated users. */
+  const linked = async () => {
+    participants += 1;
+    const pid = (
+      await a.as.Admin.post('/api/trialParticipants', { trialId, email: `bp${participants}@x.example` })
+    ).json().participantId as number;
+    const omronUser = await linkParticipant(t, a, pid, 'omron');
+    const dexcomUser = await linkParticipant(t, a, pid, 'dexcom');
+    return { pid, omronUser, dexcomUser };
+  };
   // Each case is about the provider's own answer: none is served from the 60-s answer cache
   // (provider-budget.int.test.ts tests the cache).
   beforeEach(() => {
@@ -47,10 +55,10 @@ describe('Omron and Dexcom data', () => {
   });
 
   type Day = ReturnType<typeof omronDay>;
-  /** Every generated reading on or after the local date `since`, up to NOW, oldest first. */
-  function expected(kind: 'bloodPressure', since: string): Day['bloodPressure'];
-  function expected(kind: 'weight', since: string): Day['weight'];
-  function expected(kind: 'bloodPressure' | 'weight', since: string) {
+  /** Every reading generated for the Omron user on or after the local date `since`, up to NOW, oldest first. */
+  function expected(omronUser: string, kind: 'bloodPressure', since: string): Day['bloodPressure'];
+  function expected(omronUser: string, kind: 'weight', since: string): Day['weight'];
+  function expected(omronUser: string, kind: 'bloodPressure' | 'weight', since: string) {
     const out: Array<{ dateTime: string; dateTimeLocal: string }> = [];
     for (let d = day(since, -2); d <= day(NOW.slice(0, 10), 1); d = day(d, 1))
       for (const r of omronDay(omronUser, d)[kind])
@@ -61,6 +69,7 @@ describe('Omron and Dexcom data', () => {
     as.post(`/api/getOmronParticipantData/${id}`, { queryStr });
 
   it('blood pressure since a local date: every reading of the generator across pages, in mmHg and bpm', async () => {
+    const { pid, omronUser } = await linked();
     const since = '2027-01-01'; // ~74 days: more than one page of 100 readings
     const res = await omron(a.as.Viewer, pid, {
       category: 'bloodPressure',
@@ -70,7 +79,7 @@ describe('Omron and Dexcom data', () => {
     });
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    const want = expected('bloodPressure', since);
+    const want = expected(omronUser, 'bloodPressure', since);
     expect(want.length).toBeGreaterThan(100);
     expect(body.bloodPressure).toEqual(
       want.map((r) => ({
@@ -86,10 +95,11 @@ describe('Omron and Dexcom data', () => {
   });
 
   it('weight newest first, limited; kg as Omron sends it', async () => {
+    const { pid, omronUser } = await linked();
     const since = '2027-03-01';
     const res = await omron(a.as.User, pid, { category: 'weight', since, sortOrder: 'desc', limit: 10 });
     expect(res.statusCode).toBe(200);
-    const want = expected('weight', since).reverse().slice(0, 10);
+    const want = expected(omronUser, 'weight', since).reverse().slice(0, 10);
     expect(res.json().weight).toEqual(
       want.map((r) => ({
         dateTimeLocal: r.dateTimeLocal,
@@ -103,6 +113,7 @@ describe('Omron and Dexcom data', () => {
   });
 
   it("a window without readings → 'Could not find any data!'; bad queries → 400; other team → 404", async () => {
+    const { pid } = await linked();
     const future = await omron(a.as.Admin, pid, { category: 'weight', since: '2027-04-01', limit: 0 });
     expect(future.statusCode).toBe(404);
     expect(future.json()).toMatchObject({ message: DATA_MESSAGES.noData, displayToUser: true });
@@ -117,27 +128,34 @@ describe('Omron and Dexcom data', () => {
   });
 
   it("Omron's 429 → 'Too Many Requests' with Retry-After after one call; a 5xx → the spec's Omron message", async () => {
+    const { pid, omronUser } = await linked();
     const sim = simControl(t, 'omron');
     await sim.resetCalls();
     await sim.failNext(429, 2);
-    const res = await omron(a.as.Admin, pid, { category: 'weight', since: '2027-03-01' });
-    expect(res.statusCode).toBe(429);
-    expect(res.json().message).toBe('Too Many Requests');
-    expect(res.headers['retry-after']).toBe('60');
-    expect(await sim.calls(omronUser)).toBe(1);
-    await sim.failNext(500, 1);
-    const failed = await omron(a.as.Admin, pid, { category: 'weight', since: '2027-03-01' });
-    expect(failed.statusCode).toBe(502);
-    expect(failed.json().message).toBe(DATA_MESSAGES.omronFailed);
+    try {
+      const res = await omron(a.as.Admin, pid, { category: 'weight', since: '2027-03-01' });
+      expect(res.statusCode).toBe(429);
+      expect(res.json().message).toBe('Too Many Requests');
+      expect(res.headers['retry-after']).toBe('60');
+      expect(await sim.calls(omronUser)).toBe(1);
+      await sim.failNext(500, 1);
+      const failed = await omron(a.as.Admin, pid, { category: 'weight', since: '2027-03-01' });
+      expect(failed.statusCode).toBe(502);
+      expect(failed.json().message).toBe(DATA_MESSAGES.omronFailed);
+    } finally {
+      // The failures left are the simulator's (every test's): none for the next test, even when this one fails.
+      await sim.failNext(429, 0);
+    }
   });
 
   it('an expired Omron token is refreshed once and the call retried', async () => {
+    const { pid, omronUser } = await linked();
     const sim = simControl(t, 'omron');
     await sim.expire(omronUser);
     await sim.resetCalls();
     const res = await omron(a.as.Viewer, pid, { category: 'weight', since: '2027-03-10' });
     expect(res.statusCode).toBe(200);
-    expect(res.json().weight).toHaveLength(expected('weight', '2027-03-10').length);
+    expect(res.json().weight).toHaveLength(expected(omronUser, 'weight', '2027-03-10').length);
     expect(await sim.calls(omronUser)).toBe(2);
   });
 
@@ -145,6 +163,7 @@ describe('Omron and Dexcom data', () => {
     as.get(`/api/getDexcomParticipantData/${id}/egvs${q}`);
 
   it("a 59-day period is stitched from two ≤30-day windows: the generator's records, oldest first, each once", async () => {
+    const { pid, dexcomUser } = await linked();
     const start = '2027-01-10T00:00:00';
     const end = '2027-03-10T00:00:00';
     const res = await dexcom(a.as.Viewer, pid, `?startDate=${start}&endDate=${end}`);
@@ -158,6 +177,7 @@ describe('Omron and Dexcom data', () => {
   });
 
   it('the default period is the last 7 days, one provider call', async () => {
+    const { pid } = await linked();
     const res = await dexcom(a.as.Viewer, pid);
     expect(res.statusCode).toBe(200);
     const body = res.json();
@@ -169,6 +189,7 @@ describe('Omron and Dexcom data', () => {
   });
 
   it("devices and dataRange: the provider's answer as is, one call, no window needed", async () => {
+    const { pid } = await linked();
     const devices = (await a.as.Viewer.get(`/api/getDexcomParticipantData/${pid}/devices`)).json();
     expect(devices).toMatchObject({ resource: 'devices', requests: 1, timeZone: null });
     expect(devices.records[0]).toMatchObject({ transmitterGeneration: 'g7', displayApp: 'G7' });
@@ -178,6 +199,7 @@ describe('Omron and Dexcom data', () => {
   });
 
   it('an expired Dexcom token is refreshed once and the call retried', async () => {
+    const { pid, dexcomUser } = await linked();
     const sim = simControl(t, 'dexcom');
     await sim.expire(dexcomUser);
     await sim.resetCalls();
@@ -190,6 +212,7 @@ describe('Omron and Dexcom data', () => {
   });
 
   it('a period over 90 days or reversed → 400 and no provider call; 429 → one call', async () => {
+    const { pid, dexcomUser } = await linked();
     const sim = simControl(t, 'dexcom');
     await sim.resetCalls();
     expect(
@@ -203,14 +226,19 @@ describe('Omron and Dexcom data', () => {
     expect((await a.as.Admin.get(`/api/getDexcomParticipantData/${pid}/bolus`)).statusCode).toBe(400);
     expect(await sim.calls(dexcomUser)).toBe(0);
     await sim.failNext(429, 3);
-    const res = await dexcom(a.as.Admin, pid, '?startDate=2027-01-10T00:00:00&endDate=2027-03-10T00:00:00');
-    expect(res.statusCode).toBe(429);
-    expect(res.headers['retry-after']).toBe('60');
-    expect(await sim.calls(dexcomUser)).toBe(1);
-    await sim.failNext(429, 0);
+    try {
+      const res = await dexcom(a.as.Admin, pid, '?startDate=2027-01-10T00:00:00&endDate=2027-03-10T00:00:00');
+      expect(res.statusCode).toBe(429);
+      expect(res.headers['retry-after']).toBe('60');
+      expect(await sim.calls(dexcomUser)).toBe(1);
+    } finally {
+      // The failures left are the simulator's (every test's): none for the next test, even when this one fails.
+      await sim.failNext(429, 0);
+    }
   });
 
   it('raw Dexcom and Omron answers for Sys_Admin only', async () => {
+    const { pid, dexcomUser } = await linked();
     const q = '?resource=egvs&startDate=2027-03-01T00:00:00&endDate=2027-03-01T01:00:00';
     expect((await a.as.Admin.get(`/api/participantRaw/${pid}/dexcom${q}`)).statusCode).toBe(403);
     const raw = (await a.as.Sys_Admin.get(`/api/participantRaw/${pid}/dexcom${q}`)).json();

@@ -64,16 +64,14 @@ describe('the provider call budget: browsing does not starve the sync and export
   let t: TestApp;
   let a: TeamFixture;
   let trialId: number;
-  let pid: number;
-  let deviceId: number;
-  let user: string;
   const sim = () => simControl(t, 'fitbit');
-  const data = (path: string) => a.as.Viewer.get(`/api/getFitbitServerParticipantData/${pid}/-/${enc(path)}`);
+  const dataOf = (pid: number) => (path: string) =>
+    a.as.Viewer.get(`/api/getFitbitServerParticipantData/${pid}/-/${enc(path)}`);
   const advance = async (ms: number) => {
     clock.advance(ms);
     await sim().clock(clock.now().toISOString());
   };
-  const budgetRow = () =>
+  const budgetRow = (deviceId: number) =>
     t.ctx.db
       .selectFrom('device_sync_state')
       .select(['budget_calls', 'interactive_calls', 'budget_hour'])
@@ -84,25 +82,39 @@ describe('the provider call budget: browsing does not starve the sync and export
     t = await createTestApp({ listen: true, now: clock.now });
     a = await teamWithRoles(t, 'Budget', { hiddenFields: [] });
     await storeMetrics(a, 'Fitbit Sense', ['steps', 'distance', 'resting_heart_rate']);
-    const made = await trialWithParticipants(a, 'Budget', ['browse@x.example']);
-    trialId = made.trialId;
-    pid = made.ids[0]!;
+    ({ trialId } = await trialWithParticipants(a, 'Budget', []));
     await sim().clock(START);
     await sim().post('reset-rate-limit');
-    user = await linkParticipant(t, a, pid, 'fitbit');
-    deviceId = (
+  });
+  afterAll(() => t?.close());
+
+  let participants = 0;
+  /**
+   * A participant of the test's own, linked, their device's budget untouched. The clock is not set
+   * back between tests (the staff sessions were last seen at the latest time): each test counts from
+   * its own start, and all of them stay within START's hour.
+   */
+  const browsing = async () => {
+    participants += 1;
+    const pid = (
+      await a.as.Admin.post('/api/trialParticipants', { trialId, email: `browse${participants}@x.example` })
+    ).json().participantId as number;
+    const user = await linkParticipant(t, a, pid, 'fitbit');
+    const deviceId = (
       await t.ctx.db
         .selectFrom('participant_devices')
         .select('id')
         .where('participant_id', '=', pid)
         .executeTakeFirstOrThrow()
     ).id;
+    const data = dataOf(pid);
     // The profile (the participant's zone) is read once and kept: not part of what follows.
     expect((await data('/activities/steps/date/2020-01-01/2020-01-02.json')).statusCode).toBe(200);
-  }, 120_000);
-  afterAll(() => t?.close());
+    return { pid, user, deviceId, data };
+  };
 
   it('two identical requests cost one provider call; within 60 s a reload costs none, after it one', async () => {
+    const { user, data } = await browsing();
     const path = '/activities/steps/date/2026-01-01/2026-01-31.json';
     await sim().resetCalls();
     const [x, y] = await Promise.all([data(path), data(path)]);
@@ -118,6 +130,7 @@ describe('the provider call budget: browsing does not starve the sync and export
   });
 
   it("a year of weight is ONE provider call (Fitbit's body series by period, where the logs need 12) and loads", async () => {
+    const { user, data } = await browsing();
     const end = utcDate(clock.now());
     const path = `/body/weight/date/${end}/1y.json`;
     await sim().resetCalls();
@@ -148,6 +161,7 @@ describe('the provider call budget: browsing does not starve the sync and export
   });
 
   it('ten simulated minutes of browsing every category and period: 429 with the resume time once the interactive share is spent; the sync and an export still work', async () => {
+    const { pid, user, deviceId, data } = await browsing();
     // As at the start of an hour: the device's budget and the simulator's count at zero (a jump of
     // the clock to the next hour would end the staff sessions, idle for 30 minutes).
     const nextHour = Math.floor(clock.now().getTime() / HOUR + 1) * HOUR;
@@ -186,7 +200,7 @@ describe('the provider call budget: browsing does not starve the sync and export
       expect(Number(l.retryAfter)).toBeGreaterThan(0);
     }
     // The pages made at most their share of the hour's calls.
-    const row = await budgetRow();
+    const row = await budgetRow(deviceId);
     expect(row.interactive_calls).toBeLessThanOrEqual(interactive);
     expect(await sim().calls(user)).toBeLessThanOrEqual(interactive);
 
@@ -214,10 +228,13 @@ describe('the provider call budget: browsing does not starve the sync and export
     });
     expect(job.statusCode, job.body).toBe(200);
     expect(await runExport(t.ctx, job.json().jobId)).toMatchObject({ status: 'completed' });
-    expect((await budgetRow()).budget_calls).toBeLessThanOrEqual(t.ctx.config.PROVIDER_CALLS_PER_HOUR);
+    expect((await budgetRow(deviceId)).budget_calls).toBeLessThanOrEqual(
+      t.ctx.config.PROVIDER_CALLS_PER_HOUR,
+    );
   }, 240_000);
 
   it('a spent interactive share answers 429 with Retry-After and the resume instant, without calling the provider', async () => {
+    const { user, deviceId, data } = await browsing();
     const hour = new Date(Math.floor(clock.now().getTime() / HOUR) * HOUR);
     await t.ctx.db
       .updateTable('device_sync_state')
@@ -243,6 +260,7 @@ describe('the provider call budget: browsing does not starve the sync and export
   });
 
   it("when the sync's own share is spent, the sync badge and an export say they wait for the limit, until when", async () => {
+    const { pid, deviceId } = await browsing();
     const hour = new Date(Math.floor(clock.now().getTime() / HOUR) * HOUR);
     const resumesAt = new Date(hour.getTime() + HOUR).toISOString();
     await t.ctx.db
@@ -255,7 +273,10 @@ describe('the provider call budget: browsing does not starve the sync and export
       id: number;
       friendlyName: string;
     }>;
-    await t.ctx.db.deleteFrom('export_fetch_coverage').execute();
+    await t.ctx.db
+      .deleteFrom('export_fetch_coverage')
+      .where('participant_device_id', '=', deviceId)
+      .execute();
     const job = await a.as.User.post('/api/dataExport/batchDataExport', {
       trialId,
       participantIds: [pid],

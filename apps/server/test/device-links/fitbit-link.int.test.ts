@@ -14,7 +14,7 @@ describe('Fitbit authorization and device list', () => {
   let a: TeamFixture;
   let b: TeamFixture;
   let base: string;
-  let participantId: number;
+  let trialId: number;
   let otherTeamParticipant: number;
 
   beforeAll(async () => {
@@ -22,11 +22,8 @@ describe('Fitbit authorization and device list', () => {
     base = t.ctx.config.publicUrl;
     a = await teamWithRoles(t, 'Fitbit A', { hiddenFields: [] });
     b = await teamWithRoles(t, 'Fitbit B', { hiddenFields: [] });
-    const trialId = (await a.as.Admin.post('/api/userTrials', { trialNumber: '1', trialName: 'Wear' })).json()
+    trialId = (await a.as.Admin.post('/api/userTrials', { trialNumber: '1', trialName: 'Wear' })).json()
       .trialId;
-    participantId = (
-      await a.as.Admin.post('/api/trialParticipants', { trialId, email: 'wearer@x.example' })
-    ).json().participantId;
     const trialB = (await b.as.Admin.post('/api/userTrials', { trialNumber: '1', trialName: 'Other' })).json()
       .trialId;
     otherTeamParticipant = (
@@ -34,6 +31,33 @@ describe('Fitbit authorization and device list', () => {
     ).json().participantId;
   });
   afterAll(() => t.close());
+
+  let participants = 0;
+  /** A participant of the test's own (a new email, so its consent mail is its own). */
+  async function newParticipant() {
+    participants += 1;
+    const email = `wearer${participants}@x.example`;
+    const id = (await a.as.Admin.post('/api/trialParticipants', { trialId, email })).json()
+      .participantId as number;
+    return { id, email };
+  }
+  /** A participant of the test's own, linked through consent and callback. */
+  async function linked() {
+    const { id } = await newParticipant();
+    const { callback, state } = await consent(id);
+    const done = await t
+      .client()
+      .post('/api/fitbit-callback', { authCode: callback.searchParams.get('code'), participantId: state });
+    expect(done.statusCode, done.body).toBe(200);
+    return id;
+  }
+  /** The participant's token row. */
+  const tokenOf = (participantId: number) =>
+    t.ctx.db
+      .selectFrom('provider_tokens as k')
+      .innerJoin('participant_devices as d', 'd.id', 'k.participant_device_id')
+      .selectAll('k')
+      .where('d.participant_id', '=', participantId);
 
   /** Consent as the participant's browser would: link → authorize URL → simulator page → Allow → callback. */
   async function consent(pid: number, decision: 'allow' | 'deny' = 'allow') {
@@ -44,13 +68,14 @@ describe('Fitbit authorization and device list', () => {
   }
 
   it('consent → callback → tokens stored encrypted, device authorized, device list shown', async () => {
+    const { id: participantId, email } = await newParticipant();
     expect((await a.as.Admin.get(`/api/fitbitIsParticipantAuth/${participantId}`)).json()).toEqual({
       message: 'not found',
     });
     const { callback, state } = await consent(participantId);
     expect(callback.pathname).toBe('/fitbit-callback');
     expect(state.startsWith(`${participantId}.`)).toBe(true); // the participant id stays readable
-    const mail = mailText(lastMail(t.dataDir, (m) => m.includes('To: wearer@x.example')));
+    const mail = mailText(lastMail(t.dataDir, (m) => m.includes(`To: ${email}`)));
     expect(mail).toContain(`${base}/PAFitbitConsentPage?id=${participantId}&t=`);
 
     const done = await t
@@ -61,7 +86,7 @@ describe('Fitbit authorization and device list', () => {
       message: 'found',
     });
 
-    const row = await t.ctx.db.selectFrom('provider_tokens').selectAll().executeTakeFirstOrThrow();
+    const row = await tokenOf(participantId).executeTakeFirstOrThrow();
     expect(row.access_token_enc).toMatch(/^v2\./);
     expect(row.access_token_enc).not.toContain('fitbit.at.');
     const devices = (await a.as.Admin.get(`/api/participantDevices/${participantId}/fitbit`)).json();
@@ -79,10 +104,13 @@ describe('Fitbit authorization and device list', () => {
         `/api/trialParticipants/${(await t.ctx.db.selectFrom('participants').select('trial_id').where('id', '=', participantId).executeTakeFirstOrThrow()).trial_id}`,
       )
     ).json();
-    expect(list.participants[0].authorized_devices).toEqual(['fitbit']);
+    expect(list.participants.find((p: { id: number }) => p.id === participantId).authorized_devices).toEqual([
+      'fitbit',
+    ]);
   });
 
   it('forged and replayed states are refused', async () => {
+    const { id: participantId } = await newParticipant();
     const { callback, state } = await consent(participantId);
     const code = callback.searchParams.get('code');
     const forged = state.replace(/^\d+/, String(otherTeamParticipant));
@@ -109,6 +137,7 @@ describe('Fitbit authorization and device list', () => {
   });
 
   it("another team's participant cannot be asked, listed, refreshed or revoked", async () => {
+    const { id: participantId } = await newParticipant();
     for (const res of [
       await a.as.Admin.post(`/api/participantDevices/${otherTeamParticipant}/fitbit/consentRequest`),
       await a.as.Sys_Admin.get(`/api/participantDevices/${otherTeamParticipant}/fitbit`),
@@ -124,7 +153,7 @@ describe('Fitbit authorization and device list', () => {
     ).toBe(403);
   });
 
-  async function providerUser() {
+  async function providerUser(participantId: number) {
     return (
       await t.ctx.db
         .selectFrom('participant_devices')
@@ -141,40 +170,44 @@ describe('Fitbit authorization and device list', () => {
     });
 
   it('an expired token is refreshed once and the call retried; concurrent requests refresh once', async () => {
-    await control('expire-token', { userId: await providerUser() });
-    const before = await t.ctx.db.selectFrom('provider_tokens').select('version').executeTakeFirstOrThrow();
+    const participantId = await linked();
+    await control('expire-token', { userId: await providerUser(participantId) });
+    const before = await tokenOf(participantId).executeTakeFirstOrThrow();
     const results = await Promise.all(
       [1, 2, 3].map(() => a.as.Admin.get(`/api/participantDevices/${participantId}/fitbit`)),
     );
     for (const r of results) expect(r.json()[0]).toMatchObject({ hasError: false, deviceType: 'TRACKER' });
-    const after = await t.ctx.db.selectFrom('provider_tokens').select('version').executeTakeFirstOrThrow();
+    const after = await tokenOf(participantId).executeTakeFirstOrThrow();
     expect(after.version).toBe(before.version + 1); // one rotation, not three (a second would have hit 409/400)
   });
 
   it('429 at the provider → "Rate limit exceeded" card without retries; revoked at the provider → "Authentication required"', async () => {
-    await control('exhaust-rate-limit', { userId: await providerUser(), clientId: 'TRIALWEARSIM' });
-    const before = Number(
-      (await t.ctx.db.selectFrom('provider_tokens').select('version').executeTakeFirstOrThrow()).version,
-    );
+    const participantId = await linked();
+    await control('exhaust-rate-limit', {
+      userId: await providerUser(participantId),
+      clientId: 'TRIALWEARSIM',
+    });
+    const before = Number((await tokenOf(participantId).executeTakeFirstOrThrow()).version);
     expect((await a.as.Admin.get(`/api/participantDevices/${participantId}/fitbit`)).json()).toEqual([
       expect.objectContaining({ device: 'Error', hasError: true, errorType: 'Rate limit exceeded' }),
     ]);
     // No refresh or retry on a 429: the token is untouched.
-    expect(
-      Number(
-        (await t.ctx.db.selectFrom('provider_tokens').select('version').executeTakeFirstOrThrow()).version,
-      ),
-    ).toBe(before);
+    expect(Number((await tokenOf(participantId).executeTakeFirstOrThrow()).version)).toBe(before);
     // An hour later the window is fresh; the participant has revoked TrialWear at Fitbit meanwhile.
     await control('clock', { advanceMs: 3_600_000 });
-    await control('revoke', { userId: await providerUser() });
-    expect((await a.as.Admin.get(`/api/participantDevices/${participantId}/fitbit`)).json()).toEqual([
-      expect.objectContaining({ device: 'Error', hasError: true, errorType: 'Authentication required' }),
-    ]);
-    await control('clock', { reset: true });
+    try {
+      await control('revoke', { userId: await providerUser(participantId) });
+      expect((await a.as.Admin.get(`/api/participantDevices/${participantId}/fitbit`)).json()).toEqual([
+        expect.objectContaining({ device: 'Error', hasError: true, errorType: 'Authentication required' }),
+      ]);
+    } finally {
+      // The simulator's clock is the whole file's: back to real time even when the test fails.
+      await control('clock', { reset: true });
+    }
   });
 
   it('revoke needs the CSRF header, then unlinks', async () => {
+    const participantId = await linked();
     expect((await a.as.Admin.get(`/api/revokeAccessToken/${participantId}`)).statusCode).toBe(403);
     const res = await a.as.Admin.request('GET', `/api/revokeAccessToken/${participantId}`, undefined, {
       headers: { 'x-csrf-token': await a.as.Admin.csrfToken() },
@@ -183,8 +216,6 @@ describe('Fitbit authorization and device list', () => {
     expect((await a.as.Admin.get(`/api/fitbitIsParticipantAuth/${participantId}`)).json()).toEqual({
       message: 'not found',
     });
-    expect(
-      await t.ctx.db.selectFrom('provider_tokens').select('participant_device_id').execute(),
-    ).toHaveLength(0);
+    expect(await tokenOf(participantId).execute()).toHaveLength(0);
   });
 });

@@ -16,7 +16,7 @@ describe.each(['omron', 'dexcom'] as const)('%s link', (provider) => {
   let a: TeamFixture;
   let b: TeamFixture;
   let base: string;
-  let pid: number;
+  let trialId: number;
   let otherPid: number;
 
   beforeAll(async () => {
@@ -24,11 +24,8 @@ describe.each(['omron', 'dexcom'] as const)('%s link', (provider) => {
     base = t.ctx.config.publicUrl;
     a = await teamWithRoles(t, `${provider} A`, { hiddenFields: [] });
     b = await teamWithRoles(t, `${provider} B`, { hiddenFields: [] });
-    const trial = (await a.as.Admin.post('/api/userTrials', { trialNumber: '1', trialName: 'Link' })).json()
+    trialId = (await a.as.Admin.post('/api/userTrials', { trialNumber: '1', trialName: 'Link' })).json()
       .trialId;
-    pid = (
-      await a.as.Admin.post('/api/trialParticipants', { trialId: trial, email: `${provider}@x.example` })
-    ).json().participantId;
     const trialB = (await b.as.Admin.post('/api/userTrials', { trialNumber: '1', trialName: 'Other' })).json()
       .trialId;
     otherPid = (
@@ -40,7 +37,17 @@ describe.each(['omron', 'dexcom'] as const)('%s link', (provider) => {
   });
   afterAll(() => t.close());
 
-  async function consent(decision: 'allow' | 'deny' = 'allow') {
+  let participants = 0;
+  /** A participant of the test's own (a new email, so its consent mail is its own). */
+  async function newParticipant() {
+    participants += 1;
+    const email = `${provider}${participants}@x.example`;
+    const pid = (await a.as.Admin.post('/api/trialParticipants', { trialId, email })).json()
+      .participantId as number;
+    return { pid, email };
+  }
+
+  async function consent(pid: number, decision: 'allow' | 'deny' = 'allow') {
     const req = (await a.as.Admin.post(`/api/participantDevices/${pid}/${provider}/consentRequest`)).json();
     const link = new URL(req.link);
     expect(link.pathname).toBe(provider === 'omron' ? '/OmronConsentPage' : '/PAFitbitConsentPage');
@@ -48,22 +55,37 @@ describe.each(['omron', 'dexcom'] as const)('%s link', (provider) => {
     expect(authorizeUrl.pathname).toBe(SIM_PATHS[provider]);
     return callback;
   }
-
-  it('consent → callback → device entries', async () => {
-    const cb = await consent();
-    expect(cb.pathname).toBe(`/${provider}-callback`);
-    expect(mailText(lastMail(t.dataDir, (m) => m.includes(`To: ${provider}@x.example`)))).toContain(
-      `${provider === 'omron' ? '/OmronConsentPage' : '/PAFitbitConsentPage'}?id=${pid}&t=`,
-    );
-    const done = await t.client().post(`/api/${provider}-callback`, {
+  const callback = (cb: URL) =>
+    t.client().post(`/api/${provider}-callback`, {
       authCode: cb.searchParams.get('code'),
       participantData: cb.searchParams.get('state'),
     });
-    expect(done.statusCode).toBe(200);
-    const row = await t.ctx.db
-      .selectFrom('provider_tokens')
-      .select('access_token_enc')
+  /** A participant of the test's own, linked through consent and callback. */
+  async function linked() {
+    const { pid } = await newParticipant();
+    const done = await callback(await consent(pid));
+    expect(done.statusCode, done.body).toBe(200);
+    return pid;
+  }
+  /** The participant's token row. */
+  const tokenOf = (pid: number) =>
+    t.ctx.db
+      .selectFrom('provider_tokens as k')
+      .innerJoin('participant_devices as d', 'd.id', 'k.participant_device_id')
+      .select(['k.access_token_enc', 'k.version'])
+      .where('d.participant_id', '=', pid)
       .executeTakeFirstOrThrow();
+
+  it('consent → callback → device entries', async () => {
+    const { pid, email } = await newParticipant();
+    const cb = await consent(pid);
+    expect(cb.pathname).toBe(`/${provider}-callback`);
+    expect(mailText(lastMail(t.dataDir, (m) => m.includes(`To: ${email}`)))).toContain(
+      `${provider === 'omron' ? '/OmronConsentPage' : '/PAFitbitConsentPage'}?id=${pid}&t=`,
+    );
+    const done = await callback(cb);
+    expect(done.statusCode).toBe(200);
+    const row = await tokenOf(pid);
     expect(row.access_token_enc).toMatch(/^v2\./);
     const devices = (await a.as.Admin.get(`/api/participantDevices/${pid}/${provider}`)).json();
     expect(devices.length).toBeGreaterThan(0);
@@ -82,6 +104,7 @@ describe.each(['omron', 'dexcom'] as const)('%s link', (provider) => {
   });
 
   it('an expired token is refreshed once, then the call succeeds', async () => {
+    const pid = await linked();
     const user =
       provider === 'omron'
         ? (
@@ -100,18 +123,17 @@ describe.each(['omron', 'dexcom'] as const)('%s link', (provider) => {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(body),
       });
-    const before = (await t.ctx.db.selectFrom('provider_tokens').select('version').executeTakeFirstOrThrow())
-      .version;
+    const before = (await tokenOf(pid)).version;
     expect((await a.as.Admin.get(`/api/participantDevices/${pid}/${provider}`)).json()[0].hasError).toBe(
       false,
     );
-    const after = (await t.ctx.db.selectFrom('provider_tokens').select('version').executeTakeFirstOrThrow())
-      .version;
+    const after = (await tokenOf(pid)).version;
     expect(after).toBe(user ? before + 1 : before);
     expect((await a.as.Admin.post(`/api/${provider}RefreshToken`, { id: pid })).statusCode).toBe(200);
   });
 
   it("other teams' participants are unreachable; Viewer cannot revoke; revoke unlinks", async () => {
+    const pid = await linked();
     expect((await a.as.Sys_Admin.get(`/api/participantDevices/${otherPid}/${provider}`)).statusCode).toBe(
       404,
     );
@@ -122,7 +144,8 @@ describe.each(['omron', 'dexcom'] as const)('%s link', (provider) => {
   });
 
   it('Deny comes back with access_denied', async () => {
-    const cb = await consent('deny');
+    const { pid } = await newParticipant();
+    const cb = await consent(pid, 'deny');
     expect(cb.searchParams.get('error')).toBe('access_denied');
   });
 });

@@ -12,17 +12,15 @@ describe('token status', () => {
   let t: TestApp;
   let a: TeamFixture;
   let b: TeamFixture;
-  let pid: number;
+  let trialId: number;
   let otherPid: number;
 
   beforeAll(async () => {
     t = await createTestApp({ listen: true });
     a = await teamWithRoles(t, 'Token A', { hiddenFields: [] });
     b = await teamWithRoles(t, 'Token B', { hiddenFields: [] });
-    const trial = (await a.as.Admin.post('/api/userTrials', { trialNumber: '1', trialName: 'Tok' })).json()
+    trialId = (await a.as.Admin.post('/api/userTrials', { trialNumber: '1', trialName: 'Tok' })).json()
       .trialId;
-    pid = (await a.as.Admin.post('/api/trialParticipants', { trialId: trial, email: 'tok@x.example' })).json()
-      .participantId;
     const trialB = (await b.as.Admin.post('/api/userTrials', { trialNumber: '1', trialName: 'Tok' })).json()
       .trialId;
     otherPid = (
@@ -32,8 +30,17 @@ describe('token status', () => {
   afterAll(() => t.close());
 
   const url = (id: number, provider = 'fitbit') => `/api/participantDevices/${id}/${provider}/token`;
+  let participants = 0;
+  /** A participant of the test's own, not linked. */
+  const newParticipant = async () => {
+    participants += 1;
+    return (
+      await a.as.Admin.post('/api/trialParticipants', { trialId, email: `tok${participants}@x.example` })
+    ).json().participantId as number;
+  };
 
   it('not linked: status none, no scopes, no expiry', async () => {
+    const pid = await newParticipant();
     const res = await a.as.Admin.get(url(pid));
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
@@ -50,6 +57,7 @@ describe('token status', () => {
   });
 
   it('linked: scopes, expiry and last change, never a token; refresh moves the last change', async () => {
+    const pid = await newParticipant();
     const req = (await a.as.Admin.post(`/api/participantDevices/${pid}/fitbit/consentRequest`)).json();
     const { callback } = await throughAuthorizePage(t.ctx.config.publicUrl, 'fitbit', req.link);
     const done = await t.client().post('/api/fitbit-callback', {
@@ -92,6 +100,7 @@ describe('token status', () => {
   });
 
   it('User and Viewer are refused; another team gets 404; signed out gets 401', async () => {
+    const pid = await newParticipant();
     expect((await a.as.User.get(url(pid))).statusCode).toBe(403);
     expect((await a.as.Viewer.get(url(pid))).statusCode).toBe(403);
     expect((await a.as.Admin.get(url(otherPid, 'omron'))).statusCode).toBe(404);

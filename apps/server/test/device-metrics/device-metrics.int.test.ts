@@ -1,7 +1,7 @@
 import { DEVICE_METRICS_MESSAGES } from '@trialwear/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { failAuditOf } from '../support/failing-audit.js';
-import { type TeamFixture, teamWithRoles } from '../support/fixtures.js';
+import { teamWithRoles } from '../support/fixtures.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 interface Device {
@@ -12,19 +12,21 @@ interface Device {
 
 describe('device metrics manager', () => {
   let t: TestApp;
-  let a: TeamFixture;
-  let b: TeamFixture;
-  let sense: Device;
-  let bDevice: Device;
   beforeAll(async () => {
     t = await createTestApp();
-    a = await teamWithRoles(t, 'Metrics A');
-    b = await teamWithRoles(t, 'Metrics B');
-    const devices: Device[] = (await a.as.Sys_Admin.get(`/api/teamSupportedDevices/${a.teamId}`)).json();
-    sense = devices.find((d) => d.device_name === 'Fitbit Sense')!;
-    bDevice = (await b.as.Sys_Admin.get(`/api/teamSupportedDevices/${b.teamId}`)).json()[0];
   });
   afterAll(() => t.close());
+
+  let teams = 0;
+  /** A team of the test's own and its Fitbit Sense: every test changes or reads settings of its own device. */
+  const newTeam = async () => {
+    teams += 1;
+    const team = await teamWithRoles(t, `Metrics ${teams}`);
+    const devices: Device[] = (
+      await team.as.Sys_Admin.get(`/api/teamSupportedDevices/${team.teamId}`)
+    ).json();
+    return { ...team, sense: devices.find((d) => d.device_name === 'Fitbit Sense')! };
+  };
 
   const settingsUrl = (teamId: number, deviceId: number) =>
     `/api/deviceSettings/enhanced/deviceSettings/${teamId}/${deviceId}`;
@@ -36,8 +38,17 @@ describe('device metrics manager', () => {
     retention_days: 90,
     ...extra,
   });
+  /** The team's Fitbit Sense with two settings (distance disabled, SpO2), for the tests that must leave a list intact. */
+  const twoSettings = async (a: Awaited<ReturnType<typeof newTeam>>) => {
+    const put = await a.as.Sys_Admin.put(`/api/deviceSettings/${a.teamId}/${a.sense.id}`, {
+      settings: [row('distance', { is_enabled: false, retention_days: undefined }), row('spo2')],
+    });
+    expect(put.statusCode, put.body).toBe(200);
+  };
 
   it('the catalog lists the issue’s metrics per device type in the provider’s units', async () => {
+    const a = await newTeam();
+    const { sense } = a;
     const res = await a.as.Sys_Admin.get(
       `/api/deviceSettings/enhanced/availableMetrics/${a.teamId}/${sense.id}/fitness_tracker`,
     );
@@ -89,6 +100,8 @@ describe('device metrics manager', () => {
   });
 
   it('is for Sys_Admin only: Admin, User and Viewer are refused every call', async () => {
+    const a = await newTeam();
+    const { sense } = a;
     for (const role of ['Admin', 'User', 'Viewer'] as const) {
       expect((await a.as[role].get(settingsUrl(a.teamId, sense.id))).statusCode).toBe(403);
       expect(
@@ -100,6 +113,10 @@ describe('device metrics manager', () => {
   });
 
   it('a device of another team is 404 and the PUT changes nothing there', async () => {
+    const a = await newTeam();
+    const { sense } = a;
+    const b = await newTeam();
+    const bDevice: Device = (await b.as.Sys_Admin.get(`/api/teamSupportedDevices/${b.teamId}`)).json()[0];
     expect((await a.as.Sys_Admin.get(settingsUrl(a.teamId, bDevice.id))).statusCode).toBe(404);
     const put = await a.as.Sys_Admin.put(`/api/deviceSettings/${a.teamId}/${bDevice.id}`, {
       settings: [row('steps')],
@@ -114,6 +131,8 @@ describe('device metrics manager', () => {
   });
 
   it('PUT replaces the whole list, and retention defaults to 30', async () => {
+    const a = await newTeam();
+    const { sense } = a;
     const first = await a.as.Sys_Admin.put(`/api/deviceSettings/${a.teamId}/${sense.id}`, {
       settings: [row('steps'), row('distance', { is_enabled: false, retention_days: undefined })],
     });
@@ -130,6 +149,7 @@ describe('device metrics manager', () => {
       .selectFrom('audit_log')
       .select(['action', 'entity_id'])
       .where('action', '=', 'device_metric_settings.replace')
+      .where('entity_id', '=', String(sense.id))
       .execute();
     expect(audit).toEqual([
       { action: 'device_metric_settings.replace', entity_id: String(sense.id) },
@@ -138,9 +158,13 @@ describe('device metrics manager', () => {
   });
 
   it('refuses invalid rows with the spec’s messages, leaving the list intact', async () => {
+    const a = await newTeam();
+    const { sense } = a;
     const put = (settings: unknown[]) =>
       a.as.Sys_Admin.put(`/api/deviceSettings/${a.teamId}/${sense.id}`, { settings });
+    await twoSettings(a);
     const before = (await a.as.Sys_Admin.get(settingsUrl(a.teamId, sense.id))).json();
+    expect(before).toHaveLength(2);
 
     const zero = await put([row('steps', { retention_days: 0 })]);
     expect(zero.statusCode).toBe(400);
@@ -159,6 +183,9 @@ describe('device metrics manager', () => {
   });
 
   it('is atomic: a row the database refuses, or a failing audit row, leaves the old list intact', async () => {
+    const a = await newTeam();
+    const { sense } = a;
+    await twoSettings(a);
     const before = (await a.as.Sys_Admin.get(settingsUrl(a.teamId, sense.id))).json();
     expect(before.length).toBe(2);
     // The first rows are valid; the last one overflows the integer column after the delete ran.
@@ -181,6 +208,9 @@ describe('device metrics manager', () => {
   });
 
   it('an empty list removes every setting', async () => {
+    const a = await newTeam();
+    const { sense } = a;
+    await twoSettings(a);
     const res = await a.as.Sys_Admin.put(`/api/deviceSettings/${a.teamId}/${sense.id}`, { settings: [] });
     expect(res.statusCode).toBe(200);
     expect((await a.as.Sys_Admin.get(settingsUrl(a.teamId, sense.id))).json()).toEqual([]);

@@ -105,11 +105,13 @@ describe('sync of the catalog metrics beyond the daily activity series', () => {
         .executeTakeFirst()
     )?.cursor_date ?? null;
 
+  let candidates = 0;
   /** A new participant of the trial whose simulated account matches `fits`. */
   async function participantWhere(fits: (pid: number) => boolean, tag: string) {
     for (let i = 0; i < 80; i++) {
+      candidates += 1;
       const id = (
-        await a.as.Admin.post('/api/trialParticipants', { trialId, email: `${tag}${i}@x.example` })
+        await a.as.Admin.post('/api/trialParticipants', { trialId, email: `${tag}${candidates}@x.example` })
       ).json().participantId as number;
       if (fits(id)) return id;
     }
@@ -129,22 +131,21 @@ describe('sync of the catalog metrics beyond the daily activity series', () => {
   afterAll(() => t?.close());
 
   describe('Fitbit: HRV, breathing rate, skin temperature, cardio score, intraday heart rate', () => {
-    let pid: number;
-    let user: string;
-    let deviceId: number;
-
-    beforeAll(async () => {
+    /** The test's start (FITBIT_NOW, here and at the simulator) and its own participant in Sydney, linked. */
+    const sydney = async () => {
+      clock.set(FITBIT_NOW);
+      await simControl(t, 'fitbit').clock(FITBIT_NOW);
       const clientId = t.ctx.providers.fitbit.settings.clientId;
-      pid = await participantWhere(
+      const pid = await participantWhere(
         (id) => fitbitUserTimezone(fitbitUserId(`${clientId}:${id}`)).tz === 'Australia/Sydney',
         'syd',
       );
-      await simControl(t, 'fitbit').clock(FITBIT_NOW);
-      user = await linkParticipant(t, a, pid, 'fitbit');
-      deviceId = await deviceOf(pid);
-    });
+      const user = await linkParticipant(t, a, pid, 'fitbit');
+      return { pid, user, deviceId: await deviceOf(pid) };
+    };
 
     it("daily values: the simulator's value of each local date, at local midnight with the offset then in force", async () => {
+      const { pid, user, deviceId } = await sydney();
       const r = await syncDevice(t.ctx, deviceId);
       expect(r.status).toBe('synced');
       expect(r.metrics.sort()).toEqual([...FITBIT].sort());
@@ -184,6 +185,8 @@ describe('sync of the catalog metrics beyond the daily activity series', () => {
     });
 
     it(`intraday heart rate: one call per local day, ${INTRADAY_DAYS_PER_RUN} days a run, every minute the simulator's`, async () => {
+      const { pid, user, deviceId } = await sydney();
+      expect((await syncDevice(t.ctx, deviceId)).status).toBe('synced');
       // The first run read the oldest days; each next run goes on from its cursor (re-reading it).
       expect(await cursorDate(deviceId, 'heart_rate_intraday')).toBe(DATES[INTRADAY_DAYS_PER_RUN - 1]);
       const sim = simControl(t, 'fitbit');
@@ -228,6 +231,12 @@ describe('sync of the catalog metrics beyond the daily activity series', () => {
     });
 
     it('a second sync stores nothing twice and changes nothing', async () => {
+      const { pid, deviceId } = await sydney();
+      // The first sync: as many runs as the intraday backfill takes (the test above counts them).
+      for (let runs = 0; (await cursorDate(deviceId, 'heart_rate_intraday')) !== LOCAL_TODAY; runs++) {
+        expect(runs).toBeLessThan(5);
+        expect((await syncDevice(t.ctx, deviceId)).status).toBe('synced');
+      }
       const before = await Promise.all(FITBIT.map((m) => rows(pid, m)));
       const again = await syncDevice(t.ctx, deviceId);
       expect(again.status).toBe('synced');
@@ -239,22 +248,20 @@ describe('sync of the catalog metrics beyond the daily activity series', () => {
   });
 
   describe('Dexcom: calibrations and events', () => {
-    let pid: number;
-    let user: string;
-    let deviceId: number;
-
-    beforeAll(async () => {
-      clock.advance(Date.parse(DEXCOM_NOW) - clock.now().getTime());
+    /** The test's start (DEXCOM_NOW, here and at the simulator) and its own participant in a US zone, linked. */
+    const american = async () => {
+      clock.set(DEXCOM_NOW);
+      await simControl(t, 'dexcom').clock(DEXCOM_NOW);
       const clientId = t.ctx.providers.dexcom.settings.clientId;
       const account = (id: number) => `SandboxUser-${accountFromSeed(`${clientId}:${id}`, 8)}`;
-      pid = await participantWhere((id) => dexcomZone(account(id)).startsWith('America/'), 'dex');
-      await simControl(t, 'dexcom').clock(DEXCOM_NOW);
-      user = await linkParticipant(t, a, pid, 'dexcom');
+      const pid = await participantWhere((id) => dexcomZone(account(id)).startsWith('America/'), 'dex');
+      const user = await linkParticipant(t, a, pid, 'dexcom');
       expect(user).toBe(account(pid));
-      deviceId = await deviceOf(pid);
-    });
+      return { pid, user, deviceId: await deviceOf(pid) };
+    };
 
     it("every calibration and event of the last 30 days at systemTime, local time and offset from displayTime, the simulator's values", async () => {
+      const { pid, user, deviceId } = await american();
       const r = await syncDevice(t.ctx, deviceId);
       expect(r.status).toBe('synced');
       expect(r.metrics).toEqual(['calibrations', 'events']);
@@ -317,6 +324,8 @@ describe('sync of the catalog metrics beyond the daily activity series', () => {
     });
 
     it('a second sync an hour later adds only the new records, none twice', async () => {
+      const { pid, user, deviceId } = await american();
+      expect((await syncDevice(t.ctx, deviceId)).status).toBe('synced');
       const before = {
         calibrations: (await rows(pid, 'calibrations')).length,
         events: (await rows(pid, 'events')).length,

@@ -50,12 +50,9 @@ interface Row {
 describe('Fitbit background sync', () => {
   let t: TestApp;
   let a: TeamFixture;
-  let pid: number;
-  let user: string;
-  let deviceId: number;
   let trialId: number;
 
-  const rows = async (participantId = pid) =>
+  const rows = async (participantId: number) =>
     (await t.ctx.db
       .selectFrom('device_readings')
       .select([
@@ -80,31 +77,50 @@ describe('Fitbit background sync', () => {
     a = await teamWithRoles(t, 'Sync', { hiddenFields: [], allowedBrands: ['Fitbit', 'Omron', 'Dexcom'] });
     await storeMetrics(a, 'Fitbit Sense', TRACKER);
     await storeMetrics(a, 'Fitbit Aria Scale', ['weight', 'bmi', 'body_fat'], ['weight', 'bmi']);
-    ({ trialId } = await trialWithParticipants(a, 'Sync', ['never-linked@x.example']));
-    const clientId = t.ctx.providers.fitbit.settings.clientId;
-    for (let i = 0; i < 80 && !pid; i++) {
-      const id = (
-        await a.as.Admin.post('/api/trialParticipants', { trialId, email: `sync${i}@x.example` })
-      ).json().participantId as number;
-      if (fitbitUserTimezone(fitbitUserId(`${clientId}:${id}`)).tz === 'Australia/Sydney') pid = id;
-    }
+    ({ trialId } = await trialWithParticipants(a, 'Sync', []));
     await simControl(t, 'fitbit').clock(NOW);
-    user = await linkParticipant(t, a, pid, 'fitbit');
-    deviceId = (
-      await t.ctx.db
-        .selectFrom('participant_devices')
-        .select('id')
-        .where('participant_id', '=', pid)
-        .executeTakeFirstOrThrow()
-    ).id;
   });
   afterAll(() => t?.close());
 
+  let candidates = 0;
+  /** A new participant of the trial in Sydney, linked (the candidates in other zones stay in the trial, never linked). */
+  const sydneyParticipant = async (trial = trialId) => {
+    const clientId = t.ctx.providers.fitbit.settings.clientId;
+    for (let i = 0; i < 80; i++) {
+      candidates += 1;
+      const id = (
+        await a.as.Admin.post('/api/trialParticipants', {
+          trialId: trial,
+          email: `sync${candidates}@x.example`,
+        })
+      ).json().participantId as number;
+      if (fitbitUserTimezone(fitbitUserId(`${clientId}:${id}`)).tz !== 'Australia/Sydney') continue;
+      const user = await linkParticipant(t, a, id, 'fitbit');
+      const deviceId = (
+        await t.ctx.db
+          .selectFrom('participant_devices')
+          .select('id')
+          .where('participant_id', '=', id)
+          .executeTakeFirstOrThrow()
+      ).id;
+      return { pid: id, user, deviceId };
+    }
+    throw new Error('no participant in Sydney');
+  };
+  /** The test's own Sydney participant after its first sync. */
+  const synced = async (trial = trialId) => {
+    const p = await sydneyParticipant(trial);
+    const r = await syncDevice(t.ctx, p.deviceId);
+    expect(r.status).toBe('synced');
+    return p;
+  };
+
   it("stores exactly the simulator's values for the 30 local days, at local midnight with the offset then in force", async () => {
+    const { pid, user, deviceId } = await sydneyParticipant();
     const r = await syncDevice(t.ctx, deviceId);
     expect(r.status).toBe('synced');
     expect(r.metrics.sort()).toEqual([...TRACKER, 'weight', 'bmi'].sort());
-    const all = await rows();
+    const all = await rows(pid);
     expect(r.rowsUpserted).toBe(all.length);
 
     const daily: Array<[string, (d: ReturnType<typeof fitbitDay>) => number | null]> = [
@@ -138,8 +154,10 @@ describe('Fitbit background sync', () => {
       const kg = fitbitDay(user, date).weightKg!;
       expect(weights.get(date)!.value).toBe(kg);
       expect(weights.get(date)!.local_time).toBe('07:38:14');
+      // At 07:38 on the 4th the clocks have gone back already (03:00): +10:00 from that morning.
+      const offset = date < '2027-04-04' ? 660 : 600;
       expect(weights.get(date)!.measured_at.getTime()).toBe(
-        Date.parse(`${date}T07:38:14Z`) - sydneyOffset(date) * 60_000,
+        Date.parse(`${date}T07:38:14Z`) - offset * 60_000,
       );
       expect(byMetric(all, 'bmi').get(date)!.value).toBe(Math.round((kg / 1.72 ** 2) * 100) / 100);
     }
@@ -147,7 +165,8 @@ describe('Fitbit background sync', () => {
   });
 
   it('the DST change keeps local dates: the 4th at +11:00, the 5th at +10:00, 25 hours apart', async () => {
-    const steps = byMetric(await rows(), 'steps');
+    const { pid } = await synced();
+    const steps = byMetric(await rows(pid), 'steps');
     const fourth = steps.get('2027-04-04')!;
     const fifth = steps.get('2027-04-05')!;
     expect(fourth.utc_offset_minutes).toBe(660);
@@ -157,23 +176,25 @@ describe('Fitbit background sync', () => {
   });
 
   it('a second sync stores nothing twice and changes nothing', async () => {
-    const before = await rows();
+    const { pid, deviceId } = await synced();
+    const before = await rows(pid);
     const again = await syncDevice(t.ctx, deviceId);
     expect(again.status).toBe('synced');
     expect(again.rowsUpserted).toBe(0);
     // One call per resource read (5 activity series, heart, sleep, SpO2, weight log); the profile's zone is cached.
     expect(again.calls).toBe(9);
-    const after = await rows();
+    const after = await rows(pid);
     expect(after).toEqual(before);
   });
 
   it('health: last success, no error, rows stored, days of the last 7 with data', async () => {
+    const { pid, user, deviceId } = await synced();
     const s = await t.ctx.db
       .selectFrom('device_sync_state')
       .selectAll()
       .where('participant_device_id', '=', deviceId)
       .executeTakeFirstOrThrow();
-    const all = await rows();
+    const all = await rows(pid);
     expect(s.rows_stored).toBe(all.length);
     expect(s.last_error).toBeNull();
     expect(s.last_success_at?.toISOString()).toBe(NOW.replace('Z', '.000Z'));
@@ -185,12 +206,15 @@ describe('Fitbit background sync', () => {
   });
 
   it("the trial list shows each participant's sync health; no data for 3 days is flagged", async () => {
+    // A trial of the test's own: a participant never linked, and the participant synced.
+    const { trialId, ids } = await trialWithParticipants(a, 'Sync list', ['never-linked@x.example'], '2');
+    const { pid } = await synced(trialId);
     const list = async () =>
       (await a.as.Admin.get(`/api/trialParticipants/${trialId}`)).json().participants as Array<{
         id: number;
         sync: Record<string, unknown>;
       }>;
-    const all = await rows();
+    const all = await rows(pid);
     const mine = (await list()).find((p) => p.id === pid)!;
     expect(mine.sync).toEqual({
       status: 'ok',
@@ -202,7 +226,7 @@ describe('Fitbit background sync', () => {
       resumesAt: null,
     });
     const others = (await list()).filter((p) => p.id !== pid);
-    expect(others.length).toBeGreaterThan(0);
+    expect(others.map((o) => o.id)).toContain(ids[0]);
     for (const o of others) expect(o.sync.status).toBe('none');
     // Three days on with nothing new: flagged (the list's query for another "today"; sessions would expire).
     const daysOn = (n: number) => new Date(Date.parse(NOW) + n * 86_400_000);

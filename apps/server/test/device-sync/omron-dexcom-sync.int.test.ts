@@ -23,11 +23,8 @@ const offsetMinutes = (text: string) =>
 describe('Omron and Dexcom background sync', () => {
   let t: TestApp;
   let a: TeamFixture;
-  let pid: number;
-  let omronUser: string;
-  let dexcomUser: string;
   let trialId: number;
-  const deviceOf = async (provider: 'omron' | 'dexcom') =>
+  const deviceOf = async (pid: number, provider: 'omron' | 'dexcom') =>
     (
       await t.ctx.db
         .selectFrom('participant_devices')
@@ -36,7 +33,7 @@ describe('Omron and Dexcom background sync', () => {
         .where('provider', '=', provider)
         .executeTakeFirstOrThrow()
     ).id;
-  const rows = (metric: string) =>
+  const rows = (pid: number, metric: string) =>
     t.ctx.db
       .selectFrom('device_readings')
       .select([
@@ -59,18 +56,26 @@ describe('Omron and Dexcom background sync', () => {
     await storeMetrics(a, 'Omron Blood Pressure Monitor', ['systolic', 'diastolic', 'pulse']);
     await storeMetrics(a, 'Omron Scale', ['weight']);
     await storeMetrics(a, 'Dexcom G7 CGM', ['egv', 'egv_trend']);
-    const trial = await trialWithParticipants(a, 'Sync OD', ['od@x.example']);
-    pid = trial.ids[0]!;
-    trialId = trial.trialId;
-    await simControl(t, 'omron').clock(NOW);
-    await simControl(t, 'dexcom').clock(NOW);
-    omronUser = await linkParticipant(t, a, pid, 'omron');
-    dexcomUser = await linkParticipant(t, a, pid, 'dexcom');
+    ({ trialId } = await trialWithParticipants(a, 'Sync OD', []));
   });
   afterAll(() => t?.close());
 
+  let participants = 0;
+  /** The test's start (NOW, here and at the simulators) and its own participant, linked to the provider. */
+  const linked = async (provider: 'omron' | 'dexcom') => {
+    clock.set(NOW);
+    await simControl(t, provider).clock(NOW);
+    participants += 1;
+    const pid = (
+      await a.as.Admin.post('/api/trialParticipants', { trialId, email: `od${participants}@x.example` })
+    ).json().participantId as number;
+    const user = await linkParticipant(t, a, pid, provider);
+    return { pid, user, deviceId: await deviceOf(pid, provider) };
+  };
+
   it("Omron: every reading of the last 30 days at its instant, local time and offset, the simulator's values", async () => {
-    const r = await syncDevice(t.ctx, await deviceOf('omron'));
+    const { pid, user: omronUser, deviceId } = await linked('omron');
+    const r = await syncDevice(t.ctx, deviceId);
     expect(r.status).toBe('synced');
     expect(r.metrics).toEqual(['diastolic', 'pulse', 'systolic', 'weight']);
     const since = Date.parse(NOW) - 30 * DAY;
@@ -106,20 +111,21 @@ describe('Omron and Dexcom background sync', () => {
         expect(s.provider).toBe('omron');
       });
     };
-    expectRows(await rows('systolic'), bp, (x: { systolic: number }) => x.systolic);
-    expectRows(await rows('diastolic'), bp, (x: { diastolic: number }) => x.diastolic);
-    expectRows(await rows('pulse'), bp, (x: { pulse: number }) => x.pulse);
-    expectRows(await rows('weight'), kg, (x: { weight: number }) => x.weight);
-    const again = await syncDevice(t.ctx, await deviceOf('omron'));
+    expectRows(await rows(pid, 'systolic'), bp, (x: { systolic: number }) => x.systolic);
+    expectRows(await rows(pid, 'diastolic'), bp, (x: { diastolic: number }) => x.diastolic);
+    expectRows(await rows(pid, 'pulse'), bp, (x: { pulse: number }) => x.pulse);
+    expectRows(await rows(pid, 'weight'), kg, (x: { weight: number }) => x.weight);
+    const again = await syncDevice(t.ctx, deviceId);
     expect(again.rowsUpserted).toBe(0);
-    expect((await rows('systolic')).length).toBe(bp.length);
+    expect((await rows(pid, 'systolic')).length).toBe(bp.length);
   });
 
   it("Dexcom: every EGV and trend of the last 30 days at systemTime, local from displayTime, the simulator's values", async () => {
-    const r = await syncDevice(t.ctx, await deviceOf('dexcom'));
+    const { pid, user: dexcomUser, deviceId } = await linked('dexcom');
+    const r = await syncDevice(t.ctx, deviceId);
     expect(r.status).toBe('synced');
     const want = dexcomEgvs(dexcomUser, Date.parse(NOW) - 30 * DAY, Date.parse(NOW));
-    const egv = await rows('egv');
+    const egv = await rows(pid, 'egv');
     expect(egv.length).toBe(want.length);
     egv.forEach((s, i) => {
       const w = want[i]!;
@@ -128,16 +134,16 @@ describe('Omron and Dexcom background sync', () => {
       expect(`${s.local_date}T${s.local_time}`).toBe(w.displayTime.slice(0, 19));
       expect(s.utc_offset_minutes).toBe(offsetMinutes(w.displayTime.slice(19)));
     });
-    const trend = await rows('egv_trend');
+    const trend = await rows(pid, 'egv_trend');
     expect(trend.map((s) => [s.value, (s.value_json as { trend: string }).trend])).toEqual(
       want.map((w) => [w.trendRate, w.trend]),
     );
     clock.advance(60 * 60_000);
     await simControl(t, 'dexcom').clock(new Date(Date.parse(NOW) + 3_600_000).toISOString());
-    const next = await syncDevice(t.ctx, await deviceOf('dexcom'));
+    const next = await syncDevice(t.ctx, deviceId);
     expect(next.calls).toBe(1);
     const hour = dexcomEgvs(dexcomUser, Date.parse(NOW), Date.parse(NOW) + 3_600_000);
-    expect((await rows('egv')).length).toBe(want.length + hour.length);
+    expect((await rows(pid, 'egv')).length).toBe(want.length + hour.length);
   });
 
   it("Dexcom's per-app budget: once the hour's calls across all devices are spent, no device calls until the next hour", async () => {
@@ -149,24 +155,17 @@ describe('Omron and Dexcom background sync', () => {
           .where('provider', '=', 'dexcom')
           .executeTakeFirstOrThrow()
       ).budget_calls;
-    // The calls the earlier syncs made this hour were counted.
+    const { deviceId } = await linked('dexcom');
+    // A sync's calls this hour are counted.
+    expect((await syncDevice(t.ctx, deviceId)).status).toBe('synced');
     expect(await used()).toBeGreaterThan(0);
-    clock.advance(-60 * 60_000); // back to when the staff session was made (the test above moved on an hour)
-    const other = (
-      await a.as.Admin.post('/api/trialParticipants', { trialId, email: 'od2@x.example' })
-    ).json().participantId as number;
-    const otherUser = await linkParticipant(t, a, other, 'dexcom');
-    const otherDevice = (
-      await t.ctx.db
-        .selectFrom('participant_devices')
-        .select('id')
-        .where('participant_id', '=', other)
-        .executeTakeFirstOrThrow()
-    ).id;
-    clock.advance(2 * 60 * 60_000); // an hour none of the syncs above called in: the count starts again
+    const { user: otherUser, deviceId: otherDevice } = await linked('dexcom');
+    // The budget is the app's (one row for every device): an hour no other test of this file syncs in,
+    // so the count starts again with these syncs alone.
+    clock.advance(2 * 60 * 60_000);
     // An app budget of one call an hour: the first device's sync takes it, the other's is refused.
     const tight = { ...t.ctx, config: { ...t.ctx.config, SYNC_DEXCOM_APP_CALLS_PER_HOUR: 1 } } as AppContext;
-    expect((await syncDevice(tight, await deviceOf('dexcom'))).status).toBe('synced');
+    expect((await syncDevice(tight, deviceId)).status).toBe('synced');
     expect(await used()).toBe(1);
     const sim = simControl(t, 'dexcom');
     const before = await sim.calls(otherUser);

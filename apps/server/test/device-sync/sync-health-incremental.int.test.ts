@@ -27,6 +27,12 @@ const clock = testClock(NOW);
 const DAYS = Array.from({ length: 14 }, (_, i) => addDays('2027-04-20', i - 13));
 const OFFSET = 600;
 
+interface Device {
+  id: number;
+  participant_id: number;
+  team_id: number;
+}
+
 interface Health {
   utc_offset_minutes: number | null;
   rows_stored: number;
@@ -37,11 +43,10 @@ interface Health {
 describe('incremental sync health equals the full recount', () => {
   let t: TestApp;
   let a: TeamFixture;
-  let device: { id: number; participant_id: number; team_id: number };
-  let other: { id: number; participant_id: number; team_id: number };
+  let trialId: number;
 
   const reading = (
-    d: typeof device,
+    d: Device,
     metric: string,
     date: string,
     time: string,
@@ -62,7 +67,7 @@ describe('incremental sync health equals the full recount', () => {
   });
 
   /** The former refreshHealth over every reading of the device, as a SELECT (state unchanged). */
-  const recount = async (): Promise<Health> => {
+  const recount = async (device: Device): Promise<Health> => {
     const now = clock.now();
     const r = await sql<Health>`
       WITH o AS (
@@ -87,8 +92,8 @@ describe('incremental sync health equals the full recount', () => {
     return r.rows[0]!;
   };
   /** refreshHealth's figures, checked against the recount; answers them. */
-  const refreshed = async (): Promise<Health> => {
-    const expected = await recount();
+  const refreshed = async (device: Device): Promise<Health> => {
+    const expected = await recount(device);
     await syncRepo.refreshHealth(t.ctx.db, device, clock.now(), null);
     const s = await t.ctx.db
       .selectFrom('device_sync_state')
@@ -102,22 +107,35 @@ describe('incremental sync health equals the full recount', () => {
   beforeAll(async () => {
     t = await createTestApp({ listen: true, now: clock.now });
     a = await teamWithRoles(t, 'Incremental', { hiddenFields: [] });
-    const { ids } = await trialWithParticipants(a, 'Incremental', ['i1@x.example', 'i2@x.example']);
+    ({ trialId } = await trialWithParticipants(a, 'Incremental', []));
     await simControl(t, 'fitbit').clock(NOW);
-    const devices = [];
-    for (const pid of ids) {
-      await linkParticipant(t, a, pid, 'fitbit');
-      devices.push(
-        await t.ctx.db
-          .selectFrom('participant_devices')
-          .select(['id', 'participant_id', 'team_id'])
-          .where('participant_id', '=', pid)
-          .executeTakeFirstOrThrow(),
-      );
-    }
-    [device, other] = devices as [typeof device, typeof device];
-    await syncRepo.ensureState(t.ctx.db, device.id);
-    await syncRepo.ensureState(t.ctx.db, other.id);
+  });
+  afterAll(() => t?.close());
+
+  let participants = 0;
+  /** A linked participant of the test's own: their device. */
+  const newDevice = async (): Promise<Device> => {
+    participants += 1;
+    const pid = (
+      await a.as.Admin.post('/api/trialParticipants', { trialId, email: `i${participants}@x.example` })
+    ).json().participantId as number;
+    await linkParticipant(t, a, pid, 'fitbit');
+    const d = await t.ctx.db
+      .selectFrom('participant_devices')
+      .select(['id', 'participant_id', 'team_id'])
+      .where('participant_id', '=', pid)
+      .executeTakeFirstOrThrow();
+    await syncRepo.ensureState(t.ctx.db, d.id);
+    return d;
+  };
+  /**
+   * The test's start (NOW) and its own two devices after the first writes, with the figures then
+   * (`before`, checked against the recount).
+   */
+  const written = async () => {
+    clock.set(NOW);
+    const device = await newDevice();
+    const other = await newDevice();
     // The device: steps at local midnight (0 on every third day: not worn), calories every day
     // (never worn alone), an hour of heart rate on the 12th, a resting heart rate on the 16th.
     const rows = DAYS.flatMap((date, i) => [
@@ -130,72 +148,80 @@ describe('incremental sync health equals the full recount', () => {
     // Someone else's readings, every day and worn, written in the same statements.
     rows.push(...DAYS.map((date) => reading(other, 'steps', date, '00:00:00', 5, 60)));
     await upsertReadings(t.ctx.db, rows);
-  });
-  afterAll(() => t?.close());
-
-  let before: Health;
+    return { device, other, before: await refreshed(device) };
+  };
 
   it('after the first writes', async () => {
-    before = await refreshed();
+    const { before } = await written();
     expect(before.rows_stored).toBe(14 * 2 + 60 + 1);
     expect(before.utc_offset_minutes).toBe(OFFSET);
     expect(before.last_data_date).toBe('2027-04-20');
   });
 
   it('a day synced again (the same rows) changes nothing', async () => {
+    const { device, before } = await written();
     await upsertReadings(t.ctx.db, [
       reading(device, 'steps', '2027-04-20', '00:00:00', 1013),
       reading(device, 'calories', '2027-04-20', '00:00:00', 1500),
     ]);
-    expect(await refreshed()).toEqual(before);
+    expect(await refreshed(device)).toEqual(before);
   });
 
   it("a revised value (today's steps back to 0) takes the day's data away", async () => {
+    const { device, before } = await written();
     await upsertReadings(t.ctx.db, [reading(device, 'steps', '2027-04-20', '00:00:00', 0)]);
-    const after = await refreshed();
+    const after = await refreshed(device);
     expect(after.last_data_date).toBe('2027-04-18'); // the 19th's steps were 0 already
     expect(after.days_with_data_7d).toBe(before.days_with_data_7d - 1);
     expect(after.rows_stored).toBe(before.rows_stored);
     // And back: a value growing again during the day.
     await upsertReadings(t.ctx.db, [reading(device, 'steps', '2027-04-20', '00:00:00', 40)]);
-    expect(await refreshed()).toEqual(before);
+    expect(await refreshed(device)).toEqual(before);
   });
 
   it('a reading moved to another local date (its offset corrected) leaves its old day', async () => {
+    const { device } = await written();
     // The resting heart rate of the 16th, re-read as 23:00 on the 15th at +09:00 (the same instant).
     const moved = reading(device, 'resting_heart_rate', '2027-04-16', '00:00:00', 58);
     await upsertReadings(t.ctx.db, [
       { ...moved, local_date: '2027-04-15', local_time: '23:00:00', utc_offset_minutes: 540 },
     ]);
-    await refreshed();
+    await refreshed(device);
   });
 
   it('days slide out of the 7-day window with the local today, without any write', async () => {
+    const { device, before } = await written();
     clock.advance(3 * 86_400_000);
-    const after = await refreshed();
+    const after = await refreshed(device);
     expect(after.days_with_data_7d).toBeLessThan(before.days_with_data_7d);
   });
 
   it('the retention purge cuts a day in two, and the newest reading with an offset is deleted', async () => {
+    const { device } = await written();
     // Heart rate and calories before 06:00 UTC on the 12th (16:00 local), in small batches: the 12th keeps
     // its steps but loses its newest reading (heart rate at 10:59).
     const cutoff = new Date('2027-04-12T06:00:00Z');
     while ((await deleteBatch(t.ctx.db, { teamId: device.team_id, metricKey: 'heart_rate' }, cutoff, 7)) > 0);
     while ((await deleteBatch(t.ctx.db, { teamId: device.team_id, metricKey: 'calories' }, cutoff, 3)) > 0);
-    await refreshed();
+    await refreshed(device);
     // A later reading at +11:00 becomes the newest, then goes: the offset falls back to the one before.
     await upsertReadings(t.ctx.db, [reading(device, 'weight', '2027-04-20', '23:00:00', 70, 660)]);
-    expect((await refreshed()).utc_offset_minutes).toBe(660);
-    await t.ctx.db.deleteFrom('device_readings').where('metric_key', '=', 'weight').execute();
-    expect((await refreshed()).utc_offset_minutes).toBe(OFFSET);
+    expect((await refreshed(device)).utc_offset_minutes).toBe(660);
+    await t.ctx.db
+      .deleteFrom('device_readings')
+      .where('participant_id', '=', device.participant_id)
+      .where('metric_key', '=', 'weight')
+      .execute();
+    expect((await refreshed(device)).utc_offset_minutes).toBe(OFFSET);
   });
 
   it('every reading gone: nothing stored, no day with data, the last offset kept', async () => {
+    const { device, other } = await written();
     await t.ctx.db
       .deleteFrom('device_readings')
       .where('participant_id', '=', device.participant_id)
       .execute();
-    expect(await refreshed()).toEqual({
+    expect(await refreshed(device)).toEqual({
       utc_offset_minutes: OFFSET,
       rows_stored: 0,
       days_with_data_7d: 0,

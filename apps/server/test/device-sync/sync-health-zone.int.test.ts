@@ -31,35 +31,38 @@ describe("sync health counts the participant's local days", () => {
   let t: TestApp;
   let a: TeamFixture;
   let trialId: number;
-  const linked = new Map<string, { pid: number; deviceId: number; user: string }>();
 
   beforeAll(async () => {
     t = await createTestApp({ listen: true, now: clock.now });
     a = await teamWithRoles(t, 'Zones', { hiddenFields: [] });
     await storeMetrics(a, 'Fitbit Sense', ['steps', 'resting_heart_rate']);
     ({ trialId } = await trialWithParticipants(a, 'Zones', []));
-    await simControl(t, 'fitbit').clock(NOW);
-    const clientId = t.ctx.providers.fitbit.settings.clientId;
-    for (let i = 0; i < 100 && linked.size < 2; i++) {
-      const pid = (
-        await a.as.Admin.post('/api/trialParticipants', { trialId, email: `z${i}@x.example` })
-      ).json().participantId as number;
-      const { tz } = fitbitUserTimezone(fitbitUserId(`${clientId}:${pid}`));
-      if ((tz === 'Australia/Sydney' || tz === 'America/Los_Angeles') && !linked.has(tz)) {
-        const user = await linkParticipant(t, a, pid, 'fitbit');
-        const { id } = await t.ctx.db
-          .selectFrom('participant_devices')
-          .select('id')
-          .where('participant_id', '=', pid)
-          .executeTakeFirstOrThrow();
-        linked.set(tz, { pid, deviceId: id, user });
-      }
-    }
-    expect(linked.size).toBe(2);
-    for (const { deviceId } of linked.values())
-      expect((await syncDevice(t.ctx, deviceId)).status).toBe('synced');
   });
   afterAll(() => t?.close());
+
+  let candidates = 0;
+  /** The test's start (NOW, here and at the simulator) and its own participant in the zone, linked and synced. */
+  const syncedIn = async (zone: 'Australia/Sydney' | 'America/Los_Angeles') => {
+    clock.set(NOW);
+    await simControl(t, 'fitbit').clock(NOW);
+    const clientId = t.ctx.providers.fitbit.settings.clientId;
+    for (let i = 0; i < 100; i++) {
+      candidates += 1;
+      const pid = (
+        await a.as.Admin.post('/api/trialParticipants', { trialId, email: `z${candidates}@x.example` })
+      ).json().participantId as number;
+      if (fitbitUserTimezone(fitbitUserId(`${clientId}:${pid}`)).tz !== zone) continue;
+      const user = await linkParticipant(t, a, pid, 'fitbit');
+      const { id } = await t.ctx.db
+        .selectFrom('participant_devices')
+        .select('id')
+        .where('participant_id', '=', pid)
+        .executeTakeFirstOrThrow();
+      expect((await syncDevice(t.ctx, id)).status).toBe('synced');
+      return { pid, deviceId: id, user };
+    }
+    throw new Error(`no participant in ${zone}`);
+  };
 
   /** The device's state after the sync: its zone and the newest local day with data. */
   const state = (deviceId: number) =>
@@ -89,7 +92,7 @@ describe("sync health counts the participant's local days", () => {
   };
 
   it('Sydney (ahead of UTC): the third local day without data is flagged while UTC still counts two', async () => {
-    const { pid, deviceId } = linked.get('Australia/Sydney')!;
+    const { pid, deviceId } = await syncedIn('Australia/Sydney');
     const s = await state(deviceId);
     expect(s.time_zone).toBe('Australia/Sydney');
     const last = s.last_data_date!;
@@ -101,7 +104,7 @@ describe("sync health counts the participant's local days", () => {
   });
 
   it('Los Angeles (behind UTC): not flagged on the second local evening although UTC is on the third day', async () => {
-    const { pid, deviceId } = linked.get('America/Los_Angeles')!;
+    const { pid, deviceId } = await syncedIn('America/Los_Angeles');
     const s = await state(deviceId);
     expect(s.time_zone).toBe('America/Los_Angeles');
     const last = s.last_data_date!;
@@ -114,7 +117,7 @@ describe("sync health counts the participant's local days", () => {
   it("the days of the last 7 with data end on the participant's local today", async () => {
     // A Sydney morning (UTC still the day before) whose local week and UTC week differ in days worn:
     // local [L-6, L], UTC [L-7, L-1].
-    const { deviceId, user } = linked.get('Australia/Sydney')!;
+    const { deviceId, user } = await syncedIn('Australia/Sydney');
     const worn = (d: string) => fitbitDay(user, d).worn;
     const count = (end: string) => Array.from({ length: 7 }, (_, i) => addDays(end, -i)).filter(worn).length;
     let local = '';

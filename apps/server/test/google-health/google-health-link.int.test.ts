@@ -20,9 +20,9 @@ describe('Fitbit through the Google Health API: link, device card, tokens, refre
   let t: TestApp;
   let a: TeamFixture;
   let base: string;
-  let pid: number;
+  let trialId: number;
   const sim = () => simControl(t, 'google-health');
-  const tokenRow = () =>
+  const tokenRow = (pid: number) =>
     t.ctx.db
       .selectFrom('provider_tokens as t')
       .innerJoin('participant_devices as d', 'd.id', 't.participant_device_id')
@@ -36,9 +36,31 @@ describe('Fitbit through the Google Health API: link, device card, tokens, refre
     t = await createTestApp({ listen: true, env: { FITBIT_API: '' } });
     base = t.ctx.config.publicUrl;
     a = await teamWithRoles(t, 'Google A', { hiddenFields: [] });
-    [pid] = (await trialWithParticipants(a, 'Google', ['gh@x.example'])).ids as [number];
+    ({ trialId } = await trialWithParticipants(a, 'Google', []));
   });
   afterAll(() => t?.close());
+
+  let participants = 0;
+  /** A participant of the test's own (a new email, so its consent mail is its own). */
+  const newParticipant = async () => {
+    participants += 1;
+    const email = `gh${participants}@x.example`;
+    const pid = (await a.as.Admin.post('/api/trialParticipants', { trialId, email })).json()
+      .participantId as number;
+    return { pid, email };
+  };
+  /** A participant of the test's own, linked through Google's consent and the callback. */
+  const linked = async () => {
+    const { pid } = await newParticipant();
+    const req = await a.as.Admin.post(`/api/participantDevices/${pid}/fitbit/consentRequest`);
+    const { callback } = await throughAuthorizePage(base, 'fitbit', req.json().link);
+    const done = await t.client().post('/api/fitbit-callback', {
+      authCode: callback.searchParams.get('code'),
+      participantId: callback.searchParams.get('state'),
+    });
+    expect(done.statusCode, done.body).toBe(200);
+    return pid;
+  };
 
   it('the default back end is the Google Health API; its client id is the simulator’s', async () => {
     expect(t.ctx.config.FITBIT_API).toBe('google_health');
@@ -49,9 +71,10 @@ describe('Fitbit through the Google Health API: link, device card, tokens, refre
   });
 
   it('consent through Google → callback → link on the Google Health API, tokens encrypted, identity kept', async () => {
+    const { pid, email } = await newParticipant();
     const req = await a.as.Admin.post(`/api/participantDevices/${pid}/fitbit/consentRequest`);
     expect(req.statusCode).toBe(200);
-    const mail = mailText(lastMail(t.dataDir, (m) => m.includes('To: gh@x.example')));
+    const mail = mailText(lastMail(t.dataDir, (m) => m.includes(`To: ${email}`)));
     expect(mail).toContain('sign in with the Google account your Fitbit uses');
     const { authorizeUrl, callback } = await throughAuthorizePage(base, 'fitbit', req.json().link);
     // Google's authorize page, with what Google needs to issue a refresh token (§2.2).
@@ -90,7 +113,7 @@ describe('Fitbit through the Google Health API: link, device card, tokens, refre
       provider_user_id: person.healthUserId,
       legacy_user_id: person.legacyUserId,
     });
-    const row = await tokenRow();
+    const row = await tokenRow(pid);
     expect(row.access_token_enc).toMatch(/^v2\./);
     expect(row.access_token_enc).not.toContain('ya29.');
     expect(row.refresh_token_enc).not.toContain('1//');
@@ -99,18 +122,14 @@ describe('Fitbit through the Google Health API: link, device card, tokens, refre
     expect(row.scope!.split(' ').sort()).toEqual([...GOOGLE_HEALTH_SCOPES].sort());
 
     // The trial page lists the link as a Fitbit link on the Google Health back end.
-    const trialId = (
-      await t.ctx.db
-        .selectFrom('participants')
-        .select('trial_id')
-        .where('id', '=', pid)
-        .executeTakeFirstOrThrow()
-    ).trial_id;
     const list = (await a.as.Admin.get(`/api/trialParticipants/${trialId}`)).json();
-    expect(list.participants[0].authorized_devices).toEqual(['google_health']);
+    expect(list.participants.find((p: { id: number }) => p.id === pid).authorized_devices).toEqual([
+      'google_health',
+    ]);
   });
 
   it('link status names the API; the device card comes from the paired devices, sync time local', async () => {
+    const pid = await linked();
     const status = (await a.as.Viewer.get(`/api/participantDevices/${pid}/fitbit/status`)).json();
     expect(status).toMatchObject({
       status: 'authorized',
@@ -129,7 +148,7 @@ describe('Fitbit through the Google Health API: link, device card, tokens, refre
     });
     const settings = (await (
       await fetch(`${base}/sim/google-health/v4/users/me/settings`, {
-        headers: { authorization: `Bearer ${decryptSecret(key(), (await tokenRow()).access_token_enc)}` },
+        headers: { authorization: `Bearer ${decryptSecret(key(), (await tokenRow(pid)).access_token_enc)}` },
       })
     ).json()) as { timeZone: string };
     const devices = (await a.as.Admin.get(`/api/participantDevices/${pid}/fitbit`)).json();
@@ -155,7 +174,8 @@ describe('Fitbit through the Google Health API: link, device card, tokens, refre
   });
 
   it('an expired access token is refreshed once and the call retried; the refresh token is kept (no rotation)', async () => {
-    const before = await tokenRow();
+    const pid = await linked();
+    const before = await tokenRow(pid);
     const refreshBefore = decryptSecret(key(), before.refresh_token_enc!);
     const user = (await t.ctx.db
       .selectFrom('participant_devices')
@@ -165,7 +185,7 @@ describe('Fitbit through the Google Health API: link, device card, tokens, refre
     await sim().expire(user);
     const devices = (await a.as.Admin.get(`/api/participantDevices/${pid}/fitbit`)).json();
     expect(devices[0].hasError).toBe(false);
-    const after = await tokenRow();
+    const after = await tokenRow(pid);
     expect(after.version).toBe(before.version + 1);
     expect(decryptSecret(key(), after.access_token_enc)).not.toBe(
       decryptSecret(key(), before.access_token_enc),
@@ -176,12 +196,13 @@ describe('Fitbit through the Google Health API: link, device card, tokens, refre
     const res = await a.as.Admin.post('/api/fitbitRefreshToken', { id: pid });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().message).toBe(LINK_MESSAGES.tokenRefreshed);
-    expect(decryptSecret(key(), (await tokenRow()).refresh_token_enc!)).toBe(refreshBefore);
+    expect(decryptSecret(key(), (await tokenRow(pid)).refresh_token_enc!)).toBe(refreshBefore);
     expect((await a.as.Admin.post('/api/fitbitRefreshToken', { id: pid })).statusCode).toBe(200);
   });
 
   it('revoke: Google forgets the grant, the tokens are deleted, the link is revoked', async () => {
-    const refresh = decryptSecret(key(), (await tokenRow()).refresh_token_enc!);
+    const pid = await linked();
+    const refresh = decryptSecret(key(), (await tokenRow(pid)).refresh_token_enc!);
     const res = await a.as.Admin.request('GET', `/api/revokeAccessToken/${pid}`, undefined, {
       headers: { 'x-csrf-token': await a.as.Admin.csrfToken() },
     });

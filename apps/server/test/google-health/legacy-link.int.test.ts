@@ -19,12 +19,8 @@ describe('a legacy Fitbit link under FITBIT_API=google_health', () => {
   let t: TestApp;
   let a: TeamFixture;
   let base: string;
-  let pid: number;
-  let syncedPid: number;
-  let other: number;
-  let someoneElse: number;
-  let legacyUser: string;
-  const status = async (id = pid) =>
+  let trialId: number;
+  const status = async (id: number) =>
     (await a.as.Viewer.get(`/api/participantDevices/${id}/fitbit/status`)).json();
 
   beforeAll(async () => {
@@ -32,20 +28,31 @@ describe('a legacy Fitbit link under FITBIT_API=google_health', () => {
     base = t.ctx.config.publicUrl;
     a = await teamWithRoles(t, 'Legacy', { hiddenFields: [], allowedBrands: ['Fitbit'] });
     await storeMetrics(a, 'Fitbit Sense', ['steps']);
-    [pid, syncedPid, other, someoneElse] = (
-      await trialWithParticipants(a, 'Legacy', [
-        'old@x.example',
-        'sync@x.example',
-        'q@x.example',
-        'r@x.example',
-      ])
-    ).ids as [number, number, number, number];
-    legacyUser = (await linkLegacyFitbit(t, a, pid)).provider_user_id!;
+    ({ trialId } = await trialWithParticipants(a, 'Legacy', []));
   });
   afterAll(() => t?.close());
 
+  let participants = 0;
+  /** A participant of the test's own, not linked. */
+  const newParticipant = async () => {
+    participants += 1;
+    return (
+      await a.as.Admin.post('/api/trialParticipants', { trialId, email: `legacy${participants}@x.example` })
+    ).json().participantId as number;
+  };
+  /** A participant of the test's own with a legacy link (made before the deployment switched). */
+  const legacyLinked = async () => {
+    const pid = await newParticipant();
+    return { pid, legacyUser: (await linkLegacyFitbit(t, a, pid)).provider_user_id! };
+  };
+
   it('keeps working through the legacy API: status, device card, data, refresh', async () => {
-    expect(await status()).toMatchObject({ status: 'authorized', api: 'legacy', reconsentRequired: false });
+    const { pid, legacyUser } = await legacyLinked();
+    expect(await status(pid)).toMatchObject({
+      status: 'authorized',
+      api: 'legacy',
+      reconsentRequired: false,
+    });
     const devices = (await a.as.Admin.get(`/api/participantDevices/${pid}/fitbit`)).json();
     expect(devices[0]).toMatchObject({ device: 'fitness tracker', hasError: false });
     const steps = await a.as.Viewer.get(
@@ -58,6 +65,7 @@ describe('a legacy Fitbit link under FITBIT_API=google_health', () => {
   });
 
   it('the sync of a legacy link reads through the legacy API', async () => {
+    const syncedPid = await newParticipant();
     const link = await linkLegacyFitbit(t, a, syncedPid);
     const r = await syncDevice(t.ctx, link.id);
     expect(r.status, r.errors.join('; ')).toBe('synced');
@@ -79,12 +87,13 @@ describe('a legacy Fitbit link under FITBIT_API=google_health', () => {
   });
 
   it('when it fails for good the card says re-consent; the consent request sends the Google link', async () => {
+    const { pid, legacyUser } = await legacyLinked();
     await simControl(t, 'fitbit').post('revoke', { userId: legacyUser });
     const devices = (await a.as.Admin.get(`/api/participantDevices/${pid}/fitbit`)).json();
     expect(devices).toEqual([
       expect.objectContaining({ hasError: true, errorType: 'Authentication required' }),
     ]);
-    expect(await status()).toMatchObject({ status: 'error', api: 'legacy', reconsentRequired: true });
+    expect(await status(pid)).toMatchObject({ status: 'error', api: 'legacy', reconsentRequired: true });
     expect(LINK_MESSAGES.reconsent).toContain('consent again');
     const audit = await t.ctx.db
       .selectFrom('audit_log')
@@ -103,7 +112,7 @@ describe('a legacy Fitbit link under FITBIT_API=google_health', () => {
       participantId: callback.searchParams.get('state'),
     });
     expect(done.statusCode, done.body).toBe(200);
-    expect(await status()).toMatchObject({
+    expect(await status(pid)).toMatchObject({
       status: 'authorized',
       api: 'google_health',
       reconsentRequired: false,
@@ -120,6 +129,8 @@ describe('a legacy Fitbit link under FITBIT_API=google_health', () => {
   });
 
   it('a Google account of another Fitbit user cannot take over an authorized legacy link', async () => {
+    const other = await newParticipant();
+    const someoneElse = await newParticipant();
     await linkLegacyFitbit(t, a, other);
     // Another person with a Google account (and a legacy Fitbit id of their own).
     const reqR = await a.as.Admin.post(`/api/participantDevices/${someoneElse}/fitbit/consentRequest`);

@@ -112,25 +112,16 @@ function comparable(path: string, body: unknown, unfinished: ReadonlySet<string>
 describe('parity: the legacy Fitbit Web API and the Google Health API give the same values', () => {
   let t: TestApp;
   let a: TeamFixture;
-  let pid: number;
-  let deviceId: number;
-  let today: string;
-  const legacy = new Map<string, unknown>();
-  let legacyRows: Json[] = [];
-  /**
-   * Nights not over at NOW: the legacy simulator already reports them whole,
-   * Google (rightly) not yet processed — compared once they have ended.
-   */
-  const unfinished = new Set<string>();
+  let trialId: number;
 
-  const data = async (path: string) => {
+  const data = async (pid: number, path: string) => {
     const res = await a.as.Viewer.get(
       `/api/getFitbitServerParticipantData/${pid}/-/${encodeURIComponent(path)}`,
     );
     expect(res.statusCode, `${path}: ${res.body}`).toBe(200);
     return res.json() as { timeZone: string; data: unknown };
   };
-  const rows = async () =>
+  const rows = async (pid: number) =>
     (await t.ctx.db
       .selectFrom('device_readings')
       .select([
@@ -147,7 +138,8 @@ describe('parity: the legacy Fitbit Web API and the Google Health API give the s
       .orderBy('measured_at')
       .execute()) as Json[];
 
-  const paths = () => {
+  /** The reads compared, over the 30 local days up to the participant's `today`. */
+  const paths = (today: string) => {
     const s = addDays(today, -29);
     const series = (r: string) => `/activities/${r}/date/${s}/${today}.json`;
     const day = addDays(today, -3);
@@ -182,32 +174,56 @@ describe('parity: the legacy Fitbit Web API and the Google Health API give the s
     t = await createTestApp({ listen: true, now: clock.now, env: { FITBIT_API: 'google_health' } });
     a = await teamWithRoles(t, 'Parity', { hiddenFields: [], allowedBrands: ['Fitbit'] });
     await storeMetrics(a, 'Fitbit Sense', SYNCED);
-    [pid] = (await trialWithParticipants(a, 'Parity', ['same@x.example'])).ids as [number];
+    ({ trialId } = await trialWithParticipants(a, 'Parity', []));
     await simControl(t, 'fitbit').clock(NOW);
     await simControl(t, 'google-health').clock(NOW);
-    const link = await linkLegacyFitbit(t, a, pid);
-    expect(link.provider).toBe('fitbit');
-    deviceId = link.id;
   });
   afterAll(() => t?.close());
 
-  it('the legacy link reads through the legacy API and stores 30 days', async () => {
-    const status = (await a.as.Viewer.get(`/api/participantDevices/${pid}/fitbit/status`)).json();
-    expect(status).toMatchObject({ status: 'authorized', api: 'legacy', reconsentRequired: false });
-    const first = await data('/activities/steps/date/2027-04-01/2027-04-01.json');
-    today = localDate(first.timeZone, Date.parse(NOW));
-    for (const p of paths()) legacy.set(p, (await data(p)).data);
+  let participants = 0;
+  /** A participant of the test's own, linked through the legacy API (a link made before the switch). */
+  const legacyLinked = async () => {
+    participants += 1;
+    const pid = (
+      await a.as.Admin.post('/api/trialParticipants', { trialId, email: `same${participants}@x.example` })
+    ).json().participantId as number;
+    const link = await linkLegacyFitbit(t, a, pid);
+    expect(link.provider).toBe('fitbit');
+    return { pid, deviceId: link.id };
+  };
+  /**
+   * Every resource read through the legacy link, and what its sync stores: the participant's local
+   * today, the legacy answers and readings, and the nights not over at NOW (the legacy simulator
+   * already reports them whole, Google (rightly) not yet processed — compared once they have ended).
+   */
+  const throughLegacy = async (pid: number, deviceId: number) => {
+    const first = await data(pid, '/activities/steps/date/2027-04-01/2027-04-01.json');
+    const today = localDate(first.timeZone, Date.parse(NOW));
+    const legacy = new Map<string, unknown>();
+    for (const p of paths(today)) legacy.set(p, (await data(pid, p)).data);
+    const unfinished = new Set<string>();
     const localNow = wallClock(first.timeZone, Date.parse(NOW));
     for (const s of list(legacy.get(`/sleep/date/${addDays(today, -29)}/${today}.json`), 'sleep'))
       if (String(s.endTime).slice(0, 19) > localNow) unfinished.add(String(s.dateOfSleep));
     const r = await syncDevice(t.ctx, deviceId);
     expect(r.status, r.errors.join('; ')).toBe('synced');
-    legacyRows = await rows();
+    return { today, legacy, unfinished, legacyRows: await rows(pid) };
+  };
+  /** The participant consents again, through Google. */
+  const throughGoogle = (pid: number) => linkParticipant(t, a, pid, 'fitbit');
+
+  it('the legacy link reads through the legacy API and stores 30 days', async () => {
+    const { pid, deviceId } = await legacyLinked();
+    const status = (await a.as.Viewer.get(`/api/participantDevices/${pid}/fitbit/status`)).json();
+    expect(status).toMatchObject({ status: 'authorized', api: 'legacy', reconsentRequired: false });
+    const { legacyRows } = await throughLegacy(pid, deviceId);
     expect(legacyRows.filter((x) => x.metric_key === 'steps')).toHaveLength(30);
   });
 
   it('after the participant consents through Google: the same link, on the Google Health API', async () => {
-    await linkParticipant(t, a, pid, 'fitbit');
+    const { pid, deviceId } = await legacyLinked();
+    await throughLegacy(pid, deviceId);
+    await throughGoogle(pid);
     const link = await t.ctx.db
       .selectFrom('participant_devices')
       .select(['id', 'provider', 'legacy_user_id', 'provider_user_id'])
@@ -223,14 +239,20 @@ describe('parity: the legacy Fitbit Web API and the Google Health API give the s
   });
 
   it('every tracker resource (and the overview) read through Google equals the legacy answer: zone, dates, units', async () => {
-    for (const p of paths()) {
-      const g = await data(p);
+    const { pid, deviceId } = await legacyLinked();
+    const { today, legacy, unfinished } = await throughLegacy(pid, deviceId);
+    await throughGoogle(pid);
+    for (const p of paths(today)) {
+      const g = await data(pid, p);
       expect(g.timeZone).toBeTruthy();
       expect.soft(comparable(p, g.data, unfinished), p).toEqual(comparable(p, legacy.get(p), unfinished));
     }
   });
 
   it('a sync through Google stores the same readings (values, local dates and times, offsets)', async () => {
+    const { pid, deviceId } = await legacyLinked();
+    const { unfinished, legacyRows } = await throughLegacy(pid, deviceId);
+    await throughGoogle(pid);
     const owner = await t.connectAs('owner');
     try {
       await owner.query('DELETE FROM device_readings WHERE participant_id = $1', [pid]);
@@ -242,7 +264,7 @@ describe('parity: the legacy Fitbit Web API and the Google Health API give the s
     await simControl(t, 'google-health').post('reset-rate-limit');
     const r = await syncDevice(t.ctx, deviceId);
     expect(r.status, r.errors.join('; ')).toBe('synced');
-    const google = await rows();
+    const google = await rows(pid);
     // value_json: the weight log's logId and source are the API's own, SpO2 has no min/max on Google.
     const finished = (x: Json) =>
       !(String(x.metric_key).startsWith('sleep_') && unfinished.has(String(x.local_date)));

@@ -45,23 +45,30 @@ function offsetAt(tz: string, t: number) {
 describe('a Google Health participant who changes time zone mid-period', () => {
   let t: TestApp;
   let a: TeamFixture;
-  let pid: number;
-  let deviceId: number;
-  let legacyId: string;
-  let from: string;
-  let to: string;
-  let moveDate: string;
+  let trialId: number;
   const newZone = (old: string) => (old.startsWith('America/') ? 'Asia/Tokyo' : 'America/Los_Angeles');
-  let zone: string;
 
   beforeAll(async () => {
     t = await createTestApp({ listen: true, now: clock.now, env: { FITBIT_API: 'google_health' } });
     a = await teamWithRoles(t, 'Travel', { hiddenFields: [], allowedBrands: ['Fitbit'] });
     await storeMetrics(a, 'Fitbit Sense', ['steps', 'sleep_duration', 'weight']);
-    [pid] = (await trialWithParticipants(a, 'Travel', ['travel@x.example'])).ids as [number];
+    ({ trialId } = await trialWithParticipants(a, 'Travel', []));
     await simControl(t, 'google-health').clock(NOW);
+  });
+  afterAll(() => t?.close());
+
+  let participants = 0;
+  /**
+   * A participant of the test's own, linked, who moved to another zone at MOVED: the new zone, the
+   * 30 local dates up to its today, the first local date begun there.
+   */
+  const moved = async () => {
+    participants += 1;
+    const pid = (
+      await a.as.Admin.post('/api/trialParticipants', { trialId, email: `travel${participants}@x.example` })
+    ).json().participantId as number;
     const healthUserId = await linkParticipant(t, a, pid, 'fitbit');
-    deviceId = (
+    const deviceId = (
       await t.ctx.db
         .selectFrom('participant_devices')
         .select('id')
@@ -71,21 +78,21 @@ describe('a Google Health participant who changes time zone mid-period', () => {
     const person = (await (
       await fetch(`${t.ctx.config.publicUrl}/sim/google-health/_control/person?userId=${healthUserId}`)
     ).json()) as { legacyFitbitUserId: string; zones: Array<{ timeZone: string }> };
-    legacyId = person.legacyFitbitUserId;
-    zone = newZone(person.zones[0]!.timeZone);
+    const legacyId = person.legacyFitbitUserId;
+    const zone = newZone(person.zones[0]!.timeZone);
     await simControl(t, 'google-health').post('time-zone', {
       userId: healthUserId,
       timeZone: zone,
       from: MOVED,
     });
-    to = localDate(zone, NOW);
-    from = addDays(to, -29);
+    const to = localDate(zone, NOW);
+    const from = addDays(to, -29);
     // The first local date begun in the new zone.
-    moveDate = addDays(localDate(zone, MOVED), 1);
-  });
-  afterAll(() => t?.close());
+    const moveDate = addDays(localDate(zone, MOVED), 1);
+    return { pid, deviceId, legacyId, zone, to, from, moveDate };
+  };
 
-  const data = async (path: string) => {
+  const data = async (pid: number, path: string) => {
     const res = await a.as.Viewer.get(
       `/api/getFitbitServerParticipantData/${pid}/-/${encodeURIComponent(path)}`,
     );
@@ -94,13 +101,14 @@ describe('a Google Health participant who changes time zone mid-period', () => {
   };
 
   it('the data API: the new zone, consecutive local dates to its today, each date with its own values', async () => {
-    const steps = await data(`/activities/steps/date/${from}/${to}.json`);
+    const { pid, legacyId, zone, from, to } = await moved();
+    const steps = await data(pid, `/activities/steps/date/${from}/${to}.json`);
     expect(steps.timeZone).toBe(zone);
     const rows = steps.data['activities-steps']!;
     expect(rows.map((r) => r.dateTime)).toEqual(Array.from({ length: 30 }, (_, i) => addDays(from, i)));
     for (const r of rows)
       expect(r.value, String(r.dateTime)).toBe(String(fitbitDay(legacyId, String(r.dateTime)).steps));
-    const sleep = (await data(`/sleep/date/${from}/${to}.json`)).data.sleep!;
+    const sleep = (await data(pid, `/sleep/date/${from}/${to}.json`)).data.sleep!;
     for (const s of sleep)
       expect(s.minutesAsleep, String(s.dateOfSleep)).toBe(
         fitbitDay(legacyId, String(s.dateOfSleep)).sleep!.minutesAsleep,
@@ -109,7 +117,7 @@ describe('a Google Health participant who changes time zone mid-period', () => {
       Array.from({ length: 30 }, (_, i) => addDays(from, i)).filter((d) => fitbitDay(legacyId, d).sleep)
         .length,
     );
-    const weights = (await data(`/body/log/weight/date/${from}/${to}.json`)).data.weight!;
+    const weights = (await data(pid, `/body/log/weight/date/${from}/${to}.json`)).data.weight!;
     for (const w of weights) {
       // Weighed at 07:38:14 local time, wherever the participant was that morning.
       expect(w.time).toBe('07:38:14');
@@ -118,6 +126,7 @@ describe('a Google Health participant who changes time zone mid-period', () => {
   });
 
   it('the stored readings keep each local date’s values; days after the move carry the new offset', async () => {
+    const { pid, deviceId, legacyId, zone, from, moveDate } = await moved();
     await simControl(t, 'google-health').post('reset-rate-limit');
     const r = await syncDevice(t.ctx, deviceId);
     expect(r.status, r.errors.join('; ')).toBe('synced');

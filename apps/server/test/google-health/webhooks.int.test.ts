@@ -25,9 +25,7 @@ const sign = (body: string) => createSign('sha256').update(body).sign(keys.priva
 describe('Google Health webhooks', () => {
   let t: TestApp;
   let a: TeamFixture;
-  let pid: number;
-  let deviceId: number;
-  let healthUserId: string;
+  let trialId: number;
   const post = (body: string, headers: Record<string, string> = {}) =>
     fetch(`${t.ctx.config.publicUrl}/webhooks/google-health`, {
       method: 'POST',
@@ -35,14 +33,14 @@ describe('Google Health webhooks', () => {
       body,
     });
   // pg-boss's tables belong to the application role that installed them.
-  const queued = async () =>
+  const queued = async (deviceId: number) =>
     (
       await sql<{ n: number }>`SELECT count(*)::int AS n FROM pgboss.job
         WHERE name = 'device-sync' AND data->>'deviceId' = ${String(deviceId)} AND state = 'created'`.execute(
         t.ctx.db,
       )
     ).rows[0]!.n;
-  const cursor = async (metric: string) =>
+  const cursor = async (deviceId: number, metric: string) =>
     (
       await t.ctx.db
         .selectFrom('device_sync_cursors')
@@ -65,9 +63,19 @@ describe('Google Health webhooks', () => {
     await registerJobQueues(t.ctx.boss!, [deviceSync]);
     a = await teamWithRoles(t, 'Hooks', { hiddenFields: [], allowedBrands: ['Fitbit'] });
     await storeMetrics(a, 'Fitbit Sense', ['steps', 'weight']);
-    [pid] = (await trialWithParticipants(a, 'Hooks', ['hook@x.example'])).ids as [number];
-    healthUserId = await linkParticipant(t, a, pid, 'fitbit');
-    deviceId = (
+    ({ trialId } = await trialWithParticipants(a, 'Hooks', []));
+  });
+  afterAll(() => t?.close());
+
+  let participants = 0;
+  /** A participant of the test's own, linked through Google and synced once. */
+  const syncedDevice = async () => {
+    participants += 1;
+    const pid = (
+      await a.as.Admin.post('/api/trialParticipants', { trialId, email: `hook${participants}@x.example` })
+    ).json().participantId as number;
+    const healthUserId = await linkParticipant(t, a, pid, 'fitbit');
+    const deviceId = (
       await t.ctx.db
         .selectFrom('participant_devices')
         .select('id')
@@ -76,9 +84,10 @@ describe('Google Health webhooks', () => {
     ).id;
     expect((await syncDevice(t.ctx, deviceId)).status).toBe('synced');
     // The callback queued the link's first sync (synced just above): what the webhooks queue is counted from none.
-    await sql`DELETE FROM pgboss.job WHERE name = 'device-sync'`.execute(t.ctx.db);
-  });
-  afterAll(() => t?.close());
+    await sql`DELETE FROM pgboss.job
+      WHERE name = 'device-sync' AND data->>'deviceId' = ${String(deviceId)}`.execute(t.ctx.db);
+    return { deviceId, healthUserId };
+  };
 
   it('verification handshake: 201 with the registered secret, 401 without it or with another', async () => {
     const body = JSON.stringify({ type: 'verification' });
@@ -88,8 +97,9 @@ describe('Google Health webhooks', () => {
   });
 
   it('a notification with the secret moves the data type’s cursors back and queues one sync', async () => {
-    const stepsBefore = (await cursor('steps'))!;
-    const weightBefore = await cursor('weight');
+    const { deviceId, healthUserId } = await syncedDevice();
+    const stepsBefore = (await cursor(deviceId, 'steps'))!;
+    const weightBefore = await cursor(deviceId, 'weight');
     const from = new Date(Date.parse(`${stepsBefore}T00:00:00Z`) - 5 * 86_400_000).toISOString().slice(0, 10);
     const to = new Date(Date.parse(`${from}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
     const notification = (user: string, dataType = 'steps') =>
@@ -104,22 +114,23 @@ describe('Google Health webhooks', () => {
           },
         },
       ]);
-    expect(await queued()).toBe(0);
+    expect(await queued(deviceId)).toBe(0);
     const res = await post(notification(healthUserId), { authorization: SECRET });
     expect(res.status).toBe(200);
-    expect(await cursor('steps')).toBe(from);
-    expect(await cursor('weight')).toBe(weightBefore); // another data type: untouched
-    expect(await queued()).toBe(1);
+    expect(await cursor(deviceId, 'steps')).toBe(from);
+    expect(await cursor(deviceId, 'weight')).toBe(weightBefore); // another data type: untouched
+    expect(await queued(deviceId)).toBe(1);
     // A burst for the same device is still one waiting job (the device's singleton).
     expect((await post(notification(healthUserId, 'weight'), { authorization: SECRET })).status).toBe(200);
-    expect(await cursor('weight')).toBe(from);
-    expect(await queued()).toBe(1);
+    expect(await cursor(deviceId, 'weight')).toBe(from);
+    expect(await queued(deviceId)).toBe(1);
     // Someone the portal does not know: accepted (Google must not disable the endpoint), nothing queued.
     expect((await post(notification('123456789'), { authorization: SECRET })).status).toBe(200);
-    expect(await queued()).toBe(1);
+    expect(await queued(deviceId)).toBe(1);
   });
 
   it('authenticity: a valid signature alone is enough; a bad one is refused even with the secret', async () => {
+    const { healthUserId } = await syncedDevice();
     const body = JSON.stringify([
       { data: { healthUserId, dataType: 'sleep', operation: 'UPSERT', intervals: [] } },
     ]);
@@ -134,6 +145,7 @@ describe('Google Health webhooks', () => {
   });
 
   it('end to end with the Google Health simulator: its subscriber verifies our endpoint and delivers signed notifications', async () => {
+    const { deviceId, healthUserId } = await syncedDevice();
     const sim = `${t.ctx.config.publicUrl}/sim/google-health`;
     // A service account's token (cloud-platform): subscribers are project resources, not a user's.
     const enc = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
@@ -175,7 +187,7 @@ describe('Google Health webhooks', () => {
       // Both verification probes passed (with the secret: 201; without: 401), or creation fails.
       expect(created.status, await created.clone().text()).toBe(200);
       expect(JSON.stringify(await created.json())).toContain('ACTIVE');
-      const weightBefore = (await cursor('weight'))!;
+      const weightBefore = (await cursor(deviceId, 'weight'))!;
       const date = new Date(Date.parse(`${weightBefore}T00:00:00Z`) - 9 * 86_400_000)
         .toISOString()
         .slice(0, 10);
@@ -186,7 +198,7 @@ describe('Google Health webhooks', () => {
       });
       const { deliveries } = (await sent.json()) as { deliveries: Array<{ status: number }> };
       expect(deliveries.map((d) => d.status)).toEqual([200]);
-      expect(await cursor('weight')).toBe(date);
+      expect(await cursor(deviceId, 'weight')).toBe(date);
     } finally {
       config.GOOGLE_HEALTH_WEBHOOK_PUBLIC_KEY = ownKey;
     }

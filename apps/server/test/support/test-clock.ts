@@ -6,5 +6,9 @@ export function testClock(start: string) {
     advance: (ms: number) => {
       at = new Date(at.getTime() + ms);
     },
+    /** Back (or on) to an instant: each test of a file sets the time it starts at. */
+    set: (instant: string) => {
+      at = new Date(instant);
+    },
   };
 }

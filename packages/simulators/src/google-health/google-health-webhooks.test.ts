@@ -7,12 +7,13 @@
  */
 import { createVerify } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { api, control, type Json, link, type Sim, scopeOf, startSim } from './test-kit.js';
 
 const SECRET = 'Bearer endpoint-secret-42';
 
 describe('Google Health simulator: webhooks', { timeout: 30_000 }, () => {
+  // Each test has its own simulator (its own subscribers and configuration) and its own endpoint.
   let sim: Sim;
   let endpoint: FastifyInstance;
   let endpointUrl = '';
@@ -21,7 +22,9 @@ describe('Google Health simulator: webhooks', { timeout: 30_000 }, () => {
   let checksAuth = true;
   let saToken = '';
 
-  beforeAll(async () => {
+  beforeEach(async () => {
+    received.length = 0;
+    checksAuth = true;
     sim = await startSim();
     endpoint = Fastify();
     endpoint.addContentTypeParser('application/json', { parseAs: 'string' }, (_r, body, done) =>
@@ -58,7 +61,7 @@ describe('Google Health simulator: webhooks', { timeout: 30_000 }, () => {
     expect(body.token_type).toBe('Bearer');
     saToken = body.access_token;
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await sim.close();
     await endpoint.close();
   });
@@ -115,6 +118,7 @@ describe('Google Health simulator: webhooks', { timeout: 30_000 }, () => {
   });
 
   it('notifications: one signed JSON array per subscriber, only for users who granted the scope', async () => {
+    expect((await create('trialwear-prod')).status).toBe(200);
     const granted = await link(sim, 'wh-granted.n.m');
     const noSleep = await link(sim, 'wh-nosleep.n.m', [scopeOf('activity_and_fitness')]);
     const id = (t: string) => api(sim, t, '/v4/users/me/identity').then((r) => r.body.healthUserId as string);
@@ -164,10 +168,10 @@ describe('Google Health simulator: webhooks', { timeout: 30_000 }, () => {
     expect(last.headers.authorization).toBeUndefined();
     expect(last.headers['x-healthapi-signature']).toBeUndefined();
     expect(JSON.parse(last.raw)[0].data.operation).toBe('UPDATE');
-    await control(sim, 'reset');
   });
 
   it('update re-verifies; delete removes', async () => {
+    expect((await create('trialwear-prod')).status).toBe(200);
     const patch = await subscribers('/trialwear-prod?updateMask=subscriber_configs', 'PATCH', {
       subscriberConfigs: [{ dataTypes: ['weight'], subscriptionCreatePolicy: 'AUTOMATIC' }],
     });
