@@ -54,9 +54,13 @@ export function omronDay(userId: string, day: string) {
   const weights: WeightReading[] = [];
   if (rnd(`${userId}:${day}:gap`) > 1 / 6) {
     const count = 1 + Math.floor(rnd(`${userId}:${day}:n`) * 3);
+    const minutes = new Set<number>();
     for (let i = 0; i < count; i++) {
-      const minute =
+      let minute =
         (i === 2 ? 20 * 60 : 7 * 60) + Math.floor(rnd(`${userId}:${day}:m${i}`) * 90) + (i === 1 ? 3 : 0);
+      // A cuff reading takes about a minute: two readings of a day never share one.
+      while (minutes.has(minute)) minute += 2;
+      minutes.add(minute);
       const when = at(minute);
       const base = hypertensive ? 135 : 108;
       const systolic = Math.round(base + rnd(`${userId}:${day}:s${i}`) * 28 + (minute < 600 ? 6 : 0));
