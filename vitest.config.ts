@@ -19,6 +19,11 @@ const googleHealthSimulator = 'packages/simulators/src/google-health/**/*.test.t
 export default defineConfig({
   ...source,
   test: {
+    // Workers are the run's, not a project's (Vitest reads maxWorkers from the root config only; its
+    // default, CPUs − 1, ran one integration file at a time on 2 cores). Three on 2 cores: many
+    // integration files mostly wait (real processes, a restarted database, pg-boss), and each file
+    // has its own database, so they overlap without sharing anything.
+    maxWorkers: Number(process.env.TEST_WORKERS ?? 3),
     projects: [
       {
         ...source,
@@ -52,9 +57,8 @@ export default defineConfig({
           globalSetup: ['apps/server/test/support/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
-          // Each file gets its own database cloned from a migrated template.
+          // Each file gets its own database cloned from a migrated template: files run side by side.
           fileParallelism: true,
-          maxWorkers: 2,
         },
       },
     ],

@@ -88,17 +88,18 @@ export default async function setup(project: TestProject) {
     adminUrl = embedded.connectionString('postgres');
     stop = embedded.stop;
   }
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  // Leftovers of an interrupted run.
-  const old = await admin.query<{ datname: string }>(
-    "SELECT datname FROM pg_database WHERE datname LIKE 'tw_test_%'",
-  );
-  for (const { datname } of old.rows) {
-    await admin.query(`ALTER DATABASE "${datname}" WITH ALLOW_CONNECTIONS true`);
-    await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+  // One run per cluster: a second run's setup would drop the first run's databases under it. The
+  // lock is held by this connection until the teardown (or the process's end).
+  const runLock = new pg.Client({ connectionString: adminUrl });
+  await runLock.connect();
+  const { rows } = await runLock.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [RUN_LOCK]);
+  if (!rows[0]?.ok) {
+    await runLock.end();
+    throw new Error(
+      `Another integration test run is using this PostgreSQL (${process.env.TEST_DATABASE_URL ? 'TEST_DATABASE_URL' : '.data/test-pg'}): wait for it to end. Two runs on one cluster drop each other's databases.`,
+    );
   }
-  await admin.end();
+  await dropTestDatabases(adminUrl); // leftovers of an interrupted run
   await prepareTemplate(adminUrl);
 
   project.provide('adminDatabaseUrl', adminUrl);
@@ -106,16 +107,28 @@ export default async function setup(project: TestProject) {
   project.provide('rolePasswords', ROLE_PASSWORDS);
 
   return async () => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
+    await dropTestDatabases(adminUrl);
+    await runLock.end();
+    await stop();
+  };
+}
+
+const RUN_LOCK = 734_002;
+
+/**
+ * Drops every test database. An interrupted DROP leaves a database invalid (datconnlimit -2), which
+ * may be dropped but not altered; DROP … WITH (FORCE) needs no ALTER first (none is a template).
+ */
+async function dropTestDatabases(adminUrl: string) {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
     const left = await client.query<{ datname: string }>(
       "SELECT datname FROM pg_database WHERE datname LIKE 'tw_test_%'",
     );
-    for (const { datname } of left.rows) {
-      await client.query(`ALTER DATABASE "${datname}" WITH ALLOW_CONNECTIONS true`);
+    for (const { datname } of left.rows)
       await client.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
-    }
+  } finally {
     await client.end();
-    await stop();
-  };
+  }
 }
