@@ -138,6 +138,19 @@ describe('schema rules the specs imply', () => {
   });
 
   it('the team overview derives the actual counts', async () => {
+    // A team of its own: one trial with two participants.
+    const team = await createTestTeam(t, 'Overview Team');
+    const trial = (
+      await t.ctx.db
+        .insertInto('trials')
+        .values({ team_id: team, trial_number: '1', trial_name: 'Overview', trial_code: 'OVR' })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
+    await t.ctx.db
+      .insertInto('participants')
+      .values([1, 2].map((n) => ({ team_id: team, trial_id: trial, email: `o${n}@x.example` })))
+      .execute();
     const row = await t.ctx.db
       .selectFrom(
         sql<{
@@ -147,9 +160,9 @@ describe('schema rules the specs imply', () => {
         }>`team_overview`.as('o'),
       )
       .selectAll()
-      .where('o.id', '=', teamA)
+      .where('o.id', '=', team)
       .executeTakeFirstOrThrow();
     expect(row.actual_num_of_trials).toBe(1);
-    expect(row.actual_num_of_participants).toBeGreaterThan(0);
+    expect(row.actual_num_of_participants).toBe(2);
   });
 });
