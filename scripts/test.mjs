@@ -1,12 +1,18 @@
-// `npm test`: unit + integration tests (Vitest, real PostgreSQL), then the
-// browser journeys (real server, headless Chromium). Prints one closing line
-// "N passed, N failed" over all of them and exits non-zero on any failure.
-// Both suites run shuffled (files and the tests in each file), with one seed
-// printed at the start and the end: TEST_SEED=<seed> npm test runs that order again.
-import { spawnSync } from 'node:child_process';
+// `npm test`: unit + integration tests (Vitest, real PostgreSQL) and the
+// browser journeys (real server, headless Chromium), side by side: the two
+// suites share nothing (each has its own PostgreSQL, ports and data
+// directory), and each mostly waits (real processes, a restarted database,
+// a browser), so together they keep two cores busy where one after the other
+// left them half idle. Every line is prefixed with its suite. Prints one
+// closing line "N passed, N failed" over all of them and exits non-zero on
+// any failure. Both suites run shuffled (files and the tests in each file),
+// with one seed printed at the start and the end: TEST_SEED=<seed> npm test
+// runs that order again. TEST_SUITES=sequential runs them one after another.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import readline from 'node:readline';
 import { root } from './build-state.mjs';
 
 const seed = Number(process.env.TEST_SEED ?? Math.floor(Math.random() * 1_000_000));
@@ -17,31 +23,49 @@ console.log(`Test order: shuffled with seed ${seed} (TEST_SEED=${seed} npm test 
 
 const reportsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-test-reports-'));
 const suites = [
-  { name: 'unit + integration', args: ['vitest', 'run'], cwd: root },
+  { name: 'unit + integration', label: '[int]', args: ['vitest', 'run'], cwd: root },
   {
     name: 'browser journeys',
+    label: '[e2e]',
     args: ['vitest', 'run', '--config', 'vitest.config.ts'],
     cwd: path.join(root, 'e2e'),
   },
 ];
 
-let passed = 0;
-let failed = 0;
-let skipped = 0;
-let exitCode = 0;
-for (const suite of suites) {
+/** Runs one suite; resolves with its exit status and its JSON report (or null). */
+function run(suite) {
   const report = path.join(reportsDir, `${suite.name.replace(/\W+/g, '-')}.json`);
-  console.log(`\n=== ${suite.name} ===`);
-  const res = spawnSync(
+  const started = Date.now();
+  const child = spawn(
     'npx',
     [...suite.args, ...shuffle, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`],
     {
       cwd: suite.cwd,
-      stdio: 'inherit',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
     },
   );
-  if (fs.existsSync(report)) {
-    const r = JSON.parse(fs.readFileSync(report, 'utf8'));
+  for (const stream of [child.stdout, child.stderr])
+    readline.createInterface({ input: stream }).on('line', (line) => console.log(`${suite.label} ${line}`));
+  return new Promise((resolve) => {
+    child.on('close', (status) => {
+      console.log(`${suite.label} ${suite.name}: done in ${Math.round((Date.now() - started) / 1000)} s`);
+      resolve({ status, report: fs.existsSync(report) ? JSON.parse(fs.readFileSync(report, 'utf8')) : null });
+    });
+  });
+}
+
+const results =
+  process.env.TEST_SUITES === 'sequential'
+    ? [await run(suites[0]), await run(suites[1])]
+    : await Promise.all(suites.map(run));
+
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+let exitCode = 0;
+for (const { status, report: r } of results) {
+  if (r) {
     passed += r.numPassedTests;
     failed += r.numFailedTests;
     skipped += r.numPendingTests + (r.numTodoTests ?? 0);
@@ -50,7 +74,7 @@ for (const suite of suites) {
   } else {
     failed += 1;
   }
-  if (res.status !== 0) exitCode = res.status ?? 1;
+  if (status !== 0) exitCode = status ?? 1;
 }
 fs.rmSync(reportsDir, { recursive: true, force: true });
 console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''} (seed ${seed})`);
