@@ -174,7 +174,7 @@ describe('binary COPY → CSV lines', () => {
           expect(Buffer.concat(out).toString('utf8')).toBe(expected.toString('utf8'));
         },
       ),
-      { numRuns: 150 },
+      { numRuns: 150, ...(process.env.FC_SEED ? { seed: Number(process.env.FC_SEED) } : {}) },
     );
   });
 

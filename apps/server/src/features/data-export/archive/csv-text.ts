@@ -71,10 +71,77 @@ export function offsetText(minutes: number): string {
 export function pgFloat8(v: number): string {
   if (Number.isInteger(v) && v < 1e15 && v > -1e15) return Object.is(v, -0) ? '-0' : String(v);
   if (!Number.isFinite(v)) return Number.isNaN(v) ? 'NaN' : v > 0 ? 'Infinity' : '-Infinity';
-  const e = v.toExponential(); // shortest digits, e.g. '1.5e+16', '9e-5'
+  let e = v.toExponential(); // shortest digits, e.g. '1.5e+16', '9e-5'
+  // JavaScript's shortest digits may lie exactly halfway to a neighbouring double (reading them back
+  // rounds to v by ties-to-even); PostgreSQL's shortest output never uses such a halfway text and
+  // writes more digits (-4.6162814338517504e+16, where JavaScript has -4.61628143385175e+16).
+  let fractionDigits = e.includes('.') ? e.indexOf('e') - e.indexOf('.') - 1 : 0;
+  while (onHalfway(v, e) && fractionDigits < 16) e = v.toExponential(++fractionDigits);
   const at = e.indexOf('e');
   const exponent = Number(e.slice(at + 1));
-  if (exponent >= -4 && exponent < 15) return String(v);
+  if (exponent >= -4 && exponent < 15) return plainDecimal(e.slice(0, at), exponent);
   const digits = Math.abs(exponent) < 10 ? `0${Math.abs(exponent)}` : String(Math.abs(exponent));
   return `${e.slice(0, at)}e${exponent < 0 ? '-' : '+'}${digits}`;
+}
+
+/** Whether the decimal text `text` is exactly halfway between v and one of its neighbouring doubles. */
+function onHalfway(v: number, text: string): boolean {
+  const d = decimalRational(text);
+  for (const n of [nextDouble(v, 1), nextDouble(v, -1)]) {
+    const a = binaryRational(v);
+    const b = binaryRational(n);
+    // (a + b) / 2 over the common denominator of a and b (both powers of two).
+    const den = a.den > b.den ? a.den : b.den;
+    const num = a.num * (den / a.den) + b.num * (den / b.den);
+    if (d.num * den * 2n === num * d.den) return true;
+  }
+  return false;
+}
+
+/** A finite double as num/den exactly (den a power of two). */
+function binaryRational(x: number): { num: bigint; den: bigint } {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, x);
+  const bits = view.getBigUint64(0);
+  const negative = bits >> 63n === 1n;
+  const exponent = Number((bits >> 52n) & 0x7ffn);
+  const fraction = bits & 0xfffffffffffffn;
+  const mantissa = exponent === 0 ? fraction : fraction | (1n << 52n);
+  const power = (exponent === 0 ? 1 : exponent) - 1075; // value = mantissa × 2^power
+  const num = negative ? -mantissa : mantissa;
+  return power >= 0 ? { num: num << BigInt(power), den: 1n } : { num, den: 1n << BigInt(-power) };
+}
+
+/** The neighbouring double of x towards +∞ (dir 1) or −∞ (dir −1); x finite and not 0. */
+function nextDouble(x: number, dir: 1 | -1): number {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, x);
+  const bits = view.getBigUint64(0);
+  view.setBigUint64(0, x > 0 === dir > 0 ? bits + 1n : bits - 1n);
+  return view.getFloat64(0);
+}
+
+/** A decimal text ('-4.61628143385175e+16') as num/den exactly (den a power of ten). */
+function decimalRational(text: string): { num: bigint; den: bigint } {
+  const [mantissa, exp = '0'] = text.split('e');
+  const [whole, frac = ''] = mantissa!.split('.');
+  const digits = BigInt(`${whole}${frac}`);
+  const power = Number(exp) - frac.length;
+  return power >= 0
+    ? { num: digits * 10n ** BigInt(power), den: 1n }
+    : { num: digits, den: 10n ** BigInt(-power) };
+}
+
+/** '-1.2345' and exponent 2 → '-123.45'; exponent -3 → '-0.0012345' (no trailing point). */
+function plainDecimal(mantissa: string, exponent: number): string {
+  const negative = mantissa.startsWith('-');
+  const digits = mantissa.replace(/[-.]/g, '');
+  const point = exponent + 1; // digits before the decimal point
+  const text =
+    point <= 0
+      ? `0.${'0'.repeat(-point)}${digits}`
+      : point >= digits.length
+        ? digits + '0'.repeat(point - digits.length)
+        : `${digits.slice(0, point)}.${digits.slice(point)}`;
+  return negative ? `-${text}` : text;
 }
