@@ -16,6 +16,7 @@ import {
   SCALE_FORM_MESSAGES,
   SUMMARY_SUBJECTS,
 } from './device-data-rules.js';
+import { seriesSchema } from './series.js';
 
 export * from './device-data-rules.js';
 
@@ -27,21 +28,6 @@ export const fitbitResourcePathSchema = z
   .refine((p) => parseFitbitTrackerPath(p) !== null, { message: DATA_MESSAGES.unknownResource });
 
 // ------------------------------------------------------------ answers
-
-/**
- * GET /api/getFitbitServerParticipantData/{participantId}/{email}/{resourcePath}
- * (resourcePath URL-encoded as one segment). `data` is Fitbit's own JSON for
- * that path, or the overview (below) for `/overview`. `timeZone` is the
- * participant's IANA zone from the Fitbit profile: every date in `data` is a
- * local date in that zone.
- */
-export const trackerDataResultSchema = z.object({
-  participantId: z.number(),
-  resourcePath: z.string(),
-  timeZone: z.string(),
-  data: z.unknown(),
-});
-export type TrackerDataResult = z.infer<typeof trackerDataResultSchema>;
 
 const dayValueSchema = z.object({ date: z.string(), value: z.number().nullable() });
 export type DayValue = z.infer<typeof dayValueSchema>;
@@ -85,6 +71,36 @@ export const trackerOverviewSchema = z.object({
   summary: localSummarySchema,
 });
 export type TrackerOverview = z.infer<typeof trackerOverviewSchema>;
+
+/** The legacy answer (`data`: the provider's JSON), until the server answers `trackerSeriesResultSchema`. */
+export const trackerDataResultSchema = z.object({
+  participantId: z.number(),
+  resourcePath: z.string(),
+  timeZone: z.string(),
+  data: z.unknown(),
+});
+export type TrackerDataResult = z.infer<typeof trackerDataResultSchema>;
+
+/**
+ * GET /api/getFitbitServerParticipantData/{participantId}/{email}/{resourcePath}
+ * (resourcePath URL-encoded as one segment). `timeZone` is the participant's
+ * IANA zone (Fitbit profile, Google Health settings): every local date and
+ * time in the answer is in it. Exactly one of:
+ * - `series`: what the path reads as normalized series (series.ts), one per
+ *   metric, whichever API the link was authorized with;
+ * - `overview`: for `/overview`, 14 local days per subject and their summary;
+ * - `records`: for the paths that list logs rather than values (the activity
+ *   log list, a day's food log), the provider's entries as listed.
+ */
+export const trackerSeriesResultSchema = z.object({
+  participantId: z.number(),
+  resourcePath: z.string(),
+  timeZone: z.string(),
+  series: z.array(seriesSchema).optional(),
+  overview: trackerOverviewSchema.optional(),
+  records: z.array(z.unknown()).optional(),
+});
+export type TrackerSeriesResult = z.infer<typeof trackerSeriesResultSchema>;
 
 // ------------------------------------------------------------ Omron
 

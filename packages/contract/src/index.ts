@@ -18,6 +18,7 @@ export * from './participants.js';
 export * from './platform.js';
 export * from './roles.js';
 export * from './routes.js';
+export * from './series.js';
 export * from './teams.js';
 export * from './trial-users.js';
 export * from './trials.js';

@@ -5,7 +5,7 @@
  * through the registry (`ctx.providers`), so routes, background jobs and the
  * CLI call providers the same way without importing HTTP code.
  */
-import type { Brand, DeviceEntry, LinkProvider, Provider } from '@trialwear/contract';
+import type { Brand, DeviceEntry, LinkProvider, Provider, Series } from '@trialwear/contract';
 import type { OAuthTokenClient } from './oauth-client.js';
 
 export type { DeviceEntry, Provider };
@@ -71,10 +71,30 @@ export interface ProviderAnswer {
   body: unknown;
 }
 
+/**
+ * An answer as normalized series (contract series.ts); `records` for the
+ * queries that list logs rather than values (Fitbit's activity log list, a
+ * day's food log).
+ */
+export interface SeriesSet {
+  series: Series[];
+  records?: unknown[];
+}
+
 export interface ProviderDataReader {
   /** The resources this provider can read (the allow-list of `DataQuery.resource`). */
   resources: readonly string[];
+  /** One read, answered as the provider sent it (the raw pages show it as is). */
   read(accessToken: string, query: DataQuery): Promise<ProviderResult<ProviderAnswer>>;
+  /**
+   * The provider module's mapping of `read`'s answer to normalized series:
+   * pure (no call), in the participant's zone where the provider answers in
+   * local time (Fitbit), from the answer's own offsets otherwise (Omron,
+   * Dexcom: `timeZone` null). Every consumer (data routes, overview, sync)
+   * reads provider data only through it. Optional only while each provider
+   * moves to it (issue #22 §4).
+   */
+  toSeries?(query: DataQuery, answer: ProviderAnswer, timeZone: string | null): SeriesSet;
 }
 
 export interface ProviderClient {
