@@ -12,9 +12,12 @@
  *   notifications) and the `legacyUserId` (to match a legacy link).
  * - Devices: the paired devices (battery, type, last sync), sync times
  *   given in the user's zone as the legacy list did.
- * - Data: each allow-listed legacy tracker path answered in the legacy shape
- *   from the Google calls that replace it (legacy-answers.ts), and `profile`
- *   from the settings (time zone).
+ * - Data: `read` makes, for each allow-listed tracker path, the Google
+ *   calls that replace it (google-reads.ts) and answers Google's own bodies
+ *   (`{ calls: [{ request, sent?, body }] }`, the raw pages show them);
+ *   `toSeries` maps those bodies directly to normalized series
+ *   (google-series.ts, decision 030). `profile` answers the zone and its
+ *   current offset from the settings (`{ user: { timezone, offsetFromUTCMillis } }`).
  */
 
 import { parseFitbitResourcePath } from '@trialwear/contract';
@@ -29,7 +32,8 @@ import type {
   ProviderTokens,
 } from '../../types.js';
 import { GoogleCallFailed, GoogleHealthCalls, type GoogleSettings, googleErrorOf } from './google-http.js';
-import { legacyAnswer, profileAnswer, UnsupportedResource } from './legacy-answers.js';
+import { profileAnswer, readTracker, UnsupportedResource } from './google-reads.js';
+import { googleToSeries } from './google-series.js';
 import type { GoogleHealthSettings } from './settings.js';
 
 interface GoogleTokenBody {
@@ -67,7 +71,8 @@ function googleDataReader(s: GoogleHealthSettings): ProviderDataReader {
           const r = query.resource === 'tracker' ? parseFitbitResourcePath(path) : null;
           if (!r || !r.api)
             return { ok: false, status: 400, errorType: 'validation', message: 'Unknown resource path' };
-          body = await legacyAnswer(calls, path, r);
+          await readTracker(calls, path, r);
+          body = { calls: calls.answered };
         }
         return { ok: true, data: { request: calls.made.join(' ; '), status: 200, headers: {}, body } };
       } catch (err) {
@@ -77,6 +82,7 @@ function googleDataReader(s: GoogleHealthSettings): ProviderDataReader {
         throw err;
       }
     },
+    toSeries: googleToSeries,
   };
 }
 

@@ -58,9 +58,25 @@ export type DataPoint = Record<string, unknown> & {
   };
 };
 
-/** One authorized caller of the API for a user's token; it remembers the calls made (the answer's `request`). */
+/**
+ * One call as made and answered: `request` is the method and path (no host,
+ * no token), `sent` the JSON body of a POST (a roll-up's range and window),
+ * `body` Google's answer as received.
+ */
+export interface GoogleCall {
+  request: string;
+  sent?: object;
+  body: unknown;
+}
+
+/**
+ * One authorized caller of the API for a user's token; it remembers the
+ * calls made (the answer's `request`) and, of those Google answered, the
+ * answers (`answered`: the reader's answer body).
+ */
 export class GoogleHealthCalls {
   readonly made: string[] = [];
+  readonly answered: GoogleCall[] = [];
 
   constructor(
     private readonly apiUrl: string,
@@ -82,6 +98,7 @@ export class GoogleHealthCalls {
       googleErrorOf,
     );
     if (!r.ok) throw new GoogleCallFailed(r);
+    this.answered.push({ request: `${method} ${path}`, ...(body ? { sent: body } : {}), body: r.data ?? {} });
     return (r.data ?? {}) as T;
   }
 
