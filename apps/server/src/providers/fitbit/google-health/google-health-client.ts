@@ -28,6 +28,7 @@ import type {
   ProviderResult,
   ProviderTokens,
 } from '../../types.js';
+import { legacyToSeries } from '../legacy-series.js';
 import { GoogleCallFailed, GoogleHealthCalls, type GoogleSettings, googleErrorOf } from './google-http.js';
 import { legacyAnswer, profileAnswer, UnsupportedResource } from './legacy-answers.js';
 import type { GoogleHealthSettings } from './settings.js';
@@ -57,6 +58,12 @@ interface PairedDevice {
 function googleDataReader(s: GoogleHealthSettings): ProviderDataReader {
   return {
     resources: ['tracker', 'profile'],
+    // Until the Google answers are mapped directly: the legacy-shaped answer's series, as Google's.
+    toSeries(query, answer, timeZone) {
+      const set = legacyToSeries(query, answer, timeZone);
+      for (const x of set.series) x.source.provider = 'google_health';
+      return set;
+    },
     async read(accessToken, query) {
       const calls = new GoogleHealthCalls(s.apiUrl, accessToken);
       try {
