@@ -127,17 +127,8 @@ function mapLegacy(path: string, r: FitbitResource, answer: ProviderAnswer, tz: 
         series: [dailyOf(m.metric, m.unit, list(body, `foods-log-${resource}`), (e) => num(e.value))],
       };
     }
-    case 'foods-day': {
-      const s = field(body, 'summary');
-      const date = r.start!;
-      return {
-        series: [
-          daily('calories_in', 'kcal', [{ date, value: num(field(s, 'calories')) }]),
-          daily('water', 'ml', [{ date, value: num(field(s, 'water')) }]),
-        ],
-        records: list(body, 'foods'),
-      };
-    }
+    case 'foods-day':
+      return { series: [], records: list(body, 'foods') };
     case 'activity-logs':
       return { series: [], records: list(body, 'activities') };
     case 'spo2': {
