@@ -51,6 +51,12 @@ describe('one day’s intraday series', () => {
       values: [12],
     });
     expect(readIntraday([], 'steps')).toEqual({ x: [], values: [] });
+    // The day's total of the same metric, as a days-only series beside the points, is not a point.
+    const total: Series = { ...steps, points: undefined, days: [{ date: '2026-11-21', value: 12 }] };
+    expect(readIntraday([total, steps], 'steps')).toEqual({
+      x: [Date.UTC(2026, 10, 21, 8) / 1000],
+      values: [12],
+    });
   });
 
   it('spring forward (Europe/London 2026-03-29, 23 hours): the same x as the local times read in the zone', () => {

@@ -5,7 +5,7 @@
  * participant's local date and time; the charts draw the instants in the
  * answer's time zone (a DST day has 23 or 25 hours).
  */
-import { parseFitbitResourcePath, type Series, seriesOf } from '@trialwear/contract';
+import { parseFitbitResourcePath, type Series } from '@trialwear/contract';
 
 export type HeartDetail = '1sec' | '1min';
 
@@ -35,7 +35,9 @@ export interface IntradaySeries {
  * participant's zone: a DST day has 23 or 25 hours on the axis without any zone arithmetic here.
  */
 export function readIntraday(series: readonly Series[], metric: string): IntradaySeries {
-  const points = seriesOf(series, metric)?.points ?? [];
+  // Every series of the metric: an intraday answer may also carry the day's total of the same
+  // metric as a days-only series (Fitbit's steps intraday answer has both).
+  const points = series.filter((s) => s.metric === metric).flatMap((s) => s.points ?? []);
   return {
     x: points.map((p) => Date.parse(p.at) / 1000),
     values: points.map((p) => p.value),
