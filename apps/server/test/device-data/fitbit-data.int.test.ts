@@ -6,7 +6,7 @@
  * overview and the local summary against a hand-computed 7-vs-7.
  */
 
-import { DATA_MESSAGES, fitbitBodyPeriodStart } from '@trialwear/contract';
+import { DATA_MESSAGES, fitbitBodyPeriodStart, type Series } from '@trialwear/contract';
 import { fitbitDay, fitbitIntradayDataset, fitbitUserTimezone } from '@trialwear/simulators';
 import { addDays, localDate } from '@trialwear/zone';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -33,6 +33,14 @@ describe('Fitbit tracker data', () => {
   const sim = () => simControl(t, 'fitbit');
   const data = (as: TeamFixture['as'][keyof TeamFixture['as']], id: number, path: string) =>
     as.get(`/api/getFitbitServerParticipantData/${id}/-/${enc(path)}`);
+  /** The answer's series of `metric` (the route answers normalized series, decision 030). */
+  const seriesIn = (body: { series?: Series[] }, metric: string) => {
+    const s = body.series?.find((x) => x.metric === metric);
+    if (!s) throw new Error(`no ${metric} series in ${JSON.stringify(body).slice(0, 200)}`);
+    return s;
+  };
+  const daysIn = (body: { series?: Series[] }, metric: string) =>
+    (seriesIn(body, metric).days ?? []).map((d) => ({ date: d.date, value: d.value }));
 
   beforeAll(async () => {
     t = await createTestApp({ listen: true, now: clock.now });
@@ -79,10 +87,11 @@ describe('Fitbit tracker data', () => {
     const body = res.json();
     expect(body.timeZone).toBe(fitbitUserTimezone(user).tz);
     expect(body.participantId).toBe(pid);
-    expect(body.data['activities-steps']).toEqual(
+    expect(seriesIn(body, 'steps')).toMatchObject({ unit: 'steps', timeZone: body.timeZone });
+    expect(daysIn(body, 'steps')).toEqual(
       Array.from({ length: 7 }, (_, i) => {
         const d = day('2027-03-01', i);
-        return { dateTime: d, value: String(fitbitDay(user, d).steps) };
+        return { date: d, value: fitbitDay(user, d).steps };
       }),
     );
   });
@@ -92,18 +101,22 @@ describe('Fitbit tracker data', () => {
     const distance = (
       await data(a.as.User, pid, '/activities/distance/date/2027-03-01/2027-03-03.json')
     ).json();
-    expect(distance.data['activities-distance'][1]).toEqual({
-      dateTime: '2027-03-02',
-      value: String(fitbitDay(user, '2027-03-02').distanceKm),
+    expect(seriesIn(distance, 'distance').unit).toBe('km');
+    expect(daysIn(distance, 'distance')[1]).toEqual({
+      date: '2027-03-02',
+      value: fitbitDay(user, '2027-03-02').distanceKm,
     });
     const heart = (await data(a.as.User, pid, '/activities/heart/date/2027-03-01/2027-03-10.json')).json();
-    for (const e of heart.data['activities-heart'])
-      expect(e.value.restingHeartRate ?? null).toBe(fitbitDay(user, e.dateTime).restingHeartRate);
+    expect(seriesIn(heart, 'resting_heart_rate').unit).toBe('bpm');
+    const rhr = daysIn(heart, 'resting_heart_rate');
+    expect(rhr.length).toBe(10);
+    for (const e of rhr) expect(e.value).toBe(fitbitDay(user, e.date).restingHeartRate);
     const weights = (await data(a.as.User, pid, '/body/log/weight/date/2027-02-10/2027-03-10.json')).json();
     const expected = Array.from({ length: 29 }, (_, i) => day('2027-02-10', i)).filter(
       (d) => fitbitDay(user, d).weightKg !== null,
     );
-    expect(weights.data.weight.map((w: { date: string; weight: number }) => [w.date, w.weight])).toEqual(
+    expect(seriesIn(weights, 'weight').unit).toBe('kg');
+    expect(seriesIn(weights, 'weight').points?.map((p) => [p.date, p.value])).toEqual(
       expected.map((d) => [d, fitbitDay(user, d).weightKg]),
     );
   });
@@ -115,18 +128,18 @@ describe('Fitbit tracker data', () => {
     const res = await data(a.as.User, pid, `/body/weight/date/${end}/1y.json`);
     expect(res.statusCode, res.body).toBe(200);
     expect(await sim().calls(user)).toBe(1);
-    const series = res.json().data['body-weight'] as Array<{ dateTime: string; value: string }>;
+    // Fitbit lists "0" for a day without a weighing: no value (null) in the series.
+    const series = daysIn(res.json(), 'weight');
     const start = fitbitBodyPeriodStart(end, '1y');
-    const want: Array<{ dateTime: string; value: string }> = [];
-    for (let d = start; d <= end; d = day(d, 1))
-      want.push({ dateTime: d, value: String(fitbitDay(user, d).weightKg ?? 0) });
+    const want: Array<{ date: string; value: number | null }> = [];
+    for (let d = start; d <= end; d = day(d, 1)) want.push({ date: d, value: fitbitDay(user, d).weightKg });
     expect(want.length).toBeGreaterThanOrEqual(365);
-    expect(want.filter((w) => w.value !== '0').length).toBeGreaterThan(150);
+    expect(want.filter((w) => w.value !== null).length).toBeGreaterThan(150);
     expect(series).toEqual(want);
     // The same days as the logs, 31 days at a time: the two endpoints agree per local date.
     const logs = (await data(a.as.User, pid, `/body/log/weight/date/${day(end, -30)}/${end}.json`)).json();
-    for (const w of logs.data.weight as Array<{ date: string; weight: number }>)
-      expect(series.find((x) => x.dateTime === w.date)?.value).toBe(String(w.weight));
+    for (const w of seriesIn(logs, 'weight').points ?? [])
+      expect(series.find((x) => x.date === w.date)?.value).toBe(w.value);
     // Anything but a documented period is refused before any call.
     await sim().resetCalls();
     for (const p of [`/body/weight/date/${end}/2y.json`, `/body/weight/date/${end}/365d.json`])
@@ -140,17 +153,25 @@ describe('Fitbit tracker data', () => {
     while (!fitbitDay(user, d).worn) d = day(d, -1);
     const heart = await data(a.as.Viewer, pid, `/activities/heart/date/${d}/1d/1sec.json`);
     expect(heart.statusCode).toBe(200);
-    const hr = heart.json().data['activities-heart-intraday'];
-    expect(hr.datasetType).toBe('second');
-    expect(hr.dataset.length).toBeGreaterThan(5_000);
-    expect(hr).toEqual(fitbitIntradayDataset(user, d, 'heart', '1sec'));
+    const tz = fitbitUserTimezone(user).tz;
+    // Each sample at its local time on that date, its instant and offset in the participant's zone.
+    const points = (body: { series?: Series[] }, metric: string) =>
+      (seriesIn(body, metric).points ?? []).map((p) => {
+        expect(localDate(tz, Date.parse(p.at))).toBe(d);
+        expect(p.date).toBe(d);
+        return { time: p.time, value: p.value };
+      });
+    const hr = points(heart.json(), 'heart_rate_intraday');
+    const wantHr = fitbitIntradayDataset(user, d, 'heart', '1sec').dataset;
+    expect(wantHr.length).toBeGreaterThan(5_000);
+    expect(hr).toEqual(wantHr);
     const steps = await data(a.as.Viewer, pid, `/activities/steps/date/${d}/1d/15min/time/06:00/12:00.json`);
-    const want = fitbitIntradayDataset(user, d, 'steps', '15min', ['06:00', '12:00']);
-    expect(want.dataset.length).toBe(25);
-    expect(steps.json().data['activities-steps-intraday']).toEqual(want);
+    const want = fitbitIntradayDataset(user, d, 'steps', '15min', ['06:00', '12:00']).dataset;
+    expect(want.length).toBe(25);
+    expect(points(steps.json(), 'steps')).toEqual(want);
   });
 
-  it('a list read (its query string inside the one encoded segment) pages as Fitbit does', async () => {
+  it('a list read (its query string inside the one encoded segment) answers the page Fitbit lists', async () => {
     const { pid, user } = await linked();
     const res = await data(
       a.as.Viewer,
@@ -158,14 +179,14 @@ describe('Fitbit tracker data', () => {
       '/sleep/list.json?beforeDate=2027-03-10&sort=desc&limit=5&offset=0',
     );
     expect(res.statusCode).toBe(200);
-    const { sleep, pagination } = res.json().data;
-    expect(pagination).toMatchObject({ beforeDate: '2027-03-10', limit: 5, sort: 'desc' });
+    const sleep = seriesIn(res.json(), 'sleep_duration').points ?? [];
     const want: string[] = [];
     for (let d = day('2027-03-10', -1); want.length < 5; d = day(d, -1))
       if (fitbitDay(user, d).sleep) want.push(d);
-    expect(
-      sleep.map((s: { dateOfSleep: string; minutesAsleep: number }) => [s.dateOfSleep, s.minutesAsleep]),
-    ).toEqual(want.map((d) => [d, fitbitDay(user, d).sleep!.minutesAsleep]));
+    // Newest first, as asked (sort=desc); each sleep dated by its date of sleep.
+    expect(sleep.map((s) => [s.date, s.value])).toEqual(
+      want.map((d) => [d, fitbitDay(user, d).sleep!.minutesAsleep]),
+    );
   });
 
   it('an unknown resource path, an impossible date or a range over the maximum → 400 and no provider call', async () => {
@@ -217,7 +238,7 @@ describe('Fitbit tracker data', () => {
     await sim().resetCalls();
     const res = await data(a.as.Viewer, pid, '/activities/floors/date/2027-03-01/2027-03-02.json');
     expect(res.statusCode).toBe(200);
-    expect(res.json().data['activities-floors'][0].value).toBe(String(fitbitDay(user, '2027-03-01').floors));
+    expect(daysIn(res.json(), 'floors')[0]?.value).toBe(fitbitDay(user, '2027-03-01').floors);
     expect(await version()).toBe(before + 1);
     // The expired call and its one retry (the zone is cached: no profile call).
     expect(await sim().calls(user)).toBe(2);
@@ -269,7 +290,7 @@ describe('Fitbit tracker data', () => {
     const today = localToday(tz);
     const res = await data(a.as.Viewer, pid, '/overview');
     expect(res.statusCode).toBe(200);
-    const { series, summary } = res.json().data;
+    const { series, summary } = res.json().overview;
     const dates = Array.from({ length: 14 }, (_, i) => day(today, i - 13));
     expect(series.steps.map((s: { date: string }) => s.date)).toEqual(dates);
     const g = dates.map((d) => fitbitDay(user, d));
@@ -314,7 +335,7 @@ describe('Fitbit tracker data', () => {
     expect(posted.statusCode).toBe(200);
     const { summary } = posted.json();
     expect(summary.subjects.steps.last7.total).not.toBe(1e9);
-    const overview = (await data(a.as.Viewer, pid, '/overview')).json().data.summary;
+    const overview = (await data(a.as.Viewer, pid, '/overview')).json().overview.summary;
     expect(summary.subjects).toEqual(overview.subjects);
     expect((await a.as.Admin.get(`/api/fitbitDataLocalDB/${pid}`)).json()).toEqual({ summary });
     const audit = await t.ctx.db

@@ -5,6 +5,7 @@
  * day has 23 hours of minutes, and Omron readings carry the new offset from
  * that morning on.
  */
+import type { Series } from '@trialwear/contract';
 import {
   accountFromSeed,
   fitbitDay,
@@ -68,11 +69,11 @@ describe("participant's time zone (server in UTC)", () => {
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.timeZone).toBe('America/Los_Angeles');
-    const steps = body.data.series.steps as Array<{ date: string; value: number | null }>;
+    const steps = body.overview.series.steps as Array<{ date: string; value: number | null }>;
     expect(steps.at(-1)!.date).toBe(DST_DAY);
     expect(steps[0]!.date).toBe('2027-03-01');
     expect(steps.map((s) => s.value)).toEqual(steps.map((s) => fitbitDay(fitbitUser, s.date).steps || null));
-    expect(body.data.summary.subjects.steps.last7).toMatchObject({ from: '2027-03-08', to: DST_DAY });
+    expect(body.overview.summary.subjects.steps.last7).toMatchObject({ from: '2027-03-08', to: DST_DAY });
   });
 
   it('the DST day in local minutes: 1380, no 02:xx, adding up to the day', async () => {
@@ -80,12 +81,15 @@ describe("participant's time zone (server in UTC)", () => {
       `/api/getFitbitServerParticipantData/${fitbitPid}/-/${enc(`/activities/steps/date/${DST_DAY}/1d/1min.json`)}`,
     );
     expect(res.statusCode).toBe(200);
-    const { dataset } = res.json().data['activities-steps-intraday'];
-    expect(dataset).toHaveLength(1380);
-    expect(dataset.some((e: { time: string }) => e.time.startsWith('02:'))).toBe(false);
-    expect(dataset.reduce((n: number, e: { value: number }) => n + e.value, 0)).toBe(
-      fitbitDay(fitbitUser, DST_DAY).steps,
-    );
+    const series = (res.json().series as Series[]).find((s) => s.metric === 'steps')!;
+    const points = series.points ?? [];
+    expect(points).toHaveLength(1380);
+    expect(points.some((e) => e.time.startsWith('02:'))).toBe(false);
+    expect(points.reduce((n, e) => n + (e.value ?? 0), 0)).toBe(fitbitDay(fitbitUser, DST_DAY).steps);
+    // Each minute's instant and offset: -08:00 before the change, -07:00 after it, one minute apart across it.
+    const at = (time: string) => points.find((e) => e.time === time)!;
+    expect(at('01:59:00')).toMatchObject({ at: `${DST_DAY}T09:59:00.000Z`, offsetMinutes: -480 });
+    expect(at('03:00:00')).toMatchObject({ at: `${DST_DAY}T10:00:00.000Z`, offsetMinutes: -420 });
   });
 
   it('Omron readings of the change weekend: local dates and the offset of each instant', async () => {

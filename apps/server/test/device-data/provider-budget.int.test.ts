@@ -10,7 +10,7 @@
  * participant completes.
  */
 
-import { fitbitBodyPeriodFor, fitbitBodyPeriodStart } from '@trialwear/contract';
+import { fitbitBodyPeriodFor, fitbitBodyPeriodStart, type Series } from '@trialwear/contract';
 import { fitbitDay } from '@trialwear/simulators';
 import { addDays, utcDate } from '@trialwear/zone';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -119,7 +119,8 @@ describe('the provider call budget: browsing does not starve the sync and export
     await sim().resetCalls();
     const [x, y] = await Promise.all([data(path), data(path)]);
     expect([x.statusCode, y.statusCode]).toEqual([200, 200]);
-    expect(x.json().data).toEqual(y.json().data);
+    expect(x.json().series).toHaveLength(1);
+    expect(x.json().series).toEqual(y.json().series);
     expect(await sim().calls(user)).toBe(1);
     await advance(59_000);
     expect((await data(path)).statusCode).toBe(200);
@@ -137,11 +138,12 @@ describe('the provider call budget: browsing does not starve the sync and export
     const res = await data(path);
     expect(res.statusCode, res.body).toBe(200);
     expect(await sim().calls(user)).toBe(1);
-    const series = res.json().data['body-weight'] as Array<{ dateTime: string; value: string }>;
-    const want: Array<{ dateTime: string; value: string }> = [];
+    const weight = (res.json().series as Series[]).find((s) => s.metric === 'weight')!;
+    const series = (weight.days ?? []).map((d) => ({ date: d.date, value: d.value }));
+    const want: Array<{ date: string; value: number | null }> = [];
     for (let d = fitbitBodyPeriodStart(end, '1y'); d <= end; d = addDays(d, 1))
-      want.push({ dateTime: d, value: String(fitbitDay(user, d).weightKg ?? 0) });
-    expect(want.filter((w) => w.value !== '0').length).toBeGreaterThan(100);
+      want.push({ date: d, value: fitbitDay(user, d).weightKg });
+    expect(want.filter((w) => w.value !== null).length).toBeGreaterThan(100);
     expect(series).toEqual(want);
     // Shown again (a reload, another chart of the range): no call.
     expect((await data(path)).statusCode).toBe(200);

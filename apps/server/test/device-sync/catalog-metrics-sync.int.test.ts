@@ -23,8 +23,8 @@ import {
 } from '@trialwear/simulators';
 import { addDays } from '@trialwear/zone';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INTRADAY_DAYS_PER_RUN, vo2MaxValue } from '../../src/jobs/device-sync/providers/fitbit.js';
 import { syncDevice } from '../../src/jobs/device-sync/sync-device.js';
+import { INTRADAY_DAYS_PER_RUN, vo2MaxValue } from '../../src/providers/fitbit/sync.js';
 import { type TeamFixture, teamWithRoles } from '../support/fixtures.js';
 import { linkParticipant, simControl, trialWithParticipants } from '../support/linked-participant.js';
 import { storeMetrics } from '../support/stored-metrics.js';

@@ -65,36 +65,3 @@ export function interactiveReader(
   };
   return { read, readWindows };
 }
-
-/**
- * The windows' answers as one: every list at the top level (or one level
- * down) joined in order, entries with a `logId` seen before left out (a sleep
- * that ends in the next window is answered by both); other fields from the
- * last window.
- */
-export function joinAnswers(bodies: unknown[]): unknown {
-  if (bodies.length === 1) return bodies[0];
-  const out: Record<string, unknown> = {};
-  const seen = new Set<unknown>();
-  const join = (into: unknown[], list: unknown[]) => {
-    for (const x of list) {
-      const id = (x as { logId?: unknown } | null)?.logId;
-      if (id !== undefined) {
-        if (seen.has(id)) continue;
-        seen.add(id);
-      }
-      into.push(x);
-    }
-  };
-  for (const body of bodies) {
-    if (!body || typeof body !== 'object') continue;
-    for (const [k, v] of Object.entries(body)) {
-      if (Array.isArray(v)) {
-        const into = Array.isArray(out[k]) ? (out[k] as unknown[]) : [];
-        join(into, v);
-        out[k] = into;
-      } else out[k] = v;
-    }
-  }
-  return out;
-}

@@ -13,7 +13,7 @@ import {
   providerSchema,
   rawDataResultSchema,
   rawQuerySchema,
-  trackerDataResultSchema,
+  trackerSeriesResultSchema,
 } from '@trialwear/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -38,7 +38,7 @@ export function registerDeviceDataRoutes(app: FastifyInstance, ctx: AppContext) 
           "Tracker data: one allow-listed resource path (URL-encoded as one segment) or /overview, with the participant's time zone",
         // :email is the spec's segment; it is never used (the participant comes from the id and the team).
         params: z.object({ participantId: idSchema, email: z.string(), resourcePath: z.string().max(300) }),
-        response: { 200: trackerDataResultSchema },
+        response: { 200: trackerSeriesResultSchema },
       },
     },
     async (request) =>

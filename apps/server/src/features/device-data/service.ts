@@ -20,6 +20,7 @@ import {
   DATA_MESSAGES,
   DEXCOM_RESOURCES,
   type DexcomDataResult,
+  joinSeries,
   type LinkProvider,
   type LocalSummary,
   localSummarySchema,
@@ -30,8 +31,9 @@ import {
   parseFitbitTrackerPath,
   type RawDataResult,
   SCALE_FORM_MESSAGES,
-  type TrackerDataResult,
+  type Series,
   type TrackerOverview,
+  type TrackerSeriesResult,
 } from '@trialwear/contract';
 import { datesEnding, localDate } from '@trialwear/zone';
 import { AppError } from '../../access/errors.js';
@@ -39,10 +41,10 @@ import { type Actor, type ParticipantScope, requireParticipant } from '../../acc
 import type { AppContext } from '../../app-context.js';
 import { recordActorAudit } from '../../audit/audit-log.js';
 import { inTransaction } from '../../db/transaction.js';
-import type { DataQuery, ProviderAnswer } from '../../providers/types.js';
+import { overviewPaths, overviewSeries } from '../../providers/fitbit/overview.js';
+import type { DataQuery, ProviderAnswer, SeriesSet } from '../../providers/types.js';
 import { dexcomWindows, mergeRecords } from './dexcom-windows.js';
-import { overviewPaths, overviewSeries } from './fitbit-overview.js';
-import { type InteractiveReadOptions, interactiveReader, joinAnswers } from './interactive-read.js';
+import { type InteractiveReadOptions, interactiveReader } from './interactive-read.js';
 import { localSummary } from './local-summary.js';
 import {
   type OmronMeasurement,
@@ -76,6 +78,8 @@ interface Reader {
   link: repo.DataLink;
   read(query: DataQuery, opts?: InteractiveReadOptions): Promise<ProviderAnswer>;
   readWindows(queries: DataQuery[]): Promise<ProviderAnswer[]>;
+  /** The provider module's normalized series of one answer (decision 030). */
+  toSeries(query: DataQuery, answer: ProviderAnswer, timeZone: string | null): SeriesSet;
 }
 
 async function readerFor(
@@ -93,20 +97,25 @@ async function readerFor(
     throw new AppError(501, DATA_MESSAGES.noDataAvailable, 'InternalError', { displayToUser: true });
   // Coalesced, cached 60 s, counted against the device's interactive share (interactive-read.ts).
   const reader = interactiveReader(ctx, client, provider, link.id);
-  return { participantId, participant, link, read: reader.read, readWindows: reader.readWindows };
+  const data = client.data;
+  return {
+    participantId,
+    participant,
+    link,
+    read: reader.read,
+    readWindows: reader.readWindows,
+    toSeries(query, answer, timeZone) {
+      if (!data.toSeries) throw new Error(`${link.provider}: no series mapping`);
+      return data.toSeries(query, answer, timeZone);
+    },
+  };
 }
 
-/** Whether an answer holds lists and every one of them is empty (see the header). */
-export function everyListEmpty(body: unknown): boolean {
-  if (Array.isArray(body)) return body.length === 0;
-  if (!body || typeof body !== 'object') return false;
-  const lists: unknown[][] = [];
-  for (const v of Object.values(body)) {
-    if (Array.isArray(v)) lists.push(v);
-    else if (v && typeof v === 'object')
-      for (const inner of Object.values(v)) if (Array.isArray(inner)) lists.push(inner);
-  }
-  return Object.keys(body).length === 0 || (lists.length > 0 && lists.every((l) => l.length === 0));
+/** Whether an answer has no day, no point and no record (see the header). */
+export function nothingListed(set: SeriesSet): boolean {
+  return (
+    set.series.every((x) => !x.days?.length && !x.points?.length) && !(set.records && set.records.length > 0)
+  );
 }
 
 const fitbitZone = (ctx: AppContext, r: Reader) =>
@@ -119,7 +128,7 @@ export async function fitbitData(
   actor: Actor,
   participantId: number,
   resourcePath: string,
-): Promise<TrackerDataResult> {
+): Promise<TrackerSeriesResult> {
   // One provider call, or a long range read as the provider's windows one after the other (issue #21).
   const parsed = parseFitbitTrackerPath(resourcePath);
   if (!parsed) throw badRequest(DATA_MESSAGES.unknownResource);
@@ -127,31 +136,47 @@ export async function fitbitData(
   const r = await readerFor(ctx, actor, 'fitbit', participantId);
   const timeZone = await fitbitZone(ctx, r);
   if (resource.kind === 'overview') {
-    const data = await overview(ctx, r, timeZone);
-    if (Object.values(data.series).every((s) => s.every((d) => d.value === null))) throw noData();
-    return { participantId, resourcePath, timeZone, data };
+    const overview = await overviewOf(ctx, r, timeZone);
+    if (Object.values(overview.series).every((s) => s.every((d) => d.value === null))) throw noData();
+    return { participantId, resourcePath, timeZone, overview };
   }
-  const answers = await r.readWindows(
-    parsed.windows.map((path) => ({ resource: 'tracker', params: { path } })),
-  );
-  const body = joinAnswers(answers.map((a) => a.body));
-  if (everyListEmpty(body)) throw noData();
-  return { participantId, resourcePath, timeZone, data: body };
+  const queries = parsed.windows.map((path): DataQuery => ({ resource: 'tracker', params: { path } }));
+  const answers = await r.readWindows(queries);
+  const sets = answers.map((a, i) => r.toSeries(queries[i]!, a, timeZone));
+  const set: SeriesSet = { series: joinSeries(sets.map((x) => x.series)) };
+  if (sets.some((x) => x.records)) set.records = dedupeLogs(sets.flatMap((x) => x.records ?? []));
+  // An intraday read answers its day even without a sample (the provider lists the day itself).
+  const intraday = resource.kind === 'activity-intraday' || resource.kind === 'heart-intraday';
+  if (!intraday && nothingListed(set)) throw noData();
+  return { participantId, resourcePath, timeZone, ...set };
+}
+
+/** Log entries of several windows, an entry with a `logId` seen before left out. */
+function dedupeLogs(records: unknown[]): unknown[] {
+  const seen = new Set<unknown>();
+  return records.filter((x) => {
+    const id = (x as { logId?: unknown } | null)?.logId;
+    if (id === undefined) return true;
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
 }
 
 /** 14 local days per subject ending on the participant's local today, and their 7-vs-7 summary. */
-async function overview(ctx: AppContext, r: Reader, timeZone: string): Promise<TrackerOverview> {
+async function overviewOf(ctx: AppContext, r: Reader, timeZone: string): Promise<TrackerOverview> {
   const now = ctx.now();
   const dates = datesEnding(localDate(timeZone, now), 14);
   const paths = overviewPaths(dates[0]!, dates[13]!);
-  const bodies = Object.fromEntries(
+  const read = Object.fromEntries(
     await Promise.all(
-      Object.entries(paths).map(
-        async ([k, path]) => [k, (await r.read({ resource: 'tracker', params: { path } })).body] as const,
-      ),
+      Object.entries(paths).map(async ([k, path]) => {
+        const query: DataQuery = { resource: 'tracker', params: { path } };
+        return [k, r.toSeries(query, await r.read(query), timeZone).series] as const;
+      }),
     ),
-  ) as Record<keyof typeof paths, unknown>;
-  const series = overviewSeries(bodies, dates);
+  ) as Record<keyof typeof paths, Series[]>;
+  const series = overviewSeries(read, dates);
   return { series, summary: localSummary(r.participantId, timeZone, dates[13]!, series, now) };
 }
 
@@ -159,7 +184,7 @@ async function overview(ctx: AppContext, r: Reader, timeZone: string): Promise<T
 export async function saveLocalSummary(ctx: AppContext, actor: Actor, participantId: number) {
   const r = await readerFor(ctx, actor, 'fitbit', participantId);
   const timeZone = await fitbitZone(ctx, r);
-  const { summary } = await overview(ctx, r, timeZone);
+  const { summary } = await overviewOf(ctx, r, timeZone);
   await inTransaction(ctx, async (tx) => {
     await repo.saveSummary(tx.db, r.participant, summary, ctx.now());
     await recordActorAudit(tx.db, actor, {

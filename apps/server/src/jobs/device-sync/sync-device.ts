@@ -20,10 +20,10 @@ import type { Provider } from '@trialwear/contract';
 import type { AppContext } from '../../app-context.js';
 import { participantZone } from '../../features/device-data/participant-zone.js';
 import { takeSyncCall } from '../../providers/call-budget.js';
+import { fitbitSync } from '../../providers/fitbit/sync.js';
 import type { ProviderClient } from '../../providers/types.js';
 import { isTokenFailure, withFreshToken } from '../../providers/with-fresh-token.js';
 import { dexcomSync } from './providers/dexcom.js';
-import { fitbitSync } from './providers/fitbit.js';
 import { omronSync } from './providers/omron.js';
 import * as repo from './repo.js';
 import {
@@ -144,6 +144,11 @@ export async function syncDevice(
     now,
     backfillDays: ctx.config.SYNC_BACKFILL_DAYS,
     read,
+    async series(query, timeZone) {
+      const answer = await read(query);
+      if (!client.data?.toSeries) throw new Error(`${device.provider}: no series mapping`);
+      return client.data.toSeries(query, answer, timeZone);
+    },
     async zone() {
       zone ??= await participantZone(ctx.providers, device, now, () =>
         read({ resource: 'profile', params: {} }),

@@ -5,7 +5,7 @@
  * readings and the new cursors of the metrics that read covered, stored
  * together so that a crash between two reads loses and repeats nothing.
  */
-import type { DataQuery, ProviderAnswer } from '../../providers/types.js';
+import type { DataQuery, ProviderAnswer, SeriesSet } from '../../providers/types.js';
 
 /** One row of device_readings, in the provider's unit. */
 export interface Reading {
@@ -52,6 +52,8 @@ export interface SyncIO {
   catchUpDays?: number;
   /** One provider call, counted against the budget; throws a SyncStop or a transient error. */
   read(query: DataQuery): Promise<ProviderAnswer>;
+  /** `read`, answered as the provider module's normalized series (decision 030); local times in `timeZone` where the provider answers in local time. */
+  series(query: DataQuery, timeZone: string | null): Promise<SeriesSet>;
   /** The participant's IANA zone (Fitbit profile, cached). */
   zone(): Promise<string>;
   cursor(metric: string): Cursor;

@@ -9,6 +9,7 @@ import type { Secrets } from '../../security/secrets.js';
 import { bearer, callAnswer, callJson, type ErrorOf, simulatorClientSecret } from '../http-json.js';
 import { createOAuthTokenClient } from '../oauth-client.js';
 import type { DeviceEntry, ProviderClient, ProviderDataReader, ProviderSettings } from '../types.js';
+import { legacyToSeries } from './legacy-series.js';
 
 export const FITBIT_SIM_PREFIX = '/sim/fitbit';
 const SCOPES = [
@@ -86,6 +87,7 @@ export function fitbitSettings(c: Config, secrets: Secrets): ProviderSettings {
 function fitbitDataReader(s: ProviderSettings): ProviderDataReader {
   return {
     resources: ['tracker', 'profile'],
+    toSeries: legacyToSeries,
     async read(accessToken, query) {
       let path: string;
       if (query.resource === 'profile') path = '/1/user/-/profile.json';

@@ -2,6 +2,8 @@
  * The Fitbit data calls (core §7): tracker data by allow-listed resource path
  * (the participant's email, or '-', in the path as the spec has it), and the
  * local summary the server computes and stores. One fetcher + hook per call.
+ * Answers carry normalized series (`series`, decision 030), the overview
+ * (`overview`) or log lists (`records`), never the provider's own JSON.
  */
 import {
   type UseQueryResult,
@@ -13,8 +15,8 @@ import {
 import type {
   LocalSummary,
   localSummaryResultSchema,
-  TrackerDataResult,
   TrackerOverview,
+  TrackerSeriesResult,
 } from '@trialwear/contract';
 import { useCallback } from 'react';
 import type { z } from 'zod';
@@ -23,7 +25,7 @@ import { ApiRequestError, api } from '../../../lib/api-client';
 // Answers are typed by the contract's schemas, not parsed here: the server validates them on the way
 // out, and parsing would pull zod's record/unknown schemas into the entry chunk every page loads.
 export const fetchTrackerData = (participantId: number, email: string | undefined, resourcePath: string) =>
-  api.get<TrackerDataResult>(
+  api.get<TrackerSeriesResult>(
     `/getFitbitServerParticipantData/${participantId}/${encodeURIComponent(email || '-')}/${encodeURIComponent(resourcePath)}`,
   );
 
@@ -38,7 +40,7 @@ const trackerQuery = (participantId: number, email: string | undefined, path: st
   retry,
 });
 
-type PathResult = UseQueryResult<TrackerDataResult, unknown>;
+type PathResult = UseQueryResult<TrackerSeriesResult, unknown>;
 /** All answers or none: a subject's value needs every path of its range. */
 const allOrNothing = (results: PathResult[]) => ({
   data: results.every((r) => r.isSuccess) ? results.map((r) => r.data!) : undefined,
@@ -81,10 +83,11 @@ export function useTrackerPathsOfMany<P extends { id: number; email?: string }>(
 export function useTrackerOverview(participantId: number, email: string | undefined) {
   return useQuery({
     ...trackerQuery(participantId, email, '/overview'),
-    select: (r): { timeZone: string; overview: TrackerOverview } => ({
-      timeZone: r.timeZone,
-      overview: r.data as TrackerOverview,
-    }),
+    select: (r): { timeZone: string; overview: TrackerOverview } => {
+      // `/overview` answers `overview` (never `series`); anything else is the server's bug, shown as an error.
+      if (!r.overview) throw new Error('The overview answer has no overview.');
+      return { timeZone: r.timeZone, overview: r.overview };
+    },
   });
 }
 

@@ -1,8 +1,9 @@
 /*
  * What the Fitbit data page can show (core §2, §3): categories and their
  * subjects, the allow-listed resource paths each reads (split into the
- * provider's longest range), how a day's value is read from Fitbit's own
- * JSON (provider units) and how it is converted at display (kg→lb, km→mi,
+ * provider's longest range), how a day's value is read from the answers'
+ * normalized series (decision 030: metric keys, provider units; never the
+ * provider's own JSON) and how it is converted at display (kg→lb, km→mi,
  * ml→fl oz). Charts take colour and kind from the shared CHART_SUBJECTS.
  */
 import {
@@ -10,9 +11,12 @@ import {
   FITBIT_BODY_MAX_DAYS,
   FITBIT_STITCH_MAX_DAYS,
   fitbitBodyPeriodFor,
+  joinSeries,
   kgToLb,
   kmToMiles,
   parseFitbitTrackerPath,
+  type Series,
+  seriesOf,
 } from '@trialwear/contract';
 import { datesBetween } from '@trialwear/zone';
 import type { ChartSubjectKey } from '../../../components/chart';
@@ -56,40 +60,37 @@ export interface FitbitSubject {
   maxDays: number;
   /** Resource paths for one sub-range (each accepted by the contract's allow-list). */
   paths: (start: string, end: string) => string[];
-  /** Values per date from the answers' `data`, in provider units (dates outside the answers are absent). */
-  read: (data: unknown[]) => Map<string, { value: number | null; text?: string }>;
+  /** Values per date from the answers' series (joined), in provider units (dates outside the answers are absent). */
+  read: (series: readonly Series[]) => Map<string, SubjectValue>;
   /** Provider unit → display unit. */
   display: (v: number) => number;
 }
 
-type Json = Record<string, unknown>;
-const list = (d: unknown, key: string): Json[] => {
-  const v = (d as Json | null)?.[key];
-  return Array.isArray(v) ? (v as Json[]) : [];
-};
-const num = (v: unknown): number | null => {
-  const n = typeof v === 'string' ? Number(v) : typeof v === 'number' ? v : Number.NaN;
-  return Number.isFinite(n) ? n : null;
-};
+/** A day's value in provider units, and the provider's text when the value is not a plain number. */
+export type SubjectValue = { value: number | null; text?: string };
 
-/** `{"activities-steps":[{dateTime, value:"1234"}]}`-style time series; several paths' values are summed. */
-const timeSeries =
-  (keys: string[]) =>
-  (data: unknown[]): Map<string, { value: number | null }> => {
-    const out = new Map<string, { value: number | null }>();
-    data.forEach((d, i) => {
-      for (const row of list(d, keys[i % keys.length]!)) {
-        const date = String(row.dateTime);
-        const v = num(row.value);
-        const prev = out.get(date)?.value ?? null;
-        out.set(date, { value: v === null ? prev : (prev ?? 0) + v });
+const daysOf = (series: readonly Series[], metric: string) => seriesOf(series, metric)?.days ?? [];
+
+/**
+ * Daily values of one or more metrics (activity series; several metrics' values of a date are
+ * summed). A date listed without a number stays null unless another metric has one that date; a
+ * date no series lists is absent.
+ */
+const daily =
+  (metrics: readonly string[]) =>
+  (series: readonly Series[]): Map<string, SubjectValue> => {
+    const out = new Map<string, SubjectValue>();
+    for (const metric of metrics)
+      for (const d of daysOf(series, metric)) {
+        const prev = out.get(d.date)?.value ?? null;
+        out.set(d.date, { value: d.value === null ? prev : (prev ?? 0) + d.value });
       }
-    });
     return out;
   };
 
 const identity = (v: number) => v;
 const ACTIVE = ['minutesLightlyActive', 'minutesFairlyActive', 'minutesVeryActive'] as const;
+const ACTIVE_METRICS = ['minutes_lightly_active', 'minutes_fairly_active', 'minutes_very_active'] as const;
 const ML_PER_FL_OZ = 29.5735;
 
 export const FITBIT_SUBJECTS = {
@@ -100,7 +101,7 @@ export const FITBIT_SUBJECTS = {
     unit: 'steps',
     maxDays: 1095,
     paths: (s, e) => [`/activities/steps/date/${s}/${e}.json`],
-    read: timeSeries(['activities-steps']),
+    read: daily(['steps']),
     display: identity,
   },
   totalTrackerActiveMinutes: {
@@ -111,7 +112,7 @@ export const FITBIT_SUBJECTS = {
     maxDays: 1095,
     // The tracker's lightly + fairly + very active minutes of each day.
     paths: (s, e) => ACTIVE.map((r) => `/activities/tracker/${r}/date/${s}/${e}.json`),
-    read: timeSeries(ACTIVE.map((r) => `activities-tracker-${r}`)),
+    read: daily(ACTIVE_METRICS),
     display: identity,
   },
   distance: {
@@ -121,7 +122,7 @@ export const FITBIT_SUBJECTS = {
     unit: 'mi',
     maxDays: 1095,
     paths: (s, e) => [`/activities/distance/date/${s}/${e}.json`],
-    read: timeSeries(['activities-distance']),
+    read: daily(['distance']),
     display: kmToMiles,
   },
   floors: {
@@ -131,7 +132,7 @@ export const FITBIT_SUBJECTS = {
     unit: 'floors',
     maxDays: 1095,
     paths: (s, e) => [`/activities/floors/date/${s}/${e}.json`],
-    read: timeSeries(['activities-floors']),
+    read: daily(['floors']),
     display: identity,
   },
   duration: {
@@ -141,14 +142,12 @@ export const FITBIT_SUBJECTS = {
     unit: 'min',
     maxDays: 100,
     paths: (s, e) => [`/sleep/date/${s}/${e}.json`],
-    read: (data) => {
-      // Minutes asleep per night, naps included, on the date the sleep ended (Fitbit's dateOfSleep).
-      const out = new Map<string, { value: number | null }>();
-      for (const d of data)
-        for (const log of list(d, 'sleep')) {
-          const date = String(log.dateOfSleep);
-          out.set(date, { value: (out.get(date)?.value ?? 0) + (num(log.minutesAsleep) ?? 0) });
-        }
+    read: (series) => {
+      // Minutes asleep per night, naps included (every sleep_duration point), on the point's date:
+      // the date the sleep ended (Fitbit's dateOfSleep). A sleep without minutes adds 0.
+      const out = new Map<string, SubjectValue>();
+      for (const p of seriesOf(series, 'sleep_duration')?.points ?? [])
+        out.set(p.date, { value: (out.get(p.date)?.value ?? 0) + (p.value ?? 0) });
       return out;
     },
     display: identity,
@@ -160,13 +159,8 @@ export const FITBIT_SUBJECTS = {
     unit: 'bpm',
     maxDays: 366,
     paths: (s, e) => [`/activities/heart/date/${s}/${e}.json`],
-    read: (data) => {
-      const out = new Map<string, { value: number | null }>();
-      for (const d of data)
-        for (const row of list(d, 'activities-heart'))
-          out.set(String(row.dateTime), { value: num((row.value as Json | undefined)?.restingHeartRate) });
-      return out;
-    },
+    // A listed day without a resting heart rate is null.
+    read: daily(['resting_heart_rate']),
     display: identity,
   },
   weight: {
@@ -183,16 +177,8 @@ export const FITBIT_SUBJECTS = {
       if (daysInclusive(s, e) <= 31) return [`/body/weight/date/${s}/${e}.json`];
       return [`/body/weight/date/${e}/${fitbitBodyPeriodFor(s, e) ?? 'max'}.json`];
     },
-    read: (data) => {
-      // A day without a weighing is "0" in the series: no value that day.
-      const out = new Map<string, { value: number | null }>();
-      for (const d of data)
-        for (const row of list(d, 'body-weight')) {
-          const kg = num(row.value);
-          out.set(String(row.dateTime), { value: kg !== null && kg > 0 ? kg : null });
-        }
-      return out;
-    },
+    // A day without a weighing is null (the provider module's rule for Fitbit's "0"); null stays null.
+    read: daily(['weight']),
     display: kgToLb,
   },
   caloriesIn: {
@@ -202,7 +188,7 @@ export const FITBIT_SUBJECTS = {
     unit: 'kcal',
     maxDays: 1095,
     paths: (s, e) => [`/foods/log/caloriesIn/date/${s}/${e}.json`],
-    read: timeSeries(['foods-log-caloriesIn']),
+    read: daily(['calories_in']),
     display: identity,
   },
   water: {
@@ -212,7 +198,7 @@ export const FITBIT_SUBJECTS = {
     unit: 'fl oz',
     maxDays: 1095,
     paths: (s, e) => [`/foods/log/water/date/${s}/${e}.json`],
-    read: timeSeries(['foods-log-water']),
+    read: daily(['water']),
     // Metric answers give millilitres.
     display: (ml) => Math.round((ml / ML_PER_FL_OZ) * 10) / 10,
   },
@@ -223,13 +209,8 @@ export const FITBIT_SUBJECTS = {
     unit: '%',
     maxDays: 1095,
     paths: (s, e) => [`/spo2/date/${s}/${e}.json`],
-    read: (data) => {
-      const out = new Map<string, { value: number | null }>();
-      for (const d of data)
-        for (const row of Array.isArray(d) ? (d as Json[]) : [])
-          out.set(String(row.dateTime), { value: num((row.value as Json | undefined)?.avg) });
-      return out;
-    },
+    // The night's average (min and max are in the day's detail).
+    read: daily(['spo2']),
     display: identity,
   },
   vo2Max: {
@@ -239,16 +220,12 @@ export const FITBIT_SUBJECTS = {
     unit: 'mL/kg/min',
     maxDays: 30,
     paths: (s, e) => [`/cardioscore/date/${s}/${e}.json`],
-    read: (data) => {
-      // A range string ("44-48") without GPS runs, a number with them: charted at its middle.
-      const out = new Map<string, { value: number | null; text?: string }>();
-      for (const d of data)
-        for (const row of list(d, 'cardioScore')) {
-          const text = String((row.value as Json | undefined)?.vo2Max ?? '');
-          const parts = text.split('-').map(Number);
-          const value = parts.every(Number.isFinite) ? parts.reduce((a, b) => a + b, 0) / parts.length : null;
-          out.set(String(row.dateTime), { value, text });
-        }
+    read: (series) => {
+      // A range ("44-48") without GPS runs, a number with them: the value is the middle of a range
+      // (computed by the provider module), the table shows the provider's text.
+      const out = new Map<string, SubjectValue>();
+      for (const d of daysOf(series, 'cardio_score'))
+        out.set(d.date, { value: d.value, ...(d.text !== undefined ? { text: d.text } : {}) });
       return out;
     },
     display: identity,
@@ -277,10 +254,18 @@ export function pathsFor(subject: FitbitSubjectKey, start: string, end: string):
   return paths;
 }
 
-/** One row per date of the range, in display units; a day the provider did not report has null. */
-export function rowsFor(subject: FitbitSubjectKey, start: string, end: string, data: unknown[]): DayRow[] {
+/**
+ * One row per date of the range, in display units; a day the provider did not report has null.
+ * `answers`: each answer's series (the subject's paths over its sub-ranges), joined by metric.
+ */
+export function rowsFor(
+  subject: FitbitSubjectKey,
+  start: string,
+  end: string,
+  answers: readonly (readonly Series[])[],
+): DayRow[] {
   const s: FitbitSubject = FITBIT_SUBJECTS[subject];
-  const byDate = s.read(data);
+  const byDate = s.read(joinSeries(answers));
   return datesBetween(start, end).map((date) => {
     const v = byDate.get(date);
     const value = v?.value ?? null;

@@ -1,11 +1,11 @@
 /*
  * One day's intraday series (providers.md §1.7.3): heart rate at 1-second or
  * 1-minute detail and steps per minute, optionally within a time window.
- * Times are the participant's local wall clock; they become instants with
- * the answer's time zone (a DST day has 23 or 25 hours).
+ * The answers' series carry each point's instant (`at`) beside the
+ * participant's local date and time; the charts draw the instants in the
+ * answer's time zone (a DST day has 23 or 25 hours).
  */
-import { parseFitbitResourcePath } from '@trialwear/contract';
-import { localTimesToUnix } from '../../../components/chart';
+import { parseFitbitResourcePath, type Series } from '@trialwear/contract';
 
 export type HeartDetail = '1sec' | '1min';
 
@@ -23,22 +23,23 @@ export function intradayPaths(date: string, detail: HeartDetail, startTime = '',
 }
 
 export interface IntradaySeries {
+  /** Unix seconds of each point's instant. */
   x: number[];
-  values: number[];
+  /** The point's value; null where the provider listed the time without one (a gap in the chart). */
+  values: (number | null)[];
 }
 
-/** `{"activities-heart-intraday":{"dataset":[{"time":"08:00:00","value":71}]}}` → instants and values. */
-export function readIntraday(data: unknown, key: string, date: string, timeZone: string): IntradaySeries {
-  const set = ((data as Record<string, { dataset?: unknown }> | null)?.[key]?.dataset ?? []) as Array<{
-    time: string;
-    value: number;
-  }>;
+/**
+ * The points of `metric` (`heart_rate_intraday`, `steps`) among an answer's series → instants and
+ * values. x is the point's UTC instant (`at`), which the server derived from the local time in the
+ * participant's zone: a DST day has 23 or 25 hours on the axis without any zone arithmetic here.
+ */
+export function readIntraday(series: readonly Series[], metric: string): IntradaySeries {
+  // Every series of the metric: an intraday answer may also carry the day's total of the same
+  // metric as a days-only series (Fitbit's steps intraday answer has both).
+  const points = series.filter((s) => s.metric === metric).flatMap((s) => s.points ?? []);
   return {
-    x: localTimesToUnix(
-      date,
-      set.map((d) => d.time),
-      timeZone,
-    ),
-    values: set.map((d) => Number(d.value)),
+    x: points.map((p) => Date.parse(p.at) / 1000),
+    values: points.map((p) => p.value),
   };
 }

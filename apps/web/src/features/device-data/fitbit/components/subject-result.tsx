@@ -31,7 +31,7 @@ export function SubjectResult({
       subject,
       start,
       end,
-      q.data.map((r) => r.data),
+      q.data.map((r) => r.series ?? []),
     );
     return {
       timeZone,

@@ -62,16 +62,16 @@ function OneDay({ participant, trial }: NonNullable<ReturnType<typeof useFitbitP
     if (!q.data) return null;
     const [heart, steps] = q.data;
     const timeZone = heart!.timeZone;
-    const hr = readIntraday(heart!.data, 'activities-heart-intraday', query.date, timeZone);
-    const st = readIntraday(steps!.data, 'activities-steps-intraday', query.date, timeZone);
+    const hr = readIntraday(heart!.series ?? [], 'heart_rate_intraday');
+    const st = readIntraday(steps!.series ?? [], 'steps');
     return {
       timeZone,
       hr: { x: hr.x, series: [seriesFor('heartRateIntraday', hr.values)] },
       steps: { x: st.x, series: [seriesFor('stepsIntraday', st.values)] },
-      totalSteps: st.values.reduce((a, b) => a + b, 0),
-      hrPoints: hr.values.length,
+      totalSteps: st.values.reduce<number>((a, b) => a + (b ?? 0), 0),
+      hrPoints: hr.values.filter((v) => v !== null).length,
     };
-  }, [q.data, query.date]);
+  }, [q.data]);
 
   return (
     <Stack>

@@ -110,7 +110,7 @@ function ManyParticipants({
             query.subject,
             rangeStart,
             rangeEnd,
-            r.data.map((d) => d.data),
+            r.data.map((d) => d.series ?? []),
           )
         : null,
     }));

@@ -1,0 +1,218 @@
+/*
+ * Fitbit's sync mapping (providers.md §1.7), for both of its APIs: daily
+ * values read as date-range series in the participant's local dates — one
+ * read per resource per window of at most 30 days, from the oldest cursor of
+ * the metrics that resource serves to the participant's local today — and
+ * stored from the link's normalized series (decision 030). A day's value is
+ * stored at the local midnight instant with the offset in force then; a
+ * weighing at its local date and time. Values keep Fitbit's metric units.
+ * Fitbit answers "0" for activity on days without data: stored as given.
+ *
+ * Intraday heart rate is one read per local day (24 h is its maximum span):
+ * at most INTRADAY_DAYS_PER_RUN days per sync, oldest first from its cursor,
+ * so a new link's 30-day backfill is spread over a few runs (every 15 min)
+ * instead of spending a quarter of the hour's budget at once; each minute is
+ * stored at its local wall-clock time with the offset then in force.
+ */
+import { type Series, type SeriesDay, type SeriesPoint, seriesOf } from '@trialwear/contract';
+import { addDays, instantOfLocal, localDate, offsetMinutesAt } from '@trialwear/zone';
+import type { GroupResult, ProviderSync, Reading, SyncIO } from '../../jobs/device-sync/types.js';
+import { ReadRefused } from '../../jobs/device-sync/types.js';
+
+export { vo2MaxValue } from './series-kit.js';
+
+const WINDOW_DAYS = 30;
+/** Intraday heart-rate days read per sync (one call each); the rest waits for the next run. */
+export const INTRADAY_DAYS_PER_RUN = 10;
+/** A cursor older than this (a long outage) is not walked back further. */
+const MAX_CATCH_UP_DAYS = 90;
+
+/** A daily value as a reading at its local midnight. */
+function dayReading(tz: string, metricKey: string, d: SeriesDay, valueJson: unknown = null): Reading {
+  const t = instantOfLocal(tz, `${d.date}T00:00:00`);
+  return {
+    metricKey,
+    measuredAt: new Date(t),
+    localDate: d.date,
+    localTime: '00:00:00',
+    utcOffsetMinutes: offsetMinutesAt(tz, t),
+    value: d.value,
+    valueJson,
+  };
+}
+
+/** A point as a reading at its own instant and local time. */
+const pointReading = (metricKey: string, p: SeriesPoint, valueJson: unknown = null): Reading => ({
+  metricKey,
+  measuredAt: new Date(p.at),
+  localDate: p.date,
+  localTime: p.time,
+  utcOffsetMinutes: p.offsetMinutes,
+  value: p.value,
+  valueJson,
+});
+
+const days = (series: Series[], metric: string) => seriesOf(series, metric)?.days ?? [];
+const points = (series: Series[], metric: string) => seriesOf(series, metric)?.points ?? [];
+
+/** One read per group: the metrics it serves, its resource path, how its series become readings. */
+interface Group {
+  metrics: string[];
+  path: (start: string, end: string) => string;
+  readings: (series: Series[], tz: string, wanted: ReadonlySet<string>) => Reading[];
+}
+
+/** Catalog key → Fitbit activity time-series resource. */
+const ACTIVITY: Record<string, string> = {
+  steps: 'steps',
+  distance: 'distance',
+  floors: 'floors',
+  calories: 'calories',
+  minutes_sedentary: 'minutesSedentary',
+  minutes_lightly_active: 'minutesLightlyActive',
+  minutes_fairly_active: 'minutesFairlyActive',
+  minutes_very_active: 'minutesVeryActive',
+};
+
+/** A daily metric whose listed days without a value are not stored. */
+const valuedDays =
+  (metric: string, json: (d: SeriesDay) => unknown = () => null) =>
+  (series: Series[], tz: string) =>
+    days(series, metric).flatMap((d) => (d.value === null ? [] : [dayReading(tz, metric, d, json(d))]));
+
+const GROUPS: Group[] = [
+  ...Object.entries(ACTIVITY).map(
+    ([key, resource]): Group => ({
+      metrics: [key],
+      path: (s, e) => `/activities/${resource}/date/${s}/${e}.json`,
+      readings: (series, tz) => days(series, key).map((d) => dayReading(tz, key, d)),
+    }),
+  ),
+  {
+    metrics: ['resting_heart_rate'],
+    path: (s, e) => `/activities/heart/date/${s}/${e}.json`,
+    readings: valuedDays('resting_heart_rate'),
+  },
+  {
+    metrics: ['sleep_duration', 'sleep_stages'],
+    path: (s, e) => `/sleep/date/${s}/${e}.json`,
+    // The main sleep of each date of sleep, stored at that date's midnight.
+    readings: (series, tz, wanted) => {
+      const main = (metric: string) => points(series, metric).filter((p) => p.detail?.isMainSleep === true);
+      const times = (p: SeriesPoint) => ({ startTime: p.detail?.startTime, endTime: p.detail?.endTime });
+      const out: Reading[] = [];
+      if (wanted.has('sleep_duration'))
+        for (const p of main('sleep_duration'))
+          out.push(dayReading(tz, 'sleep_duration', { date: p.date, value: p.value }, times(p)));
+      if (wanted.has('sleep_stages'))
+        for (const p of main('sleep_stages')) {
+          const { deep, light, rem, wake } = p.detail ?? {};
+          out.push(
+            dayReading(
+              tz,
+              'sleep_stages',
+              { date: p.date, value: null },
+              { ...times(p), deep, light, rem, wake },
+            ),
+          );
+        }
+      return out;
+    },
+  },
+  {
+    metrics: ['weight', 'bmi', 'body_fat'],
+    path: (s, e) => `/body/log/weight/date/${s}/${e}.json`,
+    readings: (series, _tz, wanted) =>
+      ['weight', 'bmi', 'body_fat'].flatMap((key) =>
+        wanted.has(key)
+          ? points(series, key).map((p) =>
+              pointReading(key, p, { logId: p.detail?.logId ?? null, source: p.detail?.source ?? null }),
+            )
+          : [],
+      ),
+  },
+  {
+    metrics: ['hrv'],
+    path: (s, e) => `/hrv/date/${s}/${e}.json`,
+    readings: valuedDays('hrv', (d) => ({ deepRmssd: d.detail?.deepRmssd ?? null })),
+  },
+  {
+    metrics: ['breathing_rate'],
+    path: (s, e) => `/br/date/${s}/${e}.json`,
+    readings: valuedDays('breathing_rate'),
+  },
+  {
+    metrics: ['skin_temperature'],
+    path: (s, e) => `/temp/skin/date/${s}/${e}.json`,
+    readings: valuedDays('skin_temperature', (d) => ({ logType: d.detail?.logType ?? null })),
+  },
+  {
+    metrics: ['cardio_score'],
+    path: (s, e) => `/cardioscore/date/${s}/${e}.json`,
+    readings: valuedDays('cardio_score', (d) => ({ vo2Max: d.text })),
+  },
+  {
+    metrics: ['spo2'],
+    path: (s, e) => `/spo2/date/${s}/${e}.json`,
+    readings: valuedDays('spo2', (d) => ({ min: d.detail?.min ?? null, max: d.detail?.max ?? null })),
+  },
+];
+
+const INTRADAY_KEY = 'heart_rate_intraday';
+
+/** Intraday heart rate at 1min: one call per local day, at most INTRADAY_DAYS_PER_RUN per sync. */
+async function syncIntradayHeart(io: SyncIO, tz: string, start: string, today: string) {
+  let day = start;
+  for (let n = 0; n < INTRADAY_DAYS_PER_RUN && day <= today; n++, day = addDays(day, 1)) {
+    let readings: Reading[];
+    try {
+      const { series } = await io.series(
+        { resource: 'tracker', params: { path: `/activities/heart/date/${day}/1d/1min.json` } },
+        tz,
+      );
+      readings = points(series, INTRADAY_KEY).map((p) => pointReading(INTRADAY_KEY, p));
+    } catch (err) {
+      if (!(err instanceof ReadRefused)) throw err;
+      io.fail({ metrics: [INTRADAY_KEY], error: err.message });
+      return;
+    }
+    await io.store({ metrics: [INTRADAY_KEY], readings, cursor: { date: day } });
+  }
+}
+
+export const fitbitSync: ProviderSync = {
+  metrics: [...GROUPS.flatMap((g) => g.metrics), INTRADAY_KEY],
+  async run(io: SyncIO, metrics) {
+    const tz = await io.zone();
+    const today = localDate(tz, io.now);
+    const firstDay = addDays(today, -(io.backfillDays - 1));
+    const floor = addDays(today, -((io.catchUpDays ?? MAX_CATCH_UP_DAYS) - 1));
+    for (const g of GROUPS) {
+      const wanted = new Set(g.metrics.filter((m) => metrics.includes(m)));
+      if (wanted.size === 0) continue;
+      // From the oldest cursor among the group's metrics (a metric enabled later backfills).
+      const starts = [...wanted].map((m) => io.cursor(m).date ?? firstDay);
+      let start = starts.sort()[0]!;
+      if (start < floor) start = floor;
+      for (let from = start; from <= today; from = addDays(from, WINDOW_DAYS)) {
+        const to = [addDays(from, WINDOW_DAYS - 1), today].sort()[0]!;
+        let readings: Reading[];
+        try {
+          const { series } = await io.series({ resource: 'tracker', params: { path: g.path(from, to) } }, tz);
+          readings = g.readings(series, tz, wanted);
+        } catch (err) {
+          if (!(err instanceof ReadRefused)) throw err;
+          io.fail({ metrics: [...wanted], error: err.message });
+          break;
+        }
+        const group: GroupResult = { metrics: [...wanted], readings, cursor: { date: to } };
+        await io.store(group);
+      }
+    }
+    // Last: the daily groups are few calls; intraday days are one call each.
+    if (metrics.includes(INTRADAY_KEY)) {
+      const from = io.cursor(INTRADAY_KEY).date ?? firstDay;
+      await syncIntradayHeart(io, tz, from < floor ? floor : from, today);
+    }
+  },
+};
