@@ -33,6 +33,7 @@ import {
 } from '@trialwear/contract';
 import { datesBetween, offsetMinutesAt, wallClock } from '@trialwear/zone';
 import type { DataQuery, ProviderAnswer, SeriesSet } from '../../types.js';
+import { ACTIVITY_METRICS, BODY_METRICS, FOOD_METRICS, series } from '../series-kit.js';
 import {
   type CivilDateTime,
   civilText,
@@ -217,21 +218,6 @@ function activityDaily(a: Answered, resource: string, start: string, end: string
 
 // ------------------------------------------------------------ series
 
-/** Metric key and unit of each activity resource. */
-const ACTIVITY_METRIC: Record<string, [string, string]> = {
-  steps: ['steps', 'steps'],
-  distance: ['distance', 'km'],
-  floors: ['floors', 'floors'],
-  elevation: ['elevation', 'm'],
-  calories: ['calories', 'kcal'],
-  caloriesBMR: ['calories_bmr', 'kcal'],
-  activityCalories: ['activity_calories', 'kcal'],
-  minutesSedentary: ['minutes_sedentary', 'min'],
-  minutesLightlyActive: ['minutes_lightly_active', 'min'],
-  minutesFairlyActive: ['minutes_fairly_active', 'min'],
-  minutesVeryActive: ['minutes_very_active', 'min'],
-};
-
 /** -0 (a rounded negative zero) as 0. */
 const plain = (v: number) => (v === 0 ? 0 : v);
 
@@ -241,11 +227,9 @@ interface Ctx {
   path: string;
   start: string;
   end: string;
-  /** The participant's zone (labels the series). */
-  timeZone: string | null;
   /** The zone local times are read in: the settings read with the data, else the participant's, else UTC. */
   zone: string;
-  series(metric: string, unit: string, body: { days?: SeriesDay[]; points?: SeriesPoint[] }): Series;
+  series(metric: string, unit: string, values: { days: SeriesDay[] } | { points: SeriesPoint[] }): Series;
 }
 
 /** A point at an instant: its local date and time and offset in the zone. */
@@ -268,7 +252,7 @@ function pointAt(
 
 function activitySeries(c: Ctx): Series[] {
   const resource = /^\/activities\/(?:tracker\/)?(\w+)\/date\//.exec(c.path)![1]!;
-  const [metric, unit] = ACTIVITY_METRIC[resource]!;
+  const { metric, unit } = ACTIVITY_METRICS[resource]!;
   const values = activityDaily(c.a, resource, c.start, c.end);
   return [
     c.series(metric, unit, {
@@ -282,7 +266,7 @@ function activityDay(c: Ctx): Series[] {
   const d = c.start;
   const v = (resource: string) => plain(activityDaily(c.a, resource, d, d).get(d) ?? 0);
   return ['steps', 'distance', 'floors', 'calories', ...Object.keys(LEVEL_OF)].map((resource) => {
-    const [metric, unit] = ACTIVITY_METRIC[resource]!;
+    const { metric, unit } = ACTIVITY_METRICS[resource]!;
     return c.series(metric, unit, { days: [{ date: d, value: v(resource) }] });
   });
 }
@@ -336,7 +320,7 @@ function windowsByTime(c: Ctx, type: string, value: (payload: Json) => number | 
 function activityIntraday(c: Ctx): Series[] {
   const resource = /^\/activities\/(\w+)\/date\//.exec(c.path)![1]!;
   const spec = INTRADAY_VALUE[resource]!;
-  const [metric, unit] = ACTIVITY_METRIC[resource]!;
+  const { metric, unit } = ACTIVITY_METRICS[resource]!;
   const windows = windowsByTime(c, INTRADAY_TYPE[resource]!, spec.value, true);
   return [
     c.series(metric, unit, {
@@ -559,15 +543,18 @@ function weighings(a: Answered): Weighing[] {
   return out.sort((x, y) => `${x.date}T${x.time}`.localeCompare(`${y.date}T${y.time}`));
 }
 
-const BODY_METRIC: Record<string, [string, string, (w: Weighing) => number | null]> = {
-  weight: ['weight', 'kg', (w) => w.kg],
-  fat: ['body_fat', '%', (w) => w.fat],
-  bmi: ['bmi', 'kg/m²', (w) => w.bmi],
+/** A weighing's value of each body resource. */
+const BODY_VALUE: Record<string, (w: Weighing) => number | null> = {
+  weight: (w) => w.kg,
+  fat: (w) => w.fat,
+  bmi: (w) => w.bmi,
 };
 
 /** `/body/{weight,fat,bmi}/date/…`: every day of the range, the day's last weighing, null without one. */
 function bodySeries(c: Ctx): Series[] {
-  const [metric, unit, value] = BODY_METRIC[/^\/body\/(\w+)\//.exec(c.path)![1]!]!;
+  const resource = /^\/body\/(\w+)\//.exec(c.path)![1]!;
+  const { metric, unit } = BODY_METRICS[resource]!;
+  const value = BODY_VALUE[resource]!;
   const last = new Map<string, Weighing>();
   for (const w of weighings(c.a)) if (w.date >= c.start && w.date <= c.end) last.set(w.date, w);
   return [
@@ -595,7 +582,8 @@ function bodyLog(c: Ctx): Series[] {
   });
   const metrics = kind === 'fat' ? ['fat'] : ['weight', 'bmi', 'fat'];
   return metrics.map((k) => {
-    const [metric, unit, value] = BODY_METRIC[k]!;
+    const { metric, unit } = BODY_METRICS[k]!;
+    const value = BODY_VALUE[k]!;
     return c.series(metric, unit, {
       points: logs.filter((w) => value(w) !== null).map((w) => point(w, value(w))),
     });
@@ -606,12 +594,14 @@ function bodyLog(c: Ctx): Series[] {
 
 /** `/foods/log/{caloriesIn,water}/…`: every day, the day's total rounded, 0 without a log. */
 function foodsSeries(c: Ctx): Series[] {
-  const water = /\/water\//.test(c.path);
+  const resource = /^\/foods\/log\/(\w+)\//.exec(c.path)![1]!;
+  const { metric, unit } = FOOD_METRICS[resource]!;
+  const water = resource === 'water';
   const values = water
     ? dailySums(c.a, 'hydration-log', (p) => num(obj(p.amountConsumed).millilitersSum))
     : dailySums(c.a, 'nutrition-log', (p) => num(obj(p.energy).kcalSum));
   return [
-    c.series(water ? 'water' : 'calories_in', water ? 'ml' : 'kcal', {
+    c.series(metric, unit, {
       days: datesBetween(c.start, c.end, 4000).map((date) => ({
         date,
         value: plain(Math.round(values.get(date) ?? 0)),
@@ -640,7 +630,7 @@ function healthMetric(c: Ctx, kind: string): Series[] {
         c.series('spo2', '%', {
           days: dailyDays(c, kind, (p) => {
             const avg = num(p.averagePercentage);
-            return avg === null ? null : { value: round(avg, 3) };
+            return avg === null ? null : { value: round(avg, 3), detail: { min: null, max: null } };
           }),
         }),
       ];
@@ -663,7 +653,7 @@ function healthMetric(c: Ctx, kind: string): Series[] {
             if (daily === null && deep === null) return null;
             return {
               value: daily === null ? null : round(daily, 3),
-              ...(deep === null ? {} : { detail: { deepRmssd: round(deep, 3) } }),
+              detail: { deepRmssd: deep === null ? null : round(deep, 3) },
             };
           }),
         }),
@@ -705,22 +695,17 @@ export function googleToSeries(query: DataQuery, answer: ProviderAnswer, timeZon
   const r = parseFitbitResourcePath(path);
   if (!r?.start || !r.end) return { series: [] };
   const a = new Answered((answer.body as Partial<GoogleTrackerBody> | null)?.calls ?? []);
-  const requests = a.calls.map((x) => x.request);
+  const zone = a.settingsZone() ?? timeZone ?? 'UTC';
+  const label = timeZone ?? zone;
   const c: Ctx = {
     a,
     r,
     path,
     start: r.start,
     end: r.end,
-    timeZone,
-    zone: a.settingsZone() ?? timeZone ?? 'UTC',
-    series: (metric, unit, body) => ({
-      metric,
-      unit,
-      timeZone,
-      ...body,
-      source: { provider: 'google_health', requests },
-    }),
+    zone,
+    series: (metric, unit, values) =>
+      series(metric, unit, label, values, { provider: 'google_health', request: answer.request }),
   };
   const kind = /^\/temp\/skin\/date\//.test(path) ? 'temp-skin' : r.kind;
   switch (kind) {
