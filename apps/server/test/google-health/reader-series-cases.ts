@@ -35,3 +35,11 @@ export function readerPaths(d: string, s: string, e: string): string[] {
     ...['spo2', 'cardioscore', 'hrv', 'br', 'temp/skin'].map((k) => `/${k}/date/${s}/${e}.json`),
   ];
 }
+
+/** The paths that read activity levels (the list's intervals when Google refuses their roll-up, §7.6). */
+export const activityLevelPaths = (d: string, s: string, e: string) => [
+  ...['minutesSedentary', 'minutesLightlyActive', 'minutesFairlyActive', 'minutesVeryActive'].map(
+    (r) => `/activities/${r}/date/${s}/${e}.json`,
+  ),
+  `/activities/date/${d}.json`,
+];

@@ -5,7 +5,12 @@
  * the reader's read and toSeries of a tracker path.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { GOOGLE_HEALTH_SCOPES, googleHealthSimulator, SimClock } from '@trialwear/simulators';
+import {
+  GOOGLE_HEALTH_SCOPES,
+  type GoogleHealthConfig,
+  googleHealthSimulator,
+  SimClock,
+} from '@trialwear/simulators';
 import Fastify from 'fastify';
 import { createGoogleHealthClient } from '../../src/providers/fitbit/google-health/google-health-client.js';
 import type { GoogleHealthSettings } from '../../src/providers/fitbit/google-health/settings.js';
@@ -27,7 +32,10 @@ export interface SimReader {
   close(): Promise<void>;
 }
 
-export async function startSimReader(now: string): Promise<SimReader> {
+export async function startSimReader(
+  now: string,
+  config: Partial<GoogleHealthConfig> = {},
+): Promise<SimReader> {
   const app = Fastify();
   const clock = new SimClock();
   clock.set(new Date(now));
@@ -38,7 +46,7 @@ export async function startSimReader(now: string): Promise<SimReader> {
     clock,
     legacyFitbitClientId: 'READERTEST',
     // The equality test reads hundreds of paths for one person within a minute.
-    config: { requestsPerUserPerMinute: 1_000_000 },
+    config: { requestsPerUserPerMinute: 1_000_000, ...config },
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}/sim/google-health`;
