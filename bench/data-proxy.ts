@@ -25,6 +25,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { Series } from '@trialwear/contract';
 import { systemScope } from '../apps/server/src/access/system.js';
 import { loadConfig } from '../apps/server/src/config.js';
 import { startSession } from '../apps/server/src/features/auth/session.js';
@@ -32,6 +33,7 @@ import { insertParticipants } from '../apps/server/src/features/participants/rep
 import { createTeam } from '../apps/server/src/features/teams/service.js';
 import { insertTrial } from '../apps/server/src/features/trials/repo.js';
 import { createUser } from '../apps/server/src/features/users/service.js';
+import { legacyToSeries } from '../apps/server/src/providers/fitbit/legacy-series.js';
 import { loadTokens } from '../apps/server/src/providers/token-store.js';
 import { openRuntimeDatabase } from '../apps/server/src/runtime.js';
 import { loadSecrets } from '../apps/server/src/security/secrets.js';
@@ -169,11 +171,17 @@ async function main() {
       const d = await timed(directUrl, { authorization: `Bearer ${tokens[k]}` });
       const p = await timed(portalUrl(ids[k]!), { cookie: staff.cookie() });
       if (i === 0) {
-        const series = (JSON.parse(p.body) as { data: { 'activities-steps': unknown[] } }).data[
-          'activities-steps'
-        ];
-        if (series.length !== 365) throw new Error(`expected 365 days, got ${series.length}`);
-        if (JSON.stringify(JSON.parse(p.body).data) !== d.body)
+        // The portal answers the normalized series: the provider module's mapping of the direct answer.
+        const { series, timeZone } = JSON.parse(p.body) as { series: Series[]; timeZone: string };
+        const days = series.find((x) => x.metric === 'steps')?.days ?? [];
+        if (days.length !== 365) throw new Error(`expected 365 days, got ${days.length}`);
+        const query = { resource: 'tracker', params: { path: resourcePath } };
+        const want = legacyToSeries(
+          query,
+          { request: '', status: 200, headers: {}, body: JSON.parse(d.body) },
+          timeZone,
+        );
+        if (JSON.stringify(want.series[0]?.days) !== JSON.stringify(days))
           throw new Error('the portal changed the data');
       }
       if (i < WARMUP) continue;

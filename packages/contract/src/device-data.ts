@@ -72,15 +72,6 @@ export const trackerOverviewSchema = z.object({
 });
 export type TrackerOverview = z.infer<typeof trackerOverviewSchema>;
 
-/** The legacy answer (`data`: the provider's JSON), until the server answers `trackerSeriesResultSchema`. */
-export const trackerDataResultSchema = z.object({
-  participantId: z.number(),
-  resourcePath: z.string(),
-  timeZone: z.string(),
-  data: z.unknown(),
-});
-export type TrackerDataResult = z.infer<typeof trackerDataResultSchema>;
-
 /**
  * GET /api/getFitbitServerParticipantData/{participantId}/{email}/{resourcePath}
  * (resourcePath URL-encoded as one segment). `timeZone` is the participant's

@@ -148,6 +148,12 @@ export const PROVIDER_OF_LINK: Record<LinkProvider, Provider> = {
   omron: 'omron',
   dexcom: 'dexcom',
 };
+/** The link APIs of each provider (a Fitbit link is on either of Fitbit's two APIs). */
+export const LINKS_OF_PROVIDER: Record<Provider, readonly LinkProvider[]> = {
+  fitbit: ['fitbit', 'google_health'],
+  omron: ['omron'],
+  dexcom: ['dexcom'],
+};
 /** The provider behind a link name from the API, or undefined for a name this contract does not know. */
 export function providerOfLink(name: string): Provider | undefined {
   return (LINK_PROVIDERS as readonly string[]).includes(name)

@@ -6,6 +6,7 @@
  * dates stay consecutive up to the local today in the new zone, and the
  * days after the move carry the new zone's offset.
  */
+import type { Series } from '@trialwear/contract';
 import { fitbitDay } from '@trialwear/simulators';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syncDevice } from '../../src/jobs/device-sync/sync-device.js';
@@ -97,31 +98,34 @@ describe('a Google Health participant who changes time zone mid-period', () => {
       `/api/getFitbitServerParticipantData/${pid}/-/${encodeURIComponent(path)}`,
     );
     expect(res.statusCode, res.body).toBe(200);
-    return res.json() as { timeZone: string; data: Record<string, Array<Record<string, unknown>>> };
+    const body = res.json() as { timeZone: string; series: Series[] };
+    const of = (metric: string) => {
+      const found = body.series.find((x) => x.metric === metric);
+      if (!found) throw new Error(`no ${metric} series`);
+      return found;
+    };
+    return { timeZone: body.timeZone, of };
   };
 
   it('the data API: the new zone, consecutive local dates to its today, each date with its own values', async () => {
     const { pid, legacyId, zone, from, to } = await moved();
     const steps = await data(pid, `/activities/steps/date/${from}/${to}.json`);
     expect(steps.timeZone).toBe(zone);
-    const rows = steps.data['activities-steps']!;
-    expect(rows.map((r) => r.dateTime)).toEqual(Array.from({ length: 30 }, (_, i) => addDays(from, i)));
-    for (const r of rows)
-      expect(r.value, String(r.dateTime)).toBe(String(fitbitDay(legacyId, String(r.dateTime)).steps));
-    const sleep = (await data(pid, `/sleep/date/${from}/${to}.json`)).data.sleep!;
-    for (const s of sleep)
-      expect(s.minutesAsleep, String(s.dateOfSleep)).toBe(
-        fitbitDay(legacyId, String(s.dateOfSleep)).sleep!.minutesAsleep,
-      );
+    const rows = steps.of('steps').days ?? [];
+    expect(rows.map((r) => r.date)).toEqual(Array.from({ length: 30 }, (_, i) => addDays(from, i)));
+    for (const r of rows) expect(r.value, r.date).toBe(fitbitDay(legacyId, r.date).steps);
+    const sleep = (await data(pid, `/sleep/date/${from}/${to}.json`)).of('sleep_duration').points ?? [];
+    for (const s of sleep) expect(s.value, s.date).toBe(fitbitDay(legacyId, s.date).sleep!.minutesAsleep);
     expect(sleep.length).toBe(
       Array.from({ length: 30 }, (_, i) => addDays(from, i)).filter((d) => fitbitDay(legacyId, d).sleep)
         .length,
     );
-    const weights = (await data(pid, `/body/log/weight/date/${from}/${to}.json`)).data.weight!;
+    const weights = (await data(pid, `/body/log/weight/date/${from}/${to}.json`)).of('weight').points ?? [];
+    expect(weights.length).toBeGreaterThan(0);
     for (const w of weights) {
       // Weighed at 07:38:14 local time, wherever the participant was that morning.
       expect(w.time).toBe('07:38:14');
-      expect(w.weight, String(w.date)).toBe(fitbitDay(legacyId, String(w.date)).weightKg);
+      expect(w.value, w.date).toBe(fitbitDay(legacyId, w.date).weightKg);
     }
   });
 

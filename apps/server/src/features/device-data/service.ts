@@ -21,7 +21,7 @@ import {
   DEXCOM_RESOURCES,
   type DexcomDataResult,
   joinSeries,
-  type LinkProvider,
+  LINKS_OF_PROVIDER,
   type LocalSummary,
   localSummarySchema,
   type OmronDataResult,
@@ -59,12 +59,6 @@ import { participantZone } from './participant-zone.js';
 import { noData, notAuthorized } from './provider-errors.js';
 import * as repo from './repo.js';
 
-const LINK_PROVIDERS: Record<Provider, readonly LinkProvider[]> = {
-  fitbit: ['fitbit', 'google_health'],
-  omron: ['omron'],
-  dexcom: ['dexcom'],
-};
-
 /** Omron pages read at most for one query (100 readings each): bounded, never a loop without end. */
 const OMRON_MAX_PAGES = 20;
 
@@ -89,7 +83,7 @@ async function readerFor(
   participantId: number,
 ): Promise<Reader> {
   const participant = await requireParticipant(ctx, actor, participantId);
-  const link = await repo.findLink(ctx.db, participant, LINK_PROVIDERS[provider]);
+  const link = await repo.findLink(ctx.db, participant, LINKS_OF_PROVIDER[provider]);
   if (link?.authorization_status !== 'authorized') throw notAuthorized();
   // The API the link was authorized with (a legacy Fitbit link keeps the legacy API).
   const client = ctx.providers.links[link.provider];

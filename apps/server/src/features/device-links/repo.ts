@@ -1,5 +1,5 @@
 /** SQL of device links: participant_devices, oauth_states and the catalog lookup a new link needs. */
-import type { LinkProvider, Provider } from '@trialwear/contract';
+import { LINKS_OF_PROVIDER, type LinkProvider, type Provider } from '@trialwear/contract';
 import type { ParticipantScope } from '../../access/index.js';
 import type { Db } from '../../db/database.js';
 
@@ -17,11 +17,7 @@ export type LinkRow = NonNullable<Awaited<ReturnType<typeof findLink>>>;
 
 /** The participant's link to this provider's brand (a Fitbit link may be on either API). */
 export function findProviderLink(db: Db, provider: Provider, participant: ParticipantScope) {
-  return findLink(
-    db,
-    participant,
-    provider === 'fitbit' ? (['fitbit', 'google_health'] as const) : ([provider] as const),
-  );
+  return findLink(db, participant, LINKS_OF_PROVIDER[provider]);
 }
 
 export async function catalogDeviceId(db: Db, deviceName: string) {

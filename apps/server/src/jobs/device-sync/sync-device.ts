@@ -16,7 +16,7 @@
  *   Retry-After, and the job is enqueued again no earlier; the cursors keep
  *   what was stored before.
  */
-import type { Provider } from '@trialwear/contract';
+import { PROVIDER_OF_LINK, type Provider } from '@trialwear/contract';
 import type { AppContext } from '../../app-context.js';
 import { participantZone } from '../../features/device-data/participant-zone.js';
 import { takeSyncCall } from '../../providers/call-budget.js';
@@ -84,8 +84,6 @@ export function backoffMs(streak: number, random: () => number = Math.random): n
   return Math.round(base * (1 + random() * 0.5));
 }
 
-const brandProvider = (p: string): Provider => (p === 'google_health' ? 'fitbit' : (p as Provider));
-
 /**
  * What the export's fetch step asks for (issue #12): read from this local
  * date (or from the device's cursor, if older) to today, only these metrics
@@ -104,7 +102,7 @@ export async function syncDevice(
   range: SyncRange = {},
 ): Promise<DeviceSyncResult> {
   const device = await repo.findDevice(ctx.db, deviceId);
-  const provider = brandProvider(device?.provider ?? 'fitbit');
+  const provider = PROVIDER_OF_LINK[device?.provider ?? 'fitbit'];
   const result: DeviceSyncResult = {
     deviceId,
     provider,

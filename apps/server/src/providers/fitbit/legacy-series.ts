@@ -8,8 +8,8 @@
  * Fitbit's own conventions are applied here, once: values arrive as strings;
  * an activity series lists every day of the range ("0" when nothing was
  * recorded, kept as 0); a body series lists "0" for a day without a
- * weighing (null: no value); SpO2 answers one day as an object and a range
- * as a list; the cardio score may be a range ("44-48").
+ * weighing (null: no value); SpO2 answers a range as a bare list; the cardio
+ * score may be a range ("44-48").
  */
 import { type FitbitResource, parseFitbitResourcePath, type SeriesDay } from '@trialwear/contract';
 import type { DataQuery, ProviderAnswer, SeriesSet } from '../types.js';
@@ -132,12 +132,8 @@ function mapLegacy(path: string, r: FitbitResource, answer: ProviderAnswer, tz: 
     case 'activity-logs':
       return { series: [], records: list(body, 'activities') };
     case 'spo2': {
-      // One date: an object (or {} when none); a range: a list.
-      const rows = Array.isArray(body)
-        ? (body as Entry[])
-        : body && field(body, 'dateTime')
-          ? [body as Entry]
-          : [];
+      // A range (the only form the allow-list asks for) is a bare list of the days that have one.
+      const rows = list(body);
       return {
         series: [
           daily(
