@@ -9,8 +9,9 @@
  * JSON size. Several servers each keep their own (a reload that reaches
  * another server may call once more: the shared budget in PostgreSQL still
  * counts every call, so nothing is ever over-spent, only under-shared).
- * Keys are the link's id (participant device), the resource and its
- * parameters: a link's answers are only read after the caller's access to
+ * Keys are the link's id (participant device) and API (a legacy Fitbit link
+ * moved to the Google Health API keeps its id, and each API's answers have
+ * their own shape), the resource and its parameters: a link's answers are only read after the caller's access to
  * the participant was checked, so sharing them is sharing the provider's
  * answer to the same question.
  */
@@ -37,12 +38,12 @@ export class AnswerCache {
     private readonly limits = { ttlMs: ANSWER_TTL_MS, maxEntries: MAX_ENTRIES, maxBytes: MAX_BYTES },
   ) {}
 
-  static key(linkId: number, query: DataQuery): string {
+  static key(linkId: number, api: string, query: DataQuery): string {
     const params = Object.keys(query.params)
       .sort()
       .map((k) => `${k}=${query.params[k]}`)
       .join('&');
-    return `${linkId}|${query.resource}|${params}`;
+    return `${linkId}|${api}|${query.resource}|${params}`;
   }
 
   /** A fresh answer, if kept (and then the most recently used). */

@@ -47,14 +47,14 @@ export function interactiveReader(
     return r.data;
   };
   const read = (query: DataQuery, opts: InteractiveReadOptions = {}) => {
-    const key = AnswerCache.key(linkId, query);
+    const key = AnswerCache.key(linkId, client.linkProvider, query);
     if (opts.fresh) return call(query, false);
     return cache.read(key, () => call(query, opts.prepaid === true));
   };
   /** A long range's windows: the uncached ones paid at once, then read one after the other. */
   const readWindows = async (queries: DataQuery[]): Promise<ProviderAnswer[]> => {
     if (queries.length === 1) return [await read(queries[0]!)];
-    const toCall = queries.filter((q) => !cache.get(AnswerCache.key(linkId, q))).length;
+    const toCall = queries.filter((q) => !cache.get(AnswerCache.key(linkId, client.linkProvider, q))).length;
     if (toCall > 0) {
       const budget = await takeInteractiveCall(ctx, linkId, toCall);
       if (!budget.ok) throw budgetSpent(budget.retryAfterSeconds, budget.resumesAt);
