@@ -106,12 +106,22 @@ async function readActivityDaily(calls: GoogleHealthCalls, resource: string, sta
   else await calls.dailyRollUp(ACTIVITY_TYPE[resource]!, start, end);
 }
 
-/** Weighings: the weight samples, and only when there are some, body fat and the latest height (BMI). */
-async function readWeighings(calls: GoogleHealthCalls, start: string, end: string) {
+/**
+ * Weighings: the weight samples, and only when there are some, body fat
+ * (its series and logs) and the latest height (BMI: weight over its square;
+ * a list filtered on no start, so it pages back a month at a time to the
+ * height, often entered once when the account was made: read only for BMI).
+ */
+async function readWeighings(
+  calls: GoogleHealthCalls,
+  start: string,
+  end: string,
+  need: { fat: boolean; bmi: boolean },
+) {
   const weights = await calls.list('weight', sampleFilter('weight', start, end), 1000);
   if (weights.length === 0) return;
-  await calls.list('body-fat', sampleFilter('body_fat', start, end), 1000);
-  await calls.list('height', `height.sample_time.civil_time < "${addDays(end, 1)}"`, 1);
+  if (need.fat) await calls.list('body-fat', sampleFilter('body_fat', start, end), 1000);
+  if (need.bmi) await calls.list('height', `height.sample_time.civil_time < "${addDays(end, 1)}"`, 1);
 }
 
 /** Makes the Google calls that answer an allow-listed tracker path (`r` = the contract's parse of `path`). */
@@ -163,9 +173,14 @@ export async function readTracker(calls: GoogleHealthCalls, path: string, r: Fit
         25,
       );
       return;
-    case 'body-series':
-    case 'body-log':
-      return readWeighings(calls, start, end);
+    case 'body-series': {
+      const resource = /^\/body\/(\w+)\//.exec(path)![1];
+      return readWeighings(calls, start, end, { fat: resource === 'fat', bmi: resource === 'bmi' });
+    }
+    case 'body-log': {
+      const weightLog = /^\/body\/log\/weight\//.test(path);
+      return readWeighings(calls, start, end, { fat: true, bmi: weightLog });
+    }
     case 'foods-series':
       await calls.dailyRollUp(/\/caloriesIn\//.test(path) ? 'nutrition-log' : 'hydration-log', start, end);
       return;
