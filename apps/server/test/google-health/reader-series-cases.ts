@@ -43,3 +43,6 @@ export const activityLevelPaths = (d: string, s: string, e: string) => [
   ),
   `/activities/date/${d}.json`,
 ];
+
+/** The digest label of the activity-level cases read without roll-ups. */
+export const NO_LEVEL_ROLLUPS = 'America/New_York, no activity-level roll-ups';

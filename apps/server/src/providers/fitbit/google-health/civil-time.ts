@@ -1,8 +1,8 @@
 /*
- * Civil (local) dates and times for the Google Health adapter
+ * Civil (local) dates and times of the Google Health API
  * (google-health-api.md §3.8): Google's `google.type.Date` and
- * `CivilDateTime` objects ↔ the legacy Fitbit strings, and proto3 JSON
- * numbers and durations. Pure functions; the zone arithmetic (wall clocks,
+ * `CivilDateTime` objects ↔ 'YYYY-MM-DD' and 'HH:mm:ss' texts, and proto3
+ * JSON numbers and durations. Pure functions; the zone arithmetic (wall clocks,
  * local midnights) is @trialwear/zone's.
  */
 

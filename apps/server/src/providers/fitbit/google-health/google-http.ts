@@ -1,11 +1,12 @@
 /*
- * The Google Health API calls the adapter makes (google-health-api.md §3):
+ * The Google Health API calls the reader makes (google-health-api.md §3):
  * dataPoints.list (every page, until the token is absent — a page may be
  * empty and still carry one), dailyRollUp in civil-day chunks of at most 14
  * days (no pageSize: one live report refuses it), rollUp in physical-time
  * windows, and the user resources (identity, settings, paired devices).
  * A failure is thrown as GoogleCallFailed and turned back into a
- * ProviderFailure by the reader, so a conversion reads like the calls it makes.
+ * ProviderFailure by the reader, so a read (google-reads.ts) reads like the
+ * calls it makes; every answered call is kept as received (`answered`).
  */
 import { addDays } from '@trialwear/zone';
 import { bearerHeader, callJson, type ErrorOf } from '../../http-json.js';
