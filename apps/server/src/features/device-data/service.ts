@@ -39,11 +39,7 @@ import { type Actor, type ParticipantScope, requireParticipant } from '../../acc
 import type { AppContext } from '../../app-context.js';
 import { recordActorAudit } from '../../audit/audit-log.js';
 import { inTransaction } from '../../db/transaction.js';
-import type { DataQuery, ProviderAnswer } from '../../providers/types.js';
-import { dexcomWindows, mergeRecords } from './dexcom-windows.js';
-import { overviewPaths, overviewSeries } from './fitbit-overview.js';
-import { type InteractiveReadOptions, interactiveReader, joinAnswers } from './interactive-read.js';
-import { localSummary } from './local-summary.js';
+import { dexcomWindows, mergeRecords } from '../../providers/dexcom/windows.js';
 import {
   type OmronMeasurement,
   type OmronPage,
@@ -52,7 +48,11 @@ import {
   selectReadings,
   toBloodPressure,
   toWeight,
-} from './omron-readings.js';
+} from '../../providers/omron/readings.js';
+import type { DataQuery, ProviderAnswer } from '../../providers/types.js';
+import { overviewPaths, overviewSeries } from './fitbit-overview.js';
+import { type InteractiveReadOptions, interactiveReader, joinAnswers } from './interactive-read.js';
+import { localSummary } from './local-summary.js';
 import { participantZone } from './participant-zone.js';
 import { noData, notAuthorized } from './provider-errors.js';
 import * as repo from './repo.js';

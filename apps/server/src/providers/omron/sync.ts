@@ -6,9 +6,9 @@
  * the reading at the cursor comes back once more and is upserted unchanged.
  */
 import { parseOffset } from '@trialwear/zone';
-import type { OmronMeasurement, OmronPage } from '../../../features/device-data/omron-readings.js';
-import type { ProviderSync, Reading, SyncIO } from '../types.js';
-import { ReadRefused } from '../types.js';
+import type { ProviderSync, Reading, SyncIO } from '../../jobs/device-sync/types.js';
+import { ReadRefused } from '../../jobs/device-sync/types.js';
+import type { OmronMeasurement, OmronPage } from './readings.js';
 
 /** Pages read at most per category and sync: bounded, never a loop without end. */
 const MAX_PAGES = 20;

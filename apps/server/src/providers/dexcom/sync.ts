@@ -12,9 +12,9 @@
 
 import { DEXCOM_MAX_WINDOW_DAYS } from '@trialwear/contract';
 import { parseOffset } from '@trialwear/zone';
-import { dexcomTime } from '../../../features/device-data/dexcom-windows.js';
-import type { ProviderSync, Reading, SyncIO } from '../types.js';
-import { ReadRefused } from '../types.js';
+import type { ProviderSync, Reading, SyncIO } from '../../jobs/device-sync/types.js';
+import { ReadRefused } from '../../jobs/device-sync/types.js';
+import { dexcomTime } from './windows.js';
 
 const DAY = 86_400_000;
 /** A cursor older than this (a long outage) is not walked back further. */

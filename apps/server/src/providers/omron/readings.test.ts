@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { selectReadings } from './omron-readings.js';
-import { everyListEmpty } from './service.js';
+import { selectReadings } from './readings.js';
 
 const reading = (id: number, dateTime: string, dateTimeLocal: string) => ({
   id,
@@ -24,22 +23,5 @@ describe('Omron readings by local date', () => {
     expect(
       selectReadings(readings, { since: '2026-02-28', sortOrder: 'desc', limit: 2 }).map((r) => r.id),
     ).toEqual([3, 2]);
-  });
-});
-
-describe('"Could not find any data!"', () => {
-  it('when every list of the answer is empty', () => {
-    expect(everyListEmpty({ sleep: [], summary: { totalMinutesAsleep: 0 } })).toBe(true);
-    expect(everyListEmpty({ weight: [] })).toBe(true);
-    expect(everyListEmpty([])).toBe(true);
-    expect(everyListEmpty({})).toBe(true);
-    expect(everyListEmpty({ 'activities-heart': [], 'activities-heart-intraday': { dataset: [] } })).toBe(
-      true,
-    );
-  });
-  it('not when a list has entries', () => {
-    expect(everyListEmpty({ 'activities-steps': [{ dateTime: '2026-03-01', value: '0' }] })).toBe(false);
-    expect(everyListEmpty({ foods: [], summary: { calories: 0 }, goals: {}, x: [1] })).toBe(false);
-    expect(everyListEmpty({ dateTime: '2026-03-01', value: { avg: 95 } })).toBe(false);
   });
 });
