@@ -30,6 +30,7 @@ import {
   parseFitbitTrackerPath,
   type RawDataResult,
   SCALE_FORM_MESSAGES,
+  type Series,
   type TrackerDataResult,
   type TrackerOverview,
 } from '@trialwear/contract';
@@ -41,15 +42,15 @@ import { recordActorAudit } from '../../audit/audit-log.js';
 import { inTransaction } from '../../db/transaction.js';
 import { dexcomWindows, mergeRecords } from '../../providers/dexcom/windows.js';
 import {
-  type OmronMeasurement,
-  type OmronPage,
+  measurementsOf,
+  omronPaging,
   omronSince,
   omronType,
   selectReadings,
   toBloodPressure,
   toWeight,
 } from '../../providers/omron/readings.js';
-import type { DataQuery, ProviderAnswer } from '../../providers/types.js';
+import type { DataQuery, ProviderAnswer, ProviderDataReader } from '../../providers/types.js';
 import { overviewPaths, overviewSeries } from './fitbit-overview.js';
 import { type InteractiveReadOptions, interactiveReader, joinAnswers } from './interactive-read.js';
 import { localSummary } from './local-summary.js';
@@ -185,6 +186,14 @@ export async function getLocalSummary(
 
 // ------------------------------------------------------------------ Omron
 
+/** The link's provider module's mapping of its answers to normalized series (Omron, Dexcom). */
+function seriesMapping(ctx: AppContext, r: Reader): NonNullable<ProviderDataReader['toSeries']> {
+  const data = ctx.providers.links[r.link.provider].data;
+  if (!data?.toSeries)
+    throw new AppError(501, DATA_MESSAGES.noDataAvailable, 'InternalError', { displayToUser: true });
+  return data.toSeries.bind(data);
+}
+
 export async function omronData(
   ctx: AppContext,
   actor: Actor,
@@ -192,20 +201,20 @@ export async function omronData(
   q: OmronQuery,
 ): Promise<OmronDataResult> {
   const r = await readerFor(ctx, actor, 'omron', participantId);
+  const toSeries = seriesMapping(ctx, r);
   const type = omronType(q.category);
-  const readings: OmronMeasurement[] = [];
+  const pages: Series[][] = [];
   let since = omronSince(q.since);
   // Omron pages by `truncated`: ask again from the last reading's instant (de-duplicated by id).
   for (let page = 0; page < OMRON_MAX_PAGES; page++) {
-    const body = (await r.read({ resource: 'measurement', params: { since, type, sortOrder: 'asc' } }))
-      .body as OmronPage;
-    const list = body.result?.[q.category] ?? [];
-    readings.push(...list);
-    const last = list[list.length - 1];
-    if (!body.result?.truncated || !last || last.dateTime === since) break;
-    since = last.dateTime;
+    const query: DataQuery = { resource: 'measurement', params: { since, type, sortOrder: 'asc' } };
+    const answer = await r.read(query);
+    pages.push(toSeries(query, answer, null).series);
+    const { next } = omronPaging(answer, q.category, since);
+    if (next === null) break;
+    since = next;
   }
-  const kept = selectReadings(readings, q);
+  const kept = selectReadings(measurementsOf(pages, q.category), q);
   if (kept.length === 0) throw noData();
   return {
     participantId,
