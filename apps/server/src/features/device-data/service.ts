@@ -20,6 +20,7 @@ import {
   DATA_MESSAGES,
   DEXCOM_RESOURCES,
   type DexcomDataResult,
+  joinSeries,
   type LinkProvider,
   type LocalSummary,
   localSummarySchema,
@@ -246,15 +247,27 @@ export async function dexcomData(
     if (resource === 'devices' && records.length === 0) throw noData();
     return { participantId, resource, timeZone: null, requests: 1, records, data: body };
   }
+  const toSeries = seriesMapping(ctx, r);
   const pages: unknown[][] = [];
+  const series: Series[][] = [];
   // One window after the other: a 429 or failure stops the walk at that call.
   for (const [startDate, endDate] of windows.windows) {
-    const body = (await r.read({ resource, params: { startDate, endDate } })).body as { records?: unknown[] };
+    const query: DataQuery = { resource, params: { startDate, endDate } };
+    const answer = await r.read(query);
+    const body = answer.body as { records?: unknown[] };
     pages.push(Array.isArray(body?.records) ? body.records : []);
+    series.push(toSeries(query, answer, null).series);
   }
   const records = mergeRecords(pages);
   if (records.length === 0) throw noData();
-  return { participantId, resource, timeZone: null, requests: pages.length, records };
+  return {
+    participantId,
+    resource,
+    timeZone: null,
+    requests: pages.length,
+    records,
+    series: joinSeries(series),
+  };
 }
 
 // ------------------------------------------------------------------ raw (Sys_Admin)

@@ -2,105 +2,92 @@
  * Dexcom (providers.md §3.3): estimated glucose values, calibrations and
  * events, each record type read in UTC windows of at most 30 days
  * (startDate/endDate, Dexcom's format read as UTC) from the newest stored
- * record of its metrics to now. systemTime is the instant; displayTime
- * (local wall-clock time with its offset) gives the local date, time and
- * offset. The trend is stored as its own metric: the rate in mg/dL/min as
- * the value, the arrow in value_json. A calibration's value is its mg/dL; an
- * event's value is Dexcom's value string read as a number (grams, units or
- * minutes, named in value_json with the type, subtype, status and record id).
+ * record of its metrics to now. The rows are the window's series
+ * (series.ts): systemTime is the instant; displayTime (local wall-clock time
+ * with its offset) gives the local date, time and offset. The trend is
+ * stored as its own metric: the rate in mg/dL/min as the value, the arrow in
+ * value_json. A calibration's value is its mg/dL; an event's value is
+ * Dexcom's value string read as a number (grams, units or minutes, named in
+ * value_json with the type, subtype, status and record id).
  */
 
-import { DEXCOM_MAX_WINDOW_DAYS } from '@trialwear/contract';
-import { parseOffset } from '@trialwear/zone';
+import { DEXCOM_MAX_WINDOW_DAYS, type SeriesPoint } from '@trialwear/contract';
 import type { ProviderSync, Reading, SyncIO } from '../../jobs/device-sync/types.js';
 import { ReadRefused } from '../../jobs/device-sync/types.js';
+import type { DataQuery, ProviderAnswer } from '../types.js';
+import { dexcomSeries, newestSystemTime } from './series.js';
 import { dexcomTime } from './windows.js';
 
 const DAY = 86_400_000;
 /** A cursor older than this (a long outage) is not walked back further. */
 const MAX_CATCH_UP_DAYS = 90;
 
-type DexcomRecord = Record<string, unknown> & { systemTime?: string; displayTime?: string };
+/** A point's row of `metricKey`: its instant, local date, time and offset. */
+const row = (p: SeriesPoint, metricKey: string, value: number | null, valueJson: unknown): Reading => ({
+  metricKey,
+  measuredAt: new Date(p.at),
+  localDate: p.date,
+  localTime: p.time,
+  utcOffsetMinutes: p.offsetMinutes,
+  value,
+  valueJson,
+});
 
-/** The instant and local date, time and offset of a record; null when its times cannot be read. */
-function when(r: DexcomRecord) {
-  const measuredAt = new Date(r.systemTime ?? '');
-  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})(?:\.\d+)?([+-]\d{2}:?\d{2})$/.exec(r.displayTime ?? '');
-  const offset = m ? parseOffset(m[3]!) : null;
-  if (Number.isNaN(measuredAt.getTime()) || !m || offset === null) return null;
-  return { measuredAt, localDate: m[1]!, localTime: m[2]!, utcOffsetMinutes: offset };
-}
-
-const str = (v: unknown) => (typeof v === 'string' ? v : null);
-
-/** One record type: the resource read, the metrics it serves, how a record becomes readings. */
+/** One record type: the resource read, the metrics it serves, how a point of its series becomes readings. */
 interface RecordGroup {
   resource: 'egvs' | 'calibrations' | 'events';
   metrics: readonly string[];
-  readings: (r: DexcomRecord, wanted: ReadonlySet<string>) => Reading[];
+  readings: (p: SeriesPoint, wanted: ReadonlySet<string>) => Reading[];
 }
 
 const GROUPS: RecordGroup[] = [
   {
     resource: 'egvs',
     metrics: ['egv', 'egv_trend'],
-    readings(e, wanted) {
-      const base = when(e);
-      if (!base) return [];
+    readings(p, wanted) {
+      const d = p.detail ?? {};
       const out: Reading[] = [];
-      if (wanted.has('egv') && typeof e.value === 'number')
-        out.push({ ...base, metricKey: 'egv', value: e.value, valueJson: { recordId: e.recordId ?? null } });
-      if (wanted.has('egv_trend') && (e.trend || typeof e.trendRate === 'number'))
-        out.push({
-          ...base,
-          metricKey: 'egv_trend',
-          value: typeof e.trendRate === 'number' ? e.trendRate : null,
-          valueJson: { trend: e.trend ?? null },
-        });
+      if (wanted.has('egv') && p.value !== null) out.push(row(p, 'egv', p.value, { recordId: d.recordId }));
+      if (wanted.has('egv_trend') && (d.trend || typeof d.trendRate === 'number'))
+        out.push(row(p, 'egv_trend', d.trendRate as number | null, { trend: d.trend }));
       return out;
     },
   },
   {
     resource: 'calibrations',
     metrics: ['calibrations'],
-    readings(c) {
-      const base = when(c);
-      if (!base || typeof c.value !== 'number') return [];
-      return [
-        {
-          ...base,
-          metricKey: 'calibrations',
-          value: c.value,
-          valueJson: { recordId: c.recordId ?? null, unit: str(c.unit) },
-        },
-      ];
+    readings(p) {
+      const d = p.detail ?? {};
+      return p.value === null
+        ? []
+        : [row(p, 'calibrations', p.value, { recordId: d.recordId, unit: d.unit })];
     },
   },
   {
     resource: 'events',
     metrics: ['events'],
-    readings(e) {
-      const base = when(e);
-      if (!base) return [];
-      const n = typeof e.value === 'string' && e.value.trim() !== '' ? Number(e.value) : Number.NaN;
+    readings(p) {
+      const d = p.detail ?? {};
       return [
-        {
-          ...base,
-          metricKey: 'events',
-          value: Number.isFinite(n) ? n : null,
-          valueJson: {
-            recordId: e.recordId ?? null,
-            eventType: str(e.eventType),
-            eventSubType: str(e.eventSubType),
-            eventStatus: str(e.eventStatus),
-            value: str(e.value),
-            unit: str(e.unit),
-          },
-        },
+        row(p, 'events', p.value, {
+          recordId: d.recordId,
+          eventType: d.eventType,
+          eventSubType: d.eventSubType,
+          eventStatus: d.eventStatus,
+          value: p.text ?? null,
+          unit: d.unit,
+        }),
       ];
     },
   },
 ];
+
+/** The rows of one window's answer, from its series (series.ts). */
+function readings(g: RecordGroup, query: DataQuery, answer: ProviderAnswer, wanted: ReadonlySet<string>) {
+  return dexcomSeries(query, answer, null).series.flatMap((s) =>
+    (s.points ?? []).flatMap((p) => g.readings(p, wanted)),
+  );
+}
 
 /**
  * Readings are keyed by (participant, metric, instant); two events logged at
@@ -132,25 +119,20 @@ export const dexcomSync: ProviderSync = {
       const start = Math.max(Math.min(...starts), end - (io.catchUpDays ?? MAX_CATCH_UP_DAYS) * DAY);
       for (let from = start; from < end; from += DEXCOM_MAX_WINDOW_DAYS * DAY) {
         const to = Math.min(end, from + DEXCOM_MAX_WINDOW_DAYS * DAY);
-        let records: DexcomRecord[];
+        const query: DataQuery = {
+          resource: g.resource,
+          params: { startDate: dexcomTime(from), endDate: dexcomTime(to) },
+        };
+        let answer: ProviderAnswer;
         try {
-          const body = (
-            await io.read({
-              resource: g.resource,
-              params: { startDate: dexcomTime(from), endDate: dexcomTime(to) },
-            })
-          ).body as { records?: DexcomRecord[] } | null;
-          records = Array.isArray(body?.records) ? body.records : [];
+          answer = await io.read(query);
         } catch (err) {
           if (!(err instanceof ReadRefused)) throw err;
           io.fail({ metrics: [...wanted], error: err.message });
           break;
         }
-        const rows = spreadSameInstant(records.flatMap((r) => g.readings(r, wanted)));
-        const newest = records.reduce<number | null>((n, r) => {
-          const t = Date.parse(r.systemTime ?? '');
-          return Number.isNaN(t) ? n : Math.max(n ?? t, t);
-        }, null);
+        const rows = spreadSameInstant(readings(g, query, answer, wanted));
+        const newest = newestSystemTime(answer);
         await io.store({
           metrics: [...wanted],
           readings: rows,
