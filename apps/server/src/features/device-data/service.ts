@@ -42,16 +42,8 @@ import type { AppContext } from '../../app-context.js';
 import { recordActorAudit } from '../../audit/audit-log.js';
 import { inTransaction } from '../../db/transaction.js';
 import { dexcomWindows, mergeRecords } from '../../providers/dexcom/windows.js';
-import {
-  measurementsOf,
-  omronPaging,
-  omronSince,
-  omronType,
-  selectReadings,
-  toBloodPressure,
-  toWeight,
-} from '../../providers/omron/readings.js';
-import type { DataQuery, ProviderAnswer, ProviderDataReader } from '../../providers/types.js';
+import * as omron from '../../providers/omron/readings.js';
+import type { DataQuery, ProviderAnswer } from '../../providers/types.js';
 import { overviewPaths, overviewSeries } from './fitbit-overview.js';
 import { type InteractiveReadOptions, interactiveReader, joinAnswers } from './interactive-read.js';
 import { localSummary } from './local-summary.js';
@@ -188,7 +180,7 @@ export async function getLocalSummary(
 // ------------------------------------------------------------------ Omron
 
 /** The link's provider module's mapping of its answers to normalized series (Omron, Dexcom). */
-function seriesMapping(ctx: AppContext, r: Reader): NonNullable<ProviderDataReader['toSeries']> {
+function seriesMapping(ctx: AppContext, r: Reader) {
   const data = ctx.providers.links[r.link.provider].data;
   if (!data?.toSeries)
     throw new AppError(501, DATA_MESSAGES.noDataAvailable, 'InternalError', { displayToUser: true });
@@ -203,27 +195,27 @@ export async function omronData(
 ): Promise<OmronDataResult> {
   const r = await readerFor(ctx, actor, 'omron', participantId);
   const toSeries = seriesMapping(ctx, r);
-  const type = omronType(q.category);
+  const type = omron.omronType(q.category);
   const pages: Series[][] = [];
-  let since = omronSince(q.since);
+  let since = omron.omronSince(q.since);
   // Omron pages by `truncated`: ask again from the last reading's instant (de-duplicated by id).
   for (let page = 0; page < OMRON_MAX_PAGES; page++) {
     const query: DataQuery = { resource: 'measurement', params: { since, type, sortOrder: 'asc' } };
     const answer = await r.read(query);
     pages.push(toSeries(query, answer, null).series);
-    const { next } = omronPaging(answer, q.category, since);
+    const { next } = omron.omronPaging(answer, q.category, since);
     if (next === null) break;
     since = next;
   }
-  const kept = selectReadings(measurementsOf(pages, q.category), q);
+  const kept = omron.selectReadings(omron.measurementsOf(pages, q.category), q);
   if (kept.length === 0) throw noData();
   return {
     participantId,
     category: q.category,
     timeZone: null,
     ...(q.category === 'bloodPressure'
-      ? { bloodPressure: kept.map(toBloodPressure) }
-      : { weight: kept.map(toWeight) }),
+      ? { bloodPressure: kept.map(omron.toBloodPressure) }
+      : { weight: kept.map(omron.toWeight) }),
   };
 }
 
@@ -295,7 +287,7 @@ export async function rawData(
     if (!q.since || !/^\d{4}-\d{2}-\d{2}$/.test(q.since)) throw badRequest(SCALE_FORM_MESSAGES.startDate);
     query = {
       resource: 'measurement',
-      params: { since: q.since, type: omronType(q.resource), sortOrder: 'asc' },
+      params: { since: q.since, type: omron.omronType(q.resource), sortOrder: 'asc' },
     };
   } else {
     if (!(DEXCOM_RESOURCES as readonly string[]).includes(q.resource))
