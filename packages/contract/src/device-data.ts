@@ -189,6 +189,8 @@ export const dexcomDataResultSchema = z.object({
   records: z.array(z.unknown()),
   /** For dataRange and devices: the provider's answer as is. */
   data: z.unknown().optional(),
+  /** For egvs, calibrations and events: the records as normalized series (`egv`, `calibrations`, `events`). */
+  series: z.array(seriesSchema).optional(),
 });
 export type DexcomDataResult = z.infer<typeof dexcomDataResultSchema>;
 

@@ -102,9 +102,13 @@ export function joinSeries(answers: readonly (readonly Series[])[]): Series[] {
   return [...out.values()];
 }
 
-/** A point's identity: its instant, or the provider's log id where it has one (a sleep, a weighing). */
+/**
+ * A point's identity: its instant, or the provider's log or record id where
+ * it has one (a sleep, a weighing; a Dexcom record: two events may share a
+ * second).
+ */
 const pointKey = (p: SeriesPoint) => {
-  const id = p.detail?.logId;
+  const id = p.detail?.logId ?? p.detail?.recordId;
   return id === undefined || id === null ? p.at : `log:${String(id)}`;
 };
 

@@ -11,6 +11,8 @@ import { fitbitDay, fitbitIntradayDataset, fitbitUserTimezone } from '@trialwear
 import { addDays, localDate } from '@trialwear/zone';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { answerCacheOf } from '../../src/providers/answer-cache.js';
+import { legacyToSeries } from '../../src/providers/fitbit/legacy-series.js';
+import { loadTokens } from '../../src/providers/token-store.js';
 import { type TeamFixture, teamWithRoles } from '../support/fixtures.js';
 import { linkParticipant, simControl, trialWithParticipants } from '../support/linked-participant.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
@@ -356,18 +358,30 @@ describe('Fitbit tracker data', () => {
     const res = await a.as.Sys_Admin.get(`/api/participantRaw/${pid}/fitbit?${q}`);
     expect(res.statusCode).toBe(200);
     const raw = res.json();
+    const path = '/activities/steps/date/2027-03-01/2027-03-02.json';
     expect(raw).toMatchObject({
       provider: 'fitbit',
-      request: '/1/user/-/activities/steps/date/2027-03-01/2027-03-02.json',
+      request: `/1/user/-${path}`,
       status: 200,
       timeZone: fitbitUserTimezone(user).tz,
-      body: {
-        'activities-steps': [
-          { dateTime: '2027-03-01', value: String(fitbitDay(user, '2027-03-01').steps) },
-          { dateTime: '2027-03-02', value: String(fitbitDay(user, '2027-03-02').steps) },
-        ],
-      },
     });
+    // The body is Fitbit's own: what the same call answers straight from the simulator.
+    const device = await t.ctx.db
+      .selectFrom('participant_devices')
+      .select('id')
+      .where('participant_id', '=', pid)
+      .executeTakeFirstOrThrow();
+    const token = (await loadTokens(t.ctx, device.id))!.accessToken;
+    const direct = await fetch(`${t.ctx.config.publicUrl}/sim/fitbit/1/user/-${path}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(direct.status).toBe(200);
+    expect(raw.body).toEqual(await direct.json());
+    // …and holds the simulator's steps of each local date.
+    const query = { resource: 'tracker', params: { path } };
+    expect(daysIn(legacyToSeries(query, raw, raw.timeZone), 'steps')).toEqual(
+      ['2027-03-01', '2027-03-02'].map((d) => ({ date: d, value: fitbitDay(user, d).steps })),
+    );
     expect(raw.headers['fitbit-rate-limit-limit']).toBe('150');
     expect(Number(raw.headers['fitbit-rate-limit-remaining'])).toBeLessThan(150);
     expect(

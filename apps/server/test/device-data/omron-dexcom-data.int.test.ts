@@ -6,6 +6,7 @@
  */
 import { DATA_MESSAGES } from '@trialwear/contract';
 import { dexcomEgvs, omronDay } from '@trialwear/simulators';
+import { parseOffset } from '@trialwear/zone';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { answerCacheOf } from '../../src/providers/answer-cache.js';
 import { type TeamFixture, teamWithRoles } from '../support/fixtures.js';
@@ -174,6 +175,31 @@ describe('Omron and Dexcom data', () => {
     expect(body.records.length).toBe(want.length);
     expect(body.records).toEqual(want);
     expect(body.records[0].unit).toBe('mg/dL');
+    // The same records as one `egv` series across both windows: systemTime the instant, displayTime the local clock.
+    expect(body.series).toHaveLength(1);
+    expect(body.series[0]).toMatchObject({ metric: 'egv', unit: 'mg/dL', timeZone: null });
+    expect(body.series[0].source.requests).toHaveLength(2);
+    expect(
+      body.series[0].points.map((p: { at: string; date: string; time: string; offsetMinutes: number }) => [
+        Date.parse(p.at),
+        `${p.date}T${p.time}`,
+        p.offsetMinutes,
+      ]),
+    ).toEqual(
+      want.map((w) => [
+        Date.parse(w.systemTime),
+        w.displayTime.slice(0, 19),
+        parseOffset(w.displayTime.slice(19)),
+      ]),
+    );
+    expect(
+      body.series[0].points.map((p: { value: number | null; detail: object }) => [p.value, p.detail]),
+    ).toEqual(
+      want.map((w) => [
+        w.value,
+        { recordId: w.recordId, trend: w.trend, trendRate: w.trendRate, displayTime: w.displayTime },
+      ]),
+    );
   });
 
   it('the default period is the last 7 days, one provider call', async () => {

@@ -41,20 +41,12 @@ import { type Actor, type ParticipantScope, requireParticipant } from '../../acc
 import type { AppContext } from '../../app-context.js';
 import { recordActorAudit } from '../../audit/audit-log.js';
 import { inTransaction } from '../../db/transaction.js';
+import { dexcomWindows, mergeRecords } from '../../providers/dexcom/windows.js';
 import { overviewPaths, overviewSeries } from '../../providers/fitbit/overview.js';
+import * as omron from '../../providers/omron/readings.js';
 import type { DataQuery, ProviderAnswer, SeriesSet } from '../../providers/types.js';
-import { dexcomWindows, mergeRecords } from './dexcom-windows.js';
 import { type InteractiveReadOptions, interactiveReader } from './interactive-read.js';
 import { localSummary } from './local-summary.js';
-import {
-  type OmronMeasurement,
-  type OmronPage,
-  omronSince,
-  omronType,
-  selectReadings,
-  toBloodPressure,
-  toWeight,
-} from './omron-readings.js';
 import { participantZone } from './participant-zone.js';
 import { noData, notAuthorized } from './provider-errors.js';
 import * as repo from './repo.js';
@@ -204,6 +196,14 @@ export async function getLocalSummary(
 
 // ------------------------------------------------------------------ Omron
 
+/** The link's provider module's mapping of its answers to normalized series (Omron, Dexcom). */
+function seriesMapping(ctx: AppContext, r: Reader) {
+  const data = ctx.providers.links[r.link.provider].data;
+  if (!data?.toSeries)
+    throw new AppError(501, DATA_MESSAGES.noDataAvailable, 'InternalError', { displayToUser: true });
+  return data.toSeries.bind(data);
+}
+
 export async function omronData(
   ctx: AppContext,
   actor: Actor,
@@ -211,28 +211,28 @@ export async function omronData(
   q: OmronQuery,
 ): Promise<OmronDataResult> {
   const r = await readerFor(ctx, actor, 'omron', participantId);
-  const type = omronType(q.category);
-  const readings: OmronMeasurement[] = [];
-  let since = omronSince(q.since);
+  const toSeries = seriesMapping(ctx, r);
+  const type = omron.omronType(q.category);
+  const pages: Series[][] = [];
+  let since = omron.omronSince(q.since);
   // Omron pages by `truncated`: ask again from the last reading's instant (de-duplicated by id).
   for (let page = 0; page < OMRON_MAX_PAGES; page++) {
-    const body = (await r.read({ resource: 'measurement', params: { since, type, sortOrder: 'asc' } }))
-      .body as OmronPage;
-    const list = body.result?.[q.category] ?? [];
-    readings.push(...list);
-    const last = list[list.length - 1];
-    if (!body.result?.truncated || !last || last.dateTime === since) break;
-    since = last.dateTime;
+    const query: DataQuery = { resource: 'measurement', params: { since, type, sortOrder: 'asc' } };
+    const answer = await r.read(query);
+    pages.push(toSeries(query, answer, null).series);
+    const { next } = omron.omronPaging(answer, q.category, since);
+    if (next === null) break;
+    since = next;
   }
-  const kept = selectReadings(readings, q);
+  const kept = omron.selectReadings(omron.measurementsOf(pages, q.category), q);
   if (kept.length === 0) throw noData();
   return {
     participantId,
     category: q.category,
     timeZone: null,
     ...(q.category === 'bloodPressure'
-      ? { bloodPressure: kept.map(toBloodPressure) }
-      : { weight: kept.map(toWeight) }),
+      ? { bloodPressure: kept.map(omron.toBloodPressure) }
+      : { weight: kept.map(omron.toWeight) }),
   };
 }
 
@@ -256,15 +256,27 @@ export async function dexcomData(
     if (resource === 'devices' && records.length === 0) throw noData();
     return { participantId, resource, timeZone: null, requests: 1, records, data: body };
   }
+  const toSeries = seriesMapping(ctx, r);
   const pages: unknown[][] = [];
+  const series: Series[][] = [];
   // One window after the other: a 429 or failure stops the walk at that call.
   for (const [startDate, endDate] of windows.windows) {
-    const body = (await r.read({ resource, params: { startDate, endDate } })).body as { records?: unknown[] };
+    const query: DataQuery = { resource, params: { startDate, endDate } };
+    const answer = await r.read(query);
+    const body = answer.body as { records?: unknown[] };
     pages.push(Array.isArray(body?.records) ? body.records : []);
+    series.push(toSeries(query, answer, null).series);
   }
   const records = mergeRecords(pages);
   if (records.length === 0) throw noData();
-  return { participantId, resource, timeZone: null, requests: pages.length, records };
+  return {
+    participantId,
+    resource,
+    timeZone: null,
+    requests: pages.length,
+    records,
+    series: joinSeries(series),
+  };
 }
 
 // ------------------------------------------------------------------ raw (Sys_Admin)
@@ -292,7 +304,7 @@ export async function rawData(
     if (!q.since || !/^\d{4}-\d{2}-\d{2}$/.test(q.since)) throw badRequest(SCALE_FORM_MESSAGES.startDate);
     query = {
       resource: 'measurement',
-      params: { since: q.since, type: omronType(q.resource), sortOrder: 'asc' },
+      params: { since: q.since, type: omron.omronType(q.resource), sortOrder: 'asc' },
     };
   } else {
     if (!(DEXCOM_RESOURCES as readonly string[]).includes(q.resource))

@@ -20,11 +20,11 @@ import { PROVIDER_OF_LINK, type Provider } from '@trialwear/contract';
 import type { AppContext } from '../../app-context.js';
 import { participantZone } from '../../features/device-data/participant-zone.js';
 import { takeSyncCall } from '../../providers/call-budget.js';
+import { dexcomSync } from '../../providers/dexcom/sync.js';
 import { fitbitSync } from '../../providers/fitbit/sync.js';
+import { omronSync } from '../../providers/omron/sync.js';
 import type { ProviderClient } from '../../providers/types.js';
 import { isTokenFailure, withFreshToken } from '../../providers/with-fresh-token.js';
-import { dexcomSync } from './providers/dexcom.js';
-import { omronSync } from './providers/omron.js';
 import * as repo from './repo.js';
 import {
   type Cursor,

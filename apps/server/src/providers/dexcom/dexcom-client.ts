@@ -11,6 +11,7 @@ import type { Secrets } from '../../security/secrets.js';
 import { bearer, callAnswer, callJson, rfcErrorOf, simulatorClientSecret } from '../http-json.js';
 import { createOAuthTokenClient } from '../oauth-client.js';
 import type { ProviderClient, ProviderDataReader, ProviderSettings } from '../types.js';
+import { dexcomSeries } from './series.js';
 
 export const DEXCOM_SIM_PREFIX = '/sim/dexcom';
 
@@ -52,7 +53,11 @@ const DEXCOM_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;
 /** Resources read over a window (startDate/endDate, UTC without offset, at most 30 days: providers.md §3.3). */
 const WINDOWED = new Set(['egvs', 'calibrations', 'events']);
 
-/** Dexcom v3 data: one of the contract's DEXCOM_RESOURCES, windowed ones with startDate and endDate. */
+/**
+ * Dexcom v3 data: one of the contract's DEXCOM_RESOURCES, windowed ones with
+ * startDate and endDate. toSeries: a window's records as `egv`,
+ * `calibrations` or `events` points (series.ts).
+ */
 function dexcomDataReader(s: ProviderSettings): ProviderDataReader {
   return {
     resources: DEXCOM_RESOURCES,
@@ -68,6 +73,7 @@ function dexcomDataReader(s: ProviderSettings): ProviderDataReader {
       }
       return callAnswer(s.apiUrl, path, bearer(accessToken), rfcErrorOf);
     },
+    toSeries: dexcomSeries,
   };
 }
 

@@ -17,6 +17,7 @@ import {
 } from '../http-json.js';
 import { createOAuthTokenClient } from '../oauth-client.js';
 import type { DeviceEntry, ProviderClient, ProviderDataReader, ProviderSettings } from '../types.js';
+import { omronSeries } from './series.js';
 
 export const OMRON_SIM_PREFIX = '/sim/omron';
 const SCOPES = ['openid', 'offline_access', 'bloodpressure', 'weight', 'activity'];
@@ -96,6 +97,7 @@ const SINCE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z)?$/;
  * Omron data: `measurement` is POST /api/measurement with a form body
  * (providers.md §2.4): since (a date), type, sortOrder, limit. Omron answers
  * its errors as HTTP 200 with a non-zero `status`: those become failures.
+ * toSeries: one point per reading in each metric of its category (series.ts).
  */
 function omronDataReader(s: ProviderSettings): ProviderDataReader {
   return {
@@ -129,6 +131,7 @@ function omronDataReader(s: ProviderSettings): ProviderDataReader {
       // The form sent is part of what was asked: the raw page shows it.
       return { ok: true, data: { ...r.data, request: `POST /api/measurement ${new URLSearchParams(form)}` } };
     },
+    toSeries: omronSeries,
   };
 }
 

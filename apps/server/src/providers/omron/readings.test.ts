@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { selectReadings } from './omron-readings.js';
+import { selectReadings } from './readings.js';
 
 const reading = (id: number, dateTime: string, dateTimeLocal: string) => ({
   id,

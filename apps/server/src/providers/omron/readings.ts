@@ -7,8 +7,16 @@
  * wrongly kept, whatever the participant's offset.
  */
 
-import type { BloodPressureReading, OmronQuery, WeightReading } from '@trialwear/contract';
+import {
+  type BloodPressureReading,
+  type OmronQuery,
+  type Series,
+  seriesOf,
+  type WeightReading,
+} from '@trialwear/contract';
 import { addDays } from '@trialwear/zone';
+import type { ProviderAnswer } from '../types.js';
+import { OMRON_SERIES, type OmronDetail } from './series.js';
 
 export interface OmronMeasurement {
   id?: number;
@@ -30,6 +38,51 @@ export interface OmronPage {
     bloodPressure?: OmronMeasurement[];
     weight?: OmronMeasurement[];
   };
+}
+
+/**
+ * Omron's paging (providers.md §2.4) of one answer read from `since`: its
+ * newest reading's instant (the cursor) and the `since` of the next page
+ * (null: the last page, or a page that would ask the same again).
+ */
+export function omronPaging(answer: ProviderAnswer, category: OmronQuery['category'], since: string) {
+  const body = answer.body as OmronPage | null;
+  const list = body?.result?.[category] ?? [];
+  const last = list[list.length - 1];
+  const next = !body?.result?.truncated || !last || last.dateTime === since ? null : last.dateTime;
+  return { last: last?.dateTime ?? null, next };
+}
+
+/**
+ * The data page's thin adapter: the readings of a category in Omron's shape
+ * again, from the series of each page (omronSeries): every reading is one
+ * point, in the same place, in each of its category's series.
+ */
+export function measurementsOf(
+  pages: ReadonlyArray<readonly Series[]>,
+  category: OmronQuery['category'],
+): OmronMeasurement[] {
+  const kind = category === 'bloodPressure' ? OMRON_SERIES.bloodpressure : OMRON_SERIES.weight;
+  return pages.flatMap((page) => {
+    const columns = kind.fields.map(([metric, field]) => ({
+      field,
+      points: seriesOf(page, metric)?.points ?? [],
+    }));
+    return (columns[0]?.points ?? []).map((p, i) => {
+      const d = p.detail as unknown as OmronDetail;
+      const m: OmronMeasurement = {
+        ...(d.id !== undefined ? { id: d.id } : {}),
+        dateTime: d.dateTime,
+        dateTimeLocal: d.dateTimeLocal,
+        dateTimeUtcOffset: d.dateTimeUtcOffset,
+      };
+      for (const c of columns) {
+        const v = c.points[i]?.value;
+        if (typeof v === 'number') m[c.field] = v;
+      }
+      return m;
+    });
+  });
 }
 
 /** Omron's `type` for a category. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dexcomWindows, mergeRecords } from './dexcom-windows.js';
+import { dexcomWindows, mergeRecords } from './windows.js';
 
 describe('Dexcom windows', () => {
   it('walks a long period in consecutive windows of at most 30 days', () => {
