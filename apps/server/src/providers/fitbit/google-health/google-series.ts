@@ -15,9 +15,11 @@
  * has. A day's windows (intraday) list every window of the local day, 0 (or
  * for heart rate, nothing) where Google has none; a wall-clock time repeated
  * when clocks go back is one point (at its first instant) with both windows'
- * sum (heart rate: their mean).
+ * sum (heart rate: their mean). Heart-rate samples (1sec), sleeps and
+ * weighings keep Google's own instants and offsets (the legacy shape had
+ * local times only: a time repeated when clocks go back was its first).
  *
- * Known gaps of the Google Health API (ARCHITECTURE.md): no heart-rate zones
+ * Known gaps of the Google Health API (decision 022): no heart-rate zones
  * (Google's zone model has no 1:1 map); SpO2 is the average only (Google's
  * bounds are confidence bounds, not the night's min/max); the cardio score
  * is one number (VO2 max), not the legacy range; no sleep stage averages
