@@ -14,23 +14,38 @@ import { type LinkProvider, PROVIDERS, type Provider } from '@trialwear/contract
 import type { Config } from '../config.js';
 import type { Secrets } from '../security/secrets.js';
 import { createDexcomClient, dexcomSettings } from './dexcom/dexcom-client.js';
+import { dexcomSync } from './dexcom/sync.js';
 import { createFitbitClient, fitbitSettings } from './fitbit/fitbit-client.js';
 import { createGoogleHealthClient } from './fitbit/google-health/google-health-client.js';
 import { googleHealthSettings } from './fitbit/google-health/settings.js';
+import { fitbitSync } from './fitbit/sync.js';
 import { createOmronClient, omronSettings } from './omron/omron-client.js';
-import type { ProviderClient } from './types.js';
+import { omronSync } from './omron/sync.js';
+import type { RegisteredClient } from './types.js';
 
-export type ProviderRegistry = Readonly<Record<Provider, ProviderClient>> & {
+export type ProviderRegistry = Readonly<Record<Provider, RegisteredClient>> & {
   /** The client of each link API (participant_devices.provider). */
-  readonly links: Readonly<Record<LinkProvider, ProviderClient>>;
+  readonly links: Readonly<Record<LinkProvider, RegisteredClient>>;
 };
 
 export function createProviderRegistry(config: Config, secrets: Secrets): ProviderRegistry {
-  const links: Record<LinkProvider, ProviderClient> = {
-    fitbit: createFitbitClient(fitbitSettings(config, secrets)),
-    google_health: createGoogleHealthClient(googleHealthSettings(config, secrets)),
-    omron: createOmronClient(omronSettings(config, secrets)),
-    dexcom: createDexcomClient(dexcomSettings(config, secrets)),
+  const links: Record<LinkProvider, RegisteredClient> = {
+    fitbit: { ...createFitbitClient(fitbitSettings(config, secrets)), sync: fitbitSync, appCallsPerHour: 0 },
+    google_health: {
+      ...createGoogleHealthClient(googleHealthSettings(config, secrets)),
+      sync: fitbitSync,
+      appCallsPerHour: 0,
+    },
+    omron: {
+      ...createOmronClient(omronSettings(config, secrets)),
+      sync: omronSync,
+      appCallsPerHour: config.SYNC_OMRON_APP_CALLS_PER_HOUR,
+    },
+    dexcom: {
+      ...createDexcomClient(dexcomSettings(config, secrets)),
+      sync: dexcomSync,
+      appCallsPerHour: config.SYNC_DEXCOM_APP_CALLS_PER_HOUR,
+    },
   };
   const registry = {
     fitbit: config.FITBIT_API === 'google_health' ? links.google_health : links.fitbit,

@@ -7,6 +7,7 @@
  */
 import type { Brand, DeviceEntry, LinkProvider, Provider, Series } from '@trialwear/contract';
 import type { OAuthTokenClient } from './oauth-client.js';
+import type { ProviderSync } from './sync-types.js';
 
 export type { DeviceEntry, Provider };
 
@@ -116,4 +117,12 @@ export interface ProviderClient {
   needsRefresh(f: ProviderFailure): boolean;
   /** Data reading; null until the provider's resources are implemented. */
   data: ProviderDataReader | null;
+}
+
+/** A client as the registry hands it out: with its provider's sync mapping and app-wide call limit. */
+export interface RegisteredClient extends ProviderClient {
+  /** The background sync of this provider's metrics (providers/<p>/sync.ts). */
+  sync: ProviderSync;
+  /** Sync calls per hour the provider allows the whole app (0: none; Fitbit's limit is per user only). */
+  appCallsPerHour: number;
 }

@@ -197,7 +197,13 @@ describe('Omron and Dexcom data', () => {
     ).toEqual(
       want.map((w) => [
         w.value,
-        { recordId: w.recordId, trend: w.trend, trendRate: w.trendRate, displayTime: w.displayTime },
+        {
+          recordId: w.recordId,
+          trend: w.trend,
+          trendRate: w.trendRate,
+          systemTime: w.systemTime,
+          displayTime: w.displayTime,
+        },
       ]),
     );
   });

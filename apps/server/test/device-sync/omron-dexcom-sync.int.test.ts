@@ -164,7 +164,13 @@ describe('Omron and Dexcom background sync', () => {
     // so the count starts again with these syncs alone.
     clock.advance(2 * 60 * 60_000);
     // An app budget of one call an hour: the first device's sync takes it, the other's is refused.
-    const tight = { ...t.ctx, config: { ...t.ctx.config, SYNC_DEXCOM_APP_CALLS_PER_HOUR: 1 } } as AppContext;
+    // (The registry gives each client its limit from the configuration.)
+    expect(t.ctx.providers.links.dexcom.appCallsPerHour).toBe(t.ctx.config.SYNC_DEXCOM_APP_CALLS_PER_HOUR);
+    const links = {
+      ...t.ctx.providers.links,
+      dexcom: { ...t.ctx.providers.links.dexcom, appCallsPerHour: 1 },
+    };
+    const tight = { ...t.ctx, providers: { ...t.ctx.providers, links } } as AppContext;
     expect((await syncDevice(tight, deviceId)).status).toBe('synced');
     expect(await used()).toBe(1);
     const sim = simControl(t, 'dexcom');

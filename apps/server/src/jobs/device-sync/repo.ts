@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { localTodaySql } from '../../features/readings/local-today.js';
 import { upsertReadingsByMetric } from '../../features/readings/repo.js';
-import type { Cursor, GroupResult } from './types.js';
+import type { Cursor, GroupResult } from '../../providers/sync-types.js';
 
 const BRAND_OF: Record<LinkProvider, string> = {
   fitbit: 'Fitbit',

@@ -20,22 +20,17 @@ import { PROVIDER_OF_LINK, type Provider } from '@trialwear/contract';
 import type { AppContext } from '../../app-context.js';
 import { participantZone } from '../../features/device-data/participant-zone.js';
 import { takeSyncCall } from '../../providers/call-budget.js';
-import { dexcomSync } from '../../providers/dexcom/sync.js';
-import { fitbitSync } from '../../providers/fitbit/sync.js';
-import { omronSync } from '../../providers/omron/sync.js';
-import type { ProviderClient } from '../../providers/types.js';
-import { isTokenFailure, withFreshToken } from '../../providers/with-fresh-token.js';
-import * as repo from './repo.js';
 import {
   type Cursor,
   type GroupFailure,
-  type ProviderSync,
   ReadRefused,
   type SyncIO,
   SyncStop,
-} from './types.js';
+} from '../../providers/sync-types.js';
+import type { RegisteredClient } from '../../providers/types.js';
+import { isTokenFailure, withFreshToken } from '../../providers/with-fresh-token.js';
+import * as repo from './repo.js';
 
-const SYNCS: Record<Provider, ProviderSync> = { fitbit: fitbitSync, omron: omronSync, dexcom: dexcomSync };
 /** Stop before Fitbit's own count runs out (its Fitbit-Rate-Limit-Remaining header). */
 const FITBIT_REMAINING_FLOOR = 10;
 
@@ -125,9 +120,9 @@ export async function syncDevice(
       limited: !!state.limited_until && state.limited_until >= state.next_allowed_at,
     };
 
-  const sync = SYNCS[provider];
   // The API the link was authorized with (a legacy Fitbit link keeps the legacy API).
   const client = ctx.providers.links[device.provider];
+  const { sync } = client;
   const metrics = (await repo.metricsFor(ctx.db, device.team_id, device.provider)).filter(
     (m) => sync.metrics.includes(m) && (!range.metrics || range.metrics.includes(m)),
   );
@@ -236,14 +231,14 @@ function describe(err: unknown) {
 /** The reader a provider sync calls: budget first, then the call, then what its answer means. */
 function readerFor(
   ctx: AppContext,
-  client: ProviderClient,
+  client: RegisteredClient,
   deviceId: number,
   provider: Provider,
   result: DeviceSyncResult,
   signal?: AbortSignal,
 ): SyncIO['read'] {
   const data = client.data!;
-  const appLimit = appCallsPerHour(ctx, provider);
+  const appLimit = client.appCallsPerHour;
   return async (query) => {
     signal?.throwIfAborted();
     const now = ctx.now();
@@ -285,13 +280,6 @@ function readerFor(
     }
     return r.data;
   };
-}
-
-/** The provider's per-app budget of sync calls per hour (0: none; Fitbit's limit is per user only). */
-function appCallsPerHour(ctx: AppContext, provider: Provider): number {
-  if (provider === 'dexcom') return ctx.config.SYNC_DEXCOM_APP_CALLS_PER_HOUR;
-  if (provider === 'omron') return ctx.config.SYNC_OMRON_APP_CALLS_PER_HOUR;
-  return 0;
 }
 
 const REVOKED = 'Authorization revoked or invalid: the participant must authorize again';

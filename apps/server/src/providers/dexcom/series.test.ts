@@ -60,9 +60,27 @@ describe('Dexcom answer → series', () => {
       ['2026-10-25T03:10:00.000Z', '2026-10-24', '22:12:31', -300, null],
     ]);
     expect(egv!.points!.map((p) => p.detail)).toEqual([
-      { recordId: 'a', trend: 'notComputable', trendRate: null, displayTime: '2026-10-25T01:55:00+01:00' },
-      { recordId: 'b', trend: 'flat', trendRate: 0.2, displayTime: '2026-10-25T01:00:00+00:00' },
-      { recordId: 'c', trend: null, trendRate: null, displayTime: '2026-10-24T22:12:31.250-05:00' },
+      {
+        recordId: 'a',
+        trend: 'notComputable',
+        trendRate: null,
+        systemTime: '2026-10-25T00:55:00Z',
+        displayTime: '2026-10-25T01:55:00+01:00',
+      },
+      {
+        recordId: 'b',
+        trend: 'flat',
+        trendRate: 0.2,
+        systemTime: '2026-10-25T01:00:00Z',
+        displayTime: '2026-10-25T01:00:00+00:00',
+      },
+      {
+        recordId: 'c',
+        trend: null,
+        trendRate: null,
+        systemTime: '2026-10-25T03:10:00Z',
+        displayTime: '2026-10-24T22:12:31.250-05:00',
+      },
     ]);
     expect(newestSystemTime(answer('egvs', egvs))).toBe(Date.parse('2026-10-25T03:15:00Z'));
   });

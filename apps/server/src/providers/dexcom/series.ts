@@ -10,7 +10,7 @@
  *
  * `detail`: the record id (the point's identity across windows, see
  * joinSeries), and for an EGV its trend arrow and rate (the sync stores them
- * as `egv_trend`) and its displayTime as sent; for a calibration its unit;
+ * as `egv_trend`) and its systemTime and displayTime as sent; for a calibration its unit;
  * for an event its type, subtype, status and unit (`text`: Dexcom's value
  * string).
  */
@@ -49,6 +49,8 @@ const POINT: Record<
       recordId: r.recordId ?? null,
       trend: r.trend ?? null,
       trendRate: typeof r.trendRate === 'number' ? r.trendRate : null,
+      // The texts as sent (the page's CSV writes them as Dexcom did).
+      systemTime: r.systemTime,
       displayTime: r.displayTime,
     },
   }),

@@ -12,8 +12,8 @@
  */
 
 import { DEXCOM_MAX_WINDOW_DAYS, type SeriesPoint } from '@trialwear/contract';
-import type { ProviderSync, Reading, SyncIO } from '../../jobs/device-sync/types.js';
-import { ReadRefused } from '../../jobs/device-sync/types.js';
+import type { ProviderSync, Reading, SyncIO } from '../sync-types.js';
+import { ReadRefused } from '../sync-types.js';
 import type { DataQuery, ProviderAnswer } from '../types.js';
 import { dexcomSeries, newestSystemTime } from './series.js';
 import { dexcomTime } from './windows.js';

@@ -16,8 +16,8 @@
  */
 import { type Series, type SeriesDay, type SeriesPoint, seriesOf } from '@trialwear/contract';
 import { addDays, instantOfLocal, localDate, offsetMinutesAt } from '@trialwear/zone';
-import type { GroupResult, ProviderSync, Reading, SyncIO } from '../../jobs/device-sync/types.js';
-import { ReadRefused } from '../../jobs/device-sync/types.js';
+import type { GroupResult, ProviderSync, Reading, SyncIO } from '../sync-types.js';
+import { ReadRefused } from '../sync-types.js';
 
 export { vo2MaxValue } from './series-kit.js';
 

@@ -7,8 +7,8 @@
  * is the newest reading's instant; the reading at the cursor comes back once
  * more and is upserted unchanged.
  */
-import type { ProviderSync, Reading, SyncIO } from '../../jobs/device-sync/types.js';
-import { ReadRefused } from '../../jobs/device-sync/types.js';
+import type { ProviderSync, Reading, SyncIO } from '../sync-types.js';
+import { ReadRefused } from '../sync-types.js';
 import type { DataQuery } from '../types.js';
 import { omronPaging } from './readings.js';
 import { OMRON_SERIES, type OmronDetail, omronSeries } from './series.js';

@@ -45,7 +45,7 @@ function DexcomData({ participant, trial }: { participant: DataParticipant; tria
   // The window is fixed when the period is chosen, so the summary's days match what was asked.
   const [window, setWindow] = useState(() => glucoseWindow(DEFAULT_GLUCOSE_DAYS));
   const egvs = useDexcomEgvs(participant.id, window);
-  const readings = useMemo(() => egvReadings(egvs.data?.records ?? []), [egvs.data]);
+  const readings = useMemo(() => egvReadings(egvs.data?.series), [egvs.data]);
   const summary = useMemo(
     () =>
       glucoseSummary(

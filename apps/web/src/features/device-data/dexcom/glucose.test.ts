@@ -1,6 +1,38 @@
-import { glucoseSummary } from '@trialwear/contract';
+import { glucoseSummary, type Series } from '@trialwear/contract';
 import { describe, expect, it } from 'vitest';
 import { egvReadings, glucoseBands, glucoseLine, glucoseWindow, trendText } from './glucose';
+
+type Rec = { systemTime: string; displayTime: string; value: number | null; trend?: string };
+/** The server's `egv` series of these records (as providers/dexcom/series.ts answers it). */
+const egv = (records: Rec[]): Series[] => [
+  {
+    metric: 'egv',
+    unit: 'mg/dL',
+    timeZone: null,
+    points: records.map((r) => ({
+      at: new Date(r.systemTime).toISOString(),
+      date: r.displayTime.slice(0, 10),
+      time: r.displayTime.slice(11, 19),
+      offsetMinutes: 0,
+      value: r.value,
+      detail: {
+        recordId: null,
+        trend: r.trend ?? null,
+        trendRate: null,
+        systemTime: r.systemTime,
+        displayTime: r.displayTime,
+      },
+    })),
+    source: { provider: 'dexcom', requests: [] },
+  },
+  {
+    metric: 'calibrations',
+    unit: 'mg/dL',
+    timeZone: null,
+    points: [],
+    source: { provider: 'dexcom', requests: [] },
+  },
+];
 
 describe('glucose page helpers', () => {
   it('asks Dexcom for the last N days in UTC without an offset, to the minute', () => {
@@ -16,11 +48,21 @@ describe('glucose page helpers', () => {
     const records = [
       { systemTime: '2026-11-01T10:05:00Z', displayTime: '2026-11-01T02:05:00-08:00', value: 110 },
       { systemTime: '2026-11-01T10:00:00Z', displayTime: '2026-11-01T02:00:00-08:00', value: 100 },
-      { systemTime: '2026-11-01T10:10:00Z', displayTime: '2026-11-01T02:10:00-08:00', value: null },
-      { nonsense: true },
+      {
+        systemTime: '2026-11-01T10:10:00Z',
+        displayTime: '2026-11-01T02:10:00-08:00',
+        value: null,
+        trend: 'flat',
+      },
     ];
-    const readings = egvReadings(records);
+    const readings = egvReadings(egv(records));
     expect(readings.map((r) => r.value)).toEqual([110, 100]);
+    // The texts as Dexcom sent them (the page's CSV writes them).
+    expect(readings[0]).toMatchObject({
+      systemTime: '2026-11-01T10:05:00Z',
+      displayTime: '2026-11-01T02:05:00-08:00',
+    });
+    expect(egvReadings(undefined)).toEqual([]);
     const line = glucoseLine(readings);
     expect(line.x).toEqual([
       Date.parse('2026-11-01T02:00:00Z') / 1000,
@@ -35,7 +77,7 @@ describe('glucose page helpers', () => {
       displayTime: new Date(Date.UTC(2026, 10, 1, 2, min)).toISOString().slice(0, 19),
       value,
     });
-    const line = glucoseLine(egvReadings([at(0, 100), at(5, 105), at(40, 140), at(45, 145)]));
+    const line = glucoseLine(egvReadings(egv([at(0, 100), at(5, 105), at(40, 140), at(45, 145)])));
     const base = Date.UTC(2026, 10, 1, 2, 0) / 1000;
     expect(line.x).toEqual([base, base + 300, base + 600, base + 2400, base + 2700]);
     expect(line.series[0]!.values).toEqual([100, 105, null, 140, 145]);
@@ -57,10 +99,12 @@ describe('glucose page helpers', () => {
 
   it('keeps time order when the displayed clock goes back (DST end): instants shifted by the newest offset', () => {
     const line = glucoseLine(
-      egvReadings([
-        { systemTime: '2026-11-01T05:55:00Z', displayTime: '2026-11-01T01:55:00-04:00', value: 100 },
-        { systemTime: '2026-11-01T06:00:00Z', displayTime: '2026-11-01T01:00:00-05:00', value: 101 },
-      ]),
+      egvReadings(
+        egv([
+          { systemTime: '2026-11-01T05:55:00Z', displayTime: '2026-11-01T01:55:00-04:00', value: 100 },
+          { systemTime: '2026-11-01T06:00:00Z', displayTime: '2026-11-01T01:00:00-05:00', value: 101 },
+        ]),
+      ),
     );
     const newest = Date.parse('2026-11-01T01:00:00Z') / 1000;
     expect(line.x).toEqual([newest - 300, newest]);

@@ -3,7 +3,7 @@
  * line and the range bands of the clinical summary (glucoseSummary in the
  * contract computes the figures; this only arranges them).
  */
-import { DEXCOM_MAX_PERIOD_DAYS, type Egv, egvSchema, type GlucoseSummary } from '@trialwear/contract';
+import { DEXCOM_MAX_PERIOD_DAYS, type Egv, type GlucoseSummary, type Series } from '@trialwear/contract';
 import type { LineData } from '../lib/line-data';
 import { wallClockSeconds } from '../lib/local-dates';
 
@@ -24,12 +24,25 @@ export function glucoseWindow(days: number, nowMs: number = Date.now()) {
   return { startDate: utcText(end - days * 86_400_000), endDate: utcText(end) };
 }
 
-/** The records that are EGVs with a value (a sensor may report a record without one). */
-export function egvReadings(records: readonly unknown[]): Array<Egv & { value: number }> {
+/**
+ * The EGVs with a value, from the answer's `egv` series (decision 030): the
+ * instant and the participant's displayed clock as Dexcom sent them (kept in
+ * the point's detail), the value and the trend. A sensor may report a record
+ * without a value: not a reading.
+ */
+export function egvReadings(series: readonly Series[] | undefined): Array<Egv & { value: number }> {
   const out: Array<Egv & { value: number }> = [];
-  for (const r of records) {
-    const p = egvSchema.safeParse(r);
-    if (p.success && p.data.value !== null) out.push(p.data as Egv & { value: number });
+  for (const p of series?.find((s) => s.metric === 'egv')?.points ?? []) {
+    if (p.value === null) continue;
+    const d = p.detail ?? {};
+    out.push({
+      ...(typeof d.recordId === 'string' ? { recordId: d.recordId } : {}),
+      systemTime: typeof d.systemTime === 'string' ? d.systemTime : p.at,
+      displayTime: typeof d.displayTime === 'string' ? d.displayTime : `${p.date}T${p.time}`,
+      value: p.value,
+      trend: typeof d.trend === 'string' ? d.trend : null,
+      trendRate: typeof d.trendRate === 'number' ? d.trendRate : null,
+    });
   }
   return out;
 }

@@ -12,7 +12,7 @@ export function DexcomSection({ participant, trial }: { participant: DataPartici
   const navigate = useNavigate();
   const [window] = useState(() => glucoseWindow(DEFAULT_GLUCOSE_DAYS));
   const egvs = useDexcomEgvs(participant.id, window);
-  const values = useMemo(() => egvReadings(egvs.data?.records ?? []).map((r) => r.value), [egvs.data]);
+  const values = useMemo(() => egvReadings(egvs.data?.series).map((r) => r.value), [egvs.data]);
   return (
     <Card withBorder>
       <Stack>

@@ -5,7 +5,7 @@
  * readings and the new cursors of the metrics that read covered, stored
  * together so that a crash between two reads loses and repeats nothing.
  */
-import type { DataQuery, ProviderAnswer, SeriesSet } from '../../providers/types.js';
+import type { DataQuery, ProviderAnswer, SeriesSet } from './types.js';
 
 /** One row of device_readings, in the provider's unit. */
 export interface Reading {
