@@ -77,6 +77,17 @@ export interface ProviderAnswer {
  * queries that list logs rather than values (Fitbit's activity log list, a
  * day's food log).
  */
+/** What the raw page asks for (contract rawQuerySchema). */
+export interface RawQuery {
+  resource: string;
+  since?: string;
+  startDate?: string;
+  endDate?: string;
+}
+
+/** A raw query the provider's allow-list refuses, with the message to show. */
+export class RawQueryRefused extends Error {}
+
 export interface SeriesSet {
   series: Series[];
   records?: unknown[];
@@ -92,10 +103,17 @@ export interface ProviderDataReader {
    * pure (no call), in the participant's zone where the provider answers in
    * local time (Fitbit), from the answer's own offsets otherwise (Omron,
    * Dexcom: `timeZone` null). Every consumer (data routes, overview, sync)
-   * reads provider data only through it. Optional only while each provider
-   * moves to it (issue #22 §4).
+   * reads provider data only through it.
    */
-  toSeries?(query: DataQuery, answer: ProviderAnswer, timeZone: string | null): SeriesSet;
+  toSeries(query: DataQuery, answer: ProviderAnswer, timeZone: string | null): SeriesSet;
+  /**
+   * The raw page's query (Sys_Admin: one provider call, answered as
+   * received), checked against this provider's allow-list; a refusal throws
+   * RawQueryRefused with the message to show.
+   */
+  rawQuery(q: RawQuery, now: Date): DataQuery;
+  /** The answers' dates and times are the participant's local ones (Fitbit): the raw page names the zone. */
+  localTime: boolean;
 }
 
 export interface ProviderClient {

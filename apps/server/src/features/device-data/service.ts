@@ -18,7 +18,7 @@
 
 import {
   DATA_MESSAGES,
-  DEXCOM_RESOURCES,
+  type DEXCOM_RESOURCES,
   type DexcomDataResult,
   joinSeries,
   LINKS_OF_PROVIDER,
@@ -27,10 +27,8 @@ import {
   type OmronDataResult,
   type OmronQuery,
   type Provider,
-  parseFitbitResourcePath,
   parseFitbitTrackerPath,
   type RawDataResult,
-  SCALE_FORM_MESSAGES,
   type Series,
   type TrackerOverview,
   type TrackerSeriesResult,
@@ -41,10 +39,16 @@ import { type Actor, type ParticipantScope, requireParticipant } from '../../acc
 import type { AppContext } from '../../app-context.js';
 import { recordActorAudit } from '../../audit/audit-log.js';
 import { inTransaction } from '../../db/transaction.js';
-import { dexcomWindows, mergeRecords } from '../../providers/dexcom/windows.js';
+import { dexcomWindows, mergeRecords, WINDOWED_RESOURCES } from '../../providers/dexcom/windows.js';
 import { overviewPaths, overviewSeries } from '../../providers/fitbit/overview.js';
 import * as omron from '../../providers/omron/readings.js';
-import type { DataQuery, ProviderAnswer, SeriesSet } from '../../providers/types.js';
+import {
+  type DataQuery,
+  type ProviderAnswer,
+  type RawQuery,
+  RawQueryRefused,
+  type SeriesSet,
+} from '../../providers/types.js';
 import { type InteractiveReadOptions, interactiveReader } from './interactive-read.js';
 import { localSummary } from './local-summary.js';
 import { participantZone } from './participant-zone.js';
@@ -90,10 +94,7 @@ async function readerFor(
     link,
     read: reader.read,
     readWindows: reader.readWindows,
-    toSeries(query, answer, timeZone) {
-      if (!data.toSeries) throw new Error(`${link.provider}: no series mapping`);
-      return data.toSeries(query, answer, timeZone);
-    },
+    toSeries: (query, answer, timeZone) => data.toSeries(query, answer, timeZone),
   };
 }
 
@@ -197,12 +198,6 @@ export async function getLocalSummary(
 // ------------------------------------------------------------------ Omron
 
 /** The link's provider module's mapping of its answers to normalized series (Omron, Dexcom). */
-function seriesMapping(ctx: AppContext, r: Reader) {
-  const data = ctx.providers.links[r.link.provider].data;
-  if (!data?.toSeries)
-    throw new AppError(501, DATA_MESSAGES.noDataAvailable, 'InternalError', { displayToUser: true });
-  return data.toSeries.bind(data);
-}
 
 export async function omronData(
   ctx: AppContext,
@@ -211,7 +206,6 @@ export async function omronData(
   q: OmronQuery,
 ): Promise<OmronDataResult> {
   const r = await readerFor(ctx, actor, 'omron', participantId);
-  const toSeries = seriesMapping(ctx, r);
   const type = omron.omronType(q.category);
   const pages: Series[][] = [];
   let since = omron.omronSince(q.since);
@@ -219,7 +213,7 @@ export async function omronData(
   for (let page = 0; page < OMRON_MAX_PAGES; page++) {
     const query: DataQuery = { resource: 'measurement', params: { since, type, sortOrder: 'asc' } };
     const answer = await r.read(query);
-    pages.push(toSeries(query, answer, null).series);
+    pages.push(r.toSeries(query, answer, null).series);
     const { next } = omron.omronPaging(answer, q.category, since);
     if (next === null) break;
     since = next;
@@ -238,8 +232,6 @@ export async function omronData(
 
 // ------------------------------------------------------------------ Dexcom
 
-const WINDOWED = new Set<string>(['egvs', 'calibrations', 'events']);
-
 export async function dexcomData(
   ctx: AppContext,
   actor: Actor,
@@ -247,7 +239,7 @@ export async function dexcomData(
   resource: (typeof DEXCOM_RESOURCES)[number],
   q: { startDate?: string; endDate?: string },
 ): Promise<DexcomDataResult> {
-  const windows = WINDOWED.has(resource) ? dexcomWindows(ctx.now(), q.startDate, q.endDate) : null;
+  const windows = WINDOWED_RESOURCES.has(resource) ? dexcomWindows(ctx.now(), q.startDate, q.endDate) : null;
   if (windows && !windows.ok) throw badRequest(windows.message);
   const r = await readerFor(ctx, actor, 'dexcom', participantId);
   if (!windows) {
@@ -256,7 +248,6 @@ export async function dexcomData(
     if (resource === 'devices' && records.length === 0) throw noData();
     return { participantId, resource, timeZone: null, requests: 1, records, data: body };
   }
-  const toSeries = seriesMapping(ctx, r);
   const pages: unknown[][] = [];
   const series: Series[][] = [];
   // One window after the other: a 429 or failure stops the walk at that call.
@@ -265,7 +256,7 @@ export async function dexcomData(
     const answer = await r.read(query);
     const body = answer.body as { records?: unknown[] };
     pages.push(Array.isArray(body?.records) ? body.records : []);
-    series.push(toSeries(query, answer, null).series);
+    series.push(r.toSeries(query, answer, null).series);
   }
   const records = mergeRecords(pages);
   if (records.length === 0) throw noData();
@@ -291,36 +282,18 @@ export async function rawData(
   actor: Actor,
   participantId: number,
   provider: Provider,
-  q: { resource: string; since?: string; startDate?: string; endDate?: string },
+  q: RawQuery,
 ): Promise<RawDataResult> {
+  // Checked by the provider's own allow-list before the participant is even looked up.
   let query: DataQuery;
-  if (provider === 'fitbit') {
-    const parsed = parseFitbitResourcePath(q.resource);
-    if (!parsed || parsed.kind === 'overview') throw badRequest(DATA_MESSAGES.unknownResource);
-    query = { resource: 'tracker', params: { path: q.resource } };
-  } else if (provider === 'omron') {
-    if (q.resource !== 'bloodPressure' && q.resource !== 'weight')
-      throw badRequest(DATA_MESSAGES.unknownResource);
-    if (!q.since || !/^\d{4}-\d{2}-\d{2}$/.test(q.since)) throw badRequest(SCALE_FORM_MESSAGES.startDate);
-    query = {
-      resource: 'measurement',
-      params: { since: q.since, type: omron.omronType(q.resource), sortOrder: 'asc' },
-    };
-  } else {
-    if (!(DEXCOM_RESOURCES as readonly string[]).includes(q.resource))
-      throw badRequest(DATA_MESSAGES.unknownResource);
-    const params: Record<string, string> = {};
-    if (WINDOWED.has(q.resource)) {
-      const w = dexcomWindows(ctx.now(), q.startDate, q.endDate);
-      if (!w.ok) throw badRequest(w.message);
-      // Raw is one provider call: a period that needs stitching is refused.
-      if (w.windows.length > 1) throw badRequest('The period cannot exceed 30 days');
-      [params.startDate, params.endDate] = w.windows[0]!;
-    }
-    query = { resource: q.resource, params };
+  try {
+    query = ctx.providers[provider].data!.rawQuery(q, ctx.now());
+  } catch (err) {
+    if (err instanceof RawQueryRefused) throw badRequest(err.message);
+    throw err;
   }
   const r = await readerFor(ctx, actor, provider, participantId);
-  const timeZone = provider === 'fitbit' ? await fitbitZone(ctx, r) : null;
+  const timeZone = ctx.providers.links[r.link.provider].data?.localTime ? await fitbitZone(ctx, r) : null;
   const answer = await r.read(query, { fresh: true });
   return {
     provider,

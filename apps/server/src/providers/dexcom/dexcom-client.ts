@@ -12,6 +12,7 @@ import { bearer, callAnswer, callJson, rfcErrorOf, simulatorClientSecret } from 
 import { createOAuthTokenClient } from '../oauth-client.js';
 import type { ProviderClient, ProviderDataReader, ProviderSettings } from '../types.js';
 import { dexcomSeries } from './series.js';
+import { dexcomRawQuery } from './windows.js';
 
 export const DEXCOM_SIM_PREFIX = '/sim/dexcom';
 
@@ -74,6 +75,8 @@ function dexcomDataReader(s: ProviderSettings): ProviderDataReader {
       return callAnswer(s.apiUrl, path, bearer(accessToken), rfcErrorOf);
     },
     toSeries: dexcomSeries,
+    rawQuery: dexcomRawQuery,
+    localTime: false,
   };
 }
 

@@ -6,7 +6,13 @@
  * merged oldest first, without the duplicates a provider may send at the
  * shared edge of two windows.
  */
-import { DEXCOM_MAX_PERIOD_DAYS, DEXCOM_MAX_WINDOW_DAYS } from '@trialwear/contract';
+import {
+  DATA_MESSAGES,
+  DEXCOM_MAX_PERIOD_DAYS,
+  DEXCOM_MAX_WINDOW_DAYS,
+  DEXCOM_RESOURCES,
+} from '@trialwear/contract';
+import { type DataQuery, type RawQuery, RawQueryRefused } from '../types.js';
 
 const DAY = 86_400_000;
 export const DEFAULT_DAYS = 7;
@@ -47,4 +53,22 @@ export function mergeRecords(pages: ReadonlyArray<readonly unknown[]>): unknown[
       out.push(r);
     }
   return out.sort((a, b) => Date.parse(a.systemTime ?? '') - Date.parse(b.systemTime ?? ''));
+}
+
+/** The resources read by window (the others, devices and dataRange, take no period). */
+export const WINDOWED_RESOURCES: ReadonlySet<string> = new Set(['egvs', 'calibrations', 'events']);
+
+/** The raw page's query: one Dexcom resource and, for a windowed one, ONE window of at most 30 days. */
+export function dexcomRawQuery(q: RawQuery, now: Date): DataQuery {
+  if (!(DEXCOM_RESOURCES as readonly string[]).includes(q.resource))
+    throw new RawQueryRefused(DATA_MESSAGES.unknownResource);
+  const params: Record<string, string> = {};
+  if (WINDOWED_RESOURCES.has(q.resource)) {
+    const w = dexcomWindows(now, q.startDate, q.endDate);
+    if (!w.ok) throw new RawQueryRefused(w.message);
+    // Raw is one provider call: a period that needs stitching is refused.
+    if (w.windows.length > 1) throw new RawQueryRefused('The period cannot exceed 30 days');
+    [params.startDate, params.endDate] = w.windows[0]!;
+  }
+  return { resource: q.resource, params };
 }

@@ -10,6 +10,7 @@ import { bearer, callAnswer, callJson, type ErrorOf, simulatorClientSecret } fro
 import { createOAuthTokenClient } from '../oauth-client.js';
 import type { DeviceEntry, ProviderClient, ProviderDataReader, ProviderSettings } from '../types.js';
 import { legacyToSeries } from './legacy-series.js';
+import { fitbitRawQuery } from './raw-query.js';
 
 export const FITBIT_SIM_PREFIX = '/sim/fitbit';
 const SCOPES = [
@@ -88,6 +89,8 @@ function fitbitDataReader(s: ProviderSettings): ProviderDataReader {
   return {
     resources: ['tracker', 'profile'],
     toSeries: legacyToSeries,
+    rawQuery: fitbitRawQuery,
+    localTime: true,
     async read(accessToken, query) {
       let path: string;
       if (query.resource === 'profile') path = '/1/user/-/profile.json';

@@ -17,6 +17,7 @@ import {
 } from '../http-json.js';
 import { createOAuthTokenClient } from '../oauth-client.js';
 import type { DeviceEntry, ProviderClient, ProviderDataReader, ProviderSettings } from '../types.js';
+import { omronRawQuery } from './readings.js';
 import { omronSeries } from './series.js';
 
 export const OMRON_SIM_PREFIX = '/sim/omron';
@@ -132,6 +133,8 @@ function omronDataReader(s: ProviderSettings): ProviderDataReader {
       return { ok: true, data: { ...r.data, request: `POST /api/measurement ${new URLSearchParams(form)}` } };
     },
     toSeries: omronSeries,
+    rawQuery: omronRawQuery,
+    localTime: false,
   };
 }
 

@@ -9,13 +9,15 @@
 
 import {
   type BloodPressureReading,
+  DATA_MESSAGES,
   type OmronQuery,
+  SCALE_FORM_MESSAGES,
   type Series,
   seriesOf,
   type WeightReading,
 } from '@trialwear/contract';
 import { addDays } from '@trialwear/zone';
-import type { ProviderAnswer } from '../types.js';
+import { type DataQuery, type ProviderAnswer, type RawQuery, RawQueryRefused } from '../types.js';
 import { OMRON_SERIES, type OmronDetail } from './series.js';
 
 export interface OmronMeasurement {
@@ -124,4 +126,16 @@ export function selectReadings(
   kept.sort((a, b) => Date.parse(a.dateTime) - Date.parse(b.dateTime));
   if (q.sortOrder === 'desc') kept.reverse();
   return q.limit ? kept.slice(0, q.limit) : kept;
+}
+
+/** The raw page's query: one measurement read of a category since a local date (as the data page asks). */
+export function omronRawQuery(q: RawQuery): DataQuery {
+  if (q.resource !== 'bloodPressure' && q.resource !== 'weight')
+    throw new RawQueryRefused(DATA_MESSAGES.unknownResource);
+  if (!q.since || !/^\d{4}-\d{2}-\d{2}$/.test(q.since))
+    throw new RawQueryRefused(SCALE_FORM_MESSAGES.startDate);
+  return {
+    resource: 'measurement',
+    params: { since: q.since, type: omronType(q.resource), sortOrder: 'asc' },
+  };
 }

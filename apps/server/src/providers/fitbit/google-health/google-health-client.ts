@@ -31,6 +31,7 @@ import type {
   ProviderResult,
   ProviderTokens,
 } from '../../types.js';
+import { fitbitRawQuery } from '../raw-query.js';
 import { GoogleCallFailed, GoogleHealthCalls, type GoogleSettings, googleErrorOf } from './google-http.js';
 import { profileAnswer, readTracker, UnsupportedResource } from './google-reads.js';
 import { googleToSeries } from './google-series.js';
@@ -61,6 +62,8 @@ interface PairedDevice {
 function googleDataReader(s: GoogleHealthSettings): ProviderDataReader {
   return {
     resources: ['tracker', 'profile'],
+    rawQuery: fitbitRawQuery,
+    localTime: true,
     async read(accessToken, query) {
       const calls = new GoogleHealthCalls(s.apiUrl, accessToken);
       try {
