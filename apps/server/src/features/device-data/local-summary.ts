@@ -3,7 +3,7 @@
  * (ending on the participant's local today) against the 7 days before.
  * `days` counts days with a recorded value: the series given here already
  * hold null for days without one (a step, distance or floor count of 0 is a
- * day the tracker was not worn, see `fitbit-overview.ts`).
+ * day the tracker was not worn, see `providers/fitbit/overview.ts`).
  */
 
 import {
