@@ -15,7 +15,7 @@
  */
 import { addDays } from '@trialwear/zone';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GoogleTrackerBody } from '../../src/providers/fitbit/google-health/google-series.js';
+import type { GoogleTrackerBody } from '../../src/providers/fitbit/google-health/series/answered.js';
 import digests from './reader-series.digests.json' with { type: 'json' };
 import { activityLevelPaths, NO_LEVEL_ROLLUPS, readerPaths, ZONE_CASES } from './reader-series-cases.js';
 import { caseKey, seriesDigest } from './reader-series-digest.js';

@@ -16,7 +16,7 @@
  *   calls that replace it (google-reads.ts) and answers Google's own bodies
  *   (`{ calls: [{ request, sent?, body }] }`, the raw pages show them);
  *   `toSeries` maps those bodies directly to normalized series
- *   (google-series.ts, decision 030). `profile` answers the zone and its
+ *   (series/, decision 030). `profile` answers the zone and its
  *   current offset from the settings (`{ user: { timezone, offsetFromUTCMillis } }`).
  */
 
@@ -34,7 +34,7 @@ import type {
 import { fitbitRawQuery } from '../raw-query.js';
 import { GoogleCallFailed, GoogleHealthCalls, type GoogleSettings, googleErrorOf } from './google-http.js';
 import { profileAnswer, readTracker, UnsupportedResource } from './google-reads.js';
-import { googleToSeries } from './google-series.js';
+import { googleToSeries } from './series/index.js';
 import type { GoogleHealthSettings } from './settings.js';
 
 interface GoogleTokenBody {

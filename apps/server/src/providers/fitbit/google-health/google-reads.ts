@@ -2,7 +2,7 @@
  * What the Google Health reader asks Google for each allow-listed tracker
  * path (google-health-api.md §6): the calls only. Their answers are kept as
  * received (GoogleHealthCalls.answered) and mapped to series by
- * google-series.ts, so the raw pages show Google's own bodies.
+ * series/, so the raw pages show Google's own bodies.
  *
  * Daily totals come from dailyRollUp (it merges sources as the Fitbit app
  * does; list would double-count), the daily types (resting heart rate,

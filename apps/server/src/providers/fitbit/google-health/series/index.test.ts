@@ -3,9 +3,9 @@
  * API answers, google-health-api.md §3): the series expected in full.
  */
 import { describe, expect, it } from 'vitest';
-import type { ProviderAnswer } from '../../types.js';
-import type { GoogleCall } from './google-http.js';
-import { googleToSeries } from './google-series.js';
+import type { ProviderAnswer } from '../../../types.js';
+import type { GoogleCall } from '../google-http.js';
+import { googleToSeries } from './index.js';
 
 const answer = (calls: GoogleCall[]): ProviderAnswer => ({
   request: calls.map((c) => c.request).join(' ; '),
