@@ -18,6 +18,7 @@ import { storageKeyOf } from '../../src/features/data-export/service.js';
 import { expireExports } from '../../src/jobs/data-export/job.js';
 import * as repo from '../../src/jobs/data-export/repo.js';
 import { LEASE_MS } from '../../src/jobs/data-export/run-export.js';
+import { auditRows } from '../support/audit.js';
 import { S3_BUCKET as BUCKET, type S3Store, s3Store } from '../support/s3-store.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { testClock } from '../support/test-clock.js';
@@ -38,12 +39,7 @@ describe('orphaned export temporaries (S3 store)', () => {
       .sort();
   const keyOf = (jobId: string) => `${PREFIX}${storageKeyOf(x.team.teamId, jobId)}`;
   const sweepAudits = () =>
-    t.ctx.db
-      .selectFrom('audit_log')
-      .select(['team_id', 'entity_id', 'after'])
-      .where('action', '=', 'data_export.temporaries_removed')
-      .orderBy('id')
-      .execute();
+    auditRows(t.ctx.db, 'data_export.temporaries_removed', ['team_id', 'entity_id', 'after']);
 
   beforeAll(async () => {
     store = await s3Store('tw-s3rver-orphans-');
