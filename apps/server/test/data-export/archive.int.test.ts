@@ -18,7 +18,7 @@ import {
 import { type ReadingRow, upsertReadings } from '../../src/features/readings/repo.js';
 import { createExportStorage } from '../../src/storage/export-storage.js';
 import { APP_VERSION } from '../../src/version.js';
-import { createTestTeam } from '../support/fixtures.js';
+import { createTestTeam, insertTrial } from '../support/fixtures.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { lines, sha256, unzip } from './support/zip.js';
 
@@ -52,14 +52,8 @@ describe('writeExportArchive', () => {
     const db = t.ctx.db;
     teamId = await createTestTeam(t, 'Export Archive Team', { hiddenFields: ['email', 'notes'] });
     const otherTeam = await createTestTeam(t, 'Export Archive Other');
-    const trial = async (team: number, code: string) =>
-      (
-        await db
-          .insertInto('trials')
-          .values({ team_id: team, trial_number: code, trial_name: code, trial_code: code })
-          .returning('id')
-          .executeTakeFirstOrThrow()
-      ).id;
+    const trial = (team: number, code: string) =>
+      insertTrial(t, { teamId: team, number: code, name: code, code });
     trialId = await trial(teamId, 'EXA');
     const otherTrial = await trial(otherTeam, 'EXD');
     // Created in an order different from the codes': the export orders by code.
