@@ -5,6 +5,7 @@
  * distance) and team B, and trials of their own with participants linked to
  * Fitbit through the real consent flow.
  */
+import { utcDate } from '@trialwear/zone';
 import { type TeamFixture, teamWithRoles } from '../../support/fixtures.js';
 import { linkParticipant, trialWithParticipants } from '../../support/linked-participant.js';
 import { storeMetrics } from '../../support/stored-metrics.js';
@@ -15,8 +16,7 @@ export const DAY = 86_400_000;
 type Clock = ReturnType<typeof testClock>;
 
 /** The UTC date `days` days before the clock's now. */
-export const datesAgo = (clock: Clock) => (days: number) =>
-  new Date(clock.now().getTime() - days * DAY).toISOString().slice(0, 10);
+export const datesAgo = (clock: Clock) => (days: number) => utcDate(clock.now().getTime() - days * DAY);
 
 export type ExportTrial = Awaited<ReturnType<ExportApiWorld['newTrial']>>;
 
