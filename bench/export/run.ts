@@ -37,6 +37,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { addDays } from '@trialwear/zone';
 import { createDirectoryExportStorage } from '../../apps/server/src/storage/export-storage.js';
 import { cpuMs, postmasterPid } from '../support/cpu.js';
 import { root } from '../support/processes.js';
@@ -56,8 +57,6 @@ const FILL_DAYS = 5;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const fmt = (n: number) => Math.round(n).toLocaleString('en');
-const addDays = (date: string, n: number) =>
-  new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 
 function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env) {
   return new Promise<{ stdout: string; ms: number }>((resolve, reject) => {

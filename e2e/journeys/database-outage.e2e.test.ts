@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { SERVICE_UNAVAILABLE } from '@trialwear/contract';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DbProxy, startDbProxy } from '../../apps/server/test/support/db-proxy.js';
+import { type DbProxy, startDbProxy } from '../../scripts/db-proxy.mjs';
 import { launchBrowser, screenshot, signIn } from '../support/browser.js';
 import { clusterOf, withDatabase } from '../support/database.js';
 import { type OwnServer, startOwnServer } from '../support/own-server.js';

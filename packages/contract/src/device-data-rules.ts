@@ -7,7 +7,7 @@
  * them would land in the entry chunk every page loads.
  */
 
-import { addDays } from '@trialwear/zone';
+import { addDays, daysFrom } from '@trialwear/zone';
 import { CONVERSIONS } from './constants.js';
 import { FITBIT_BODY_PERIODS, type FitbitBodyPeriod, fitbitBodyPeriodStart } from './fitbit-body-periods.js';
 
@@ -228,7 +228,7 @@ export const isRealDate = (d: string) => {
 
 /** Days from start to end inclusive (calendar dates, no time zone involved). */
 export function daysInclusive(start: string, end: string): number {
-  return Math.round((Date.parse(`${end}T00:00:00Z`) - Date.parse(`${start}T00:00:00Z`)) / 86_400_000) + 1;
+  return daysFrom(start, end) + 1;
 }
 
 /**

@@ -10,6 +10,10 @@ const dateOfUtcMs = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 export const addDays = (date: string, n: number): string =>
   dateOfUtcMs(Date.parse(`${date}T00:00:00Z`) + n * DAY_MS);
 
+/** Whole days from `start` to `end` (negative when `end` is earlier). */
+export const daysFrom = (start: string, end: string): number =>
+  Math.round((Date.parse(`${end}T00:00:00Z`) - Date.parse(`${start}T00:00:00Z`)) / DAY_MS);
+
 /** `date` moved by whole calendar months, the day of month kept (or the month's last day). */
 export function addMonths(date: string, n: number): string {
   const d = new Date(`${date}T00:00:00Z`);

@@ -4,6 +4,7 @@ import {
   addMonths,
   datesBetween,
   datesEnding,
+  daysFrom,
   instantOfLocal,
   instantsOfLocalTimes,
   isKnownZone,
@@ -263,6 +264,10 @@ describe('calendar dates', () => {
     expect(addDays('2028-02-28', 1)).toBe('2028-02-29');
     expect(addDays('2026-01-01', -1)).toBe('2025-12-31');
     expect(addDays('2026-03-08', 0)).toBe('2026-03-08');
+    expect(daysFrom('2026-02-28', '2026-03-01')).toBe(1);
+    expect(daysFrom('2028-02-28', '2028-03-01')).toBe(2);
+    expect(daysFrom('2026-12-31', '2026-01-01')).toBe(-364);
+    expect(daysFrom('2026-03-08', '2026-03-08')).toBe(0);
     expect(addMonths('2026-03-31', -1)).toBe('2026-02-28');
     expect(addMonths('2028-03-31', -1)).toBe('2028-02-29');
     expect(addMonths('2026-01-15', -12)).toBe('2025-01-15');

@@ -6,6 +6,7 @@
 import { SESSION_MESSAGES } from '@trialwear/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpAt } from '../../src/features/sfa/totp.js';
+import { auditRows } from '../support/audit.js';
 import { FIXTURE_PASSWORD, identityTeams, type NewTestUser } from '../support/fixtures.js';
 import { createTestApp, SIGNED_OUT, type TestApp } from '../support/test-app.js';
 import { testClock } from '../support/test-clock.js';
@@ -21,13 +22,7 @@ describe('identity: logout, log out everywhere, audit', () => {
   });
   afterAll(() => t.close());
 
-  const auditOf = (action: string) =>
-    t.ctx.db
-      .selectFrom('audit_log')
-      .select(['user_id', 'entity_id', 'after', 'ip'])
-      .where('action', '=', action)
-      .orderBy('id')
-      .execute();
+  const auditOf = (action: string) => auditRows(t.ctx.db, action, ['user_id', 'entity_id', 'after', 'ip']);
 
   it('plain logout ends only this session, and is audited', async () => {
     const u = await newUser({ sfa: false });

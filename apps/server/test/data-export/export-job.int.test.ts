@@ -1,151 +1,35 @@
 /*
- * Export jobs end to end against the simulators: the job fetches what the
- * store lacks through the sync path, then writes the ZIP. Its CSVs hold the
- * simulators' own values (their exported generators) for every participant,
- * metric and local date, in both modes, for Fitbit, Omron and Dexcom; the
- * manifest's row counts and SHA-256 match the files; a hidden email appears
- * nowhere; the requester is emailed a link, never data. Cancel during
- * processing stops the job within a second and leaves no file. At most two
- * jobs of a team run at once; the rest wait in order.
+ * Export jobs end to end against the simulators, what they write: the job
+ * fetches what the store lacks through the sync path, then writes the ZIP. Its
+ * CSVs hold the simulators' own values (their exported generators) for every
+ * participant, metric and local date, in both modes, for Fitbit, Omron and
+ * Dexcom; the manifest's row counts and SHA-256 match the files; a hidden
+ * email appears nowhere; the requester is emailed a link, never data. Cancel
+ * and the team's queue: export-job-queue.int.test.ts.
  */
-import { createHash } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
-import { EXPORT_MESSAGES as M } from '@trialwear/contract';
 import { dexcomEgvs, fitbitDay, omronDay } from '@trialwear/simulators';
+import { datesBetween } from '@trialwear/zone';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runExport } from '../../src/jobs/data-export/run-export.js';
-import { type TeamFixture, teamWithRoles } from '../support/fixtures.js';
-import { linkParticipant, trialWithParticipants } from '../support/linked-participant.js';
+import type { TeamFixture } from '../support/fixtures.js';
 import { allMail, mailText } from '../support/mail.js';
-import { storeMetrics } from '../support/stored-metrics.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
-import { parseCsv, zipEntries } from './export-zip.js';
-
-const DAY = 86_400_000;
-const dateAgo = (days: number) => new Date(Date.now() - days * DAY).toISOString().slice(0, 10);
-const datesFrom = (start: string, end: string) => {
-  const out: string[] = [];
-  for (let t = Date.parse(start); t <= Date.parse(end); t += DAY)
-    out.push(new Date(t).toISOString().slice(0, 10));
-  return out;
-};
-const HEADER = [
-  'participant_code',
-  'metric_key',
-  'local_date',
-  'local_time',
-  'utc_offset',
-  'measured_at_utc',
-  'value',
-  'unit',
-];
-
-async function until(check: () => Promise<boolean>, what: string, ms = 30_000) {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+import type { TestApp } from '../support/test-app.js';
+import { DAY, dateAgo, type ExportJobWorld, exportJobWorld } from './support/export-job-world.js';
 
 describe('export jobs against the simulators', () => {
   let t: TestApp;
   let a: TeamFixture;
-  let other: TeamFixture;
-  const devices = new Map<string, number>(); // device name → id
-  let trialSeq = 0;
-
-  /**
-   * A trial of team A of its own for one test: three participants (their emails hidden) linked to the
-   * given providers, none of whose data is stored yet; `request` asks an export of its first two.
-   */
-  async function newTrial(providers: Array<'fitbit' | 'omron' | 'dexcom'>) {
-    trialSeq += 1;
-    const originalEmails = ['hidden.one', 'hidden.two', 'hidden.three'].map(
-      (name) => `${name}.${trialSeq}@private.example`,
-    );
-    const { trialId, ids } = await trialWithParticipants(
-      a,
-      `Export jobs ${trialSeq}`,
-      originalEmails,
-      String(trialSeq),
-    );
-    const users = new Map<string, string>(); // `${provider}:${participantId}` → simulator user id
-    for (const id of ids)
-      for (const p of providers) users.set(`${p}:${id}`, await linkParticipant(t, a, id, p));
-    const codes = new Map<number, string>();
-    const storedEmails: string[] = [];
-    for (const p of await t.ctx.db
-      .selectFrom('participants')
-      .select(['id', 'participant_code', 'email'])
-      .where('trial_id', '=', trialId)
-      .execute()) {
-      codes.set(p.id, p.participant_code ?? `#${p.id}`);
-      storedEmails.push(p.email);
-    }
-    const request = async (change: Record<string, unknown>, role: 'User' | 'Admin' = 'User') => {
-      const res = await a.as[role].post('/api/dataExport/batchDataExport', {
-        trialId,
-        participantIds: [ids[0], ids[1]],
-        exportMode: 'single-tab',
-        fileName: 'study',
-        ...change,
-      });
-      expect(res.statusCode, res.body).toBe(200);
-      return res.json().jobId as string;
-    };
-    return { ids, users, codes, emails: [...storedEmails, ...originalEmails], request };
-  }
-
-  const zipOf = async (id: string) => {
-    const res = await a.as.User.get(`/api/dataExport/jobs/${id}/download`);
-    expect(res.statusCode, res.body).toBe(200);
-    return zipEntries(res.rawPayload);
-  };
-  const jobRow = (id: string) =>
-    t.ctx.db.selectFrom('export_jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-
-  /** Every entry checked against the manifest, none holding an email; answers the data CSVs' rows by file name. */
-  function verify(files: Map<string, Buffer>, emails: string[]) {
-    const manifest = JSON.parse(files.get('manifest.json')!.toString('utf8'));
-    expect(manifest.generated_at).toMatch(/^\d{4}-\d\d-\d\dT.*Z$/);
-    const listed = manifest.files as Array<{ name: string; rows: number; sha256: string }>;
-    expect(listed.map((f) => f.name).sort()).toEqual(
-      [...files.keys()].filter((n) => n !== 'manifest.json').sort(),
-    );
-    for (const f of listed) {
-      const data = files.get(f.name)!;
-      expect(createHash('sha256').update(data).digest('hex'), f.name).toBe(f.sha256);
-      expect(parseCsv(data.toString('utf8')).rows.length, f.name).toBe(f.rows);
-    }
-    const all = [...files.values()].map((b) => b.toString('utf8')).join('\n');
-    for (const email of emails) expect(all).not.toContain(email);
-    const data = new Map<string, Record<string, string>[]>();
-    for (const [name, buf] of files) {
-      if (name === 'manifest.json' || name === 'data_dictionary.csv') continue;
-      const csv = parseCsv(buf.toString('utf8'));
-      expect(csv.header.slice(0, HEADER.length)).toEqual(HEADER);
-      data.set(name, csv.rows);
-    }
-    return { manifest, data };
-  }
+  let devices: ExportJobWorld['devices'];
+  let w: ExportJobWorld;
 
   beforeAll(async () => {
-    t = await createTestApp({ listen: true });
-    // Emails hidden: the team keeps placeholders, and the export must not carry even those.
-    a = await teamWithRoles(t, 'Export jobs', { hiddenFields: ['email', 'notes'] });
-    other = await teamWithRoles(t, 'Export jobs other', { hiddenFields: [] });
-    await storeMetrics(a, 'Fitbit Sense', ['steps', 'distance']);
-    await storeMetrics(a, 'Omron Blood Pressure Monitor', ['systolic', 'diastolic', 'pulse']);
-    await storeMetrics(a, 'Dexcom G7 CGM', ['egv']);
-    for (const d of (await a.as.User.get('/api/dataExport/devices')).json() as Array<{
-      id: number;
-      friendlyName: string;
-    }>)
-      devices.set(d.friendlyName, d.id);
+    w = await exportJobWorld();
+    ({ t, a, devices } = w);
   }, 180_000);
   afterAll(() => t?.close());
+  const newTrial = (providers: Parameters<ExportJobWorld['newTrial']>[0]) => w.newTrial(providers);
+  const zipOf = (id: string) => w.zipOf(id);
+  const verify = (files: Map<string, Buffer>, emails: string[]) => w.verify(files, emails);
 
   it("Fitbit, single-tab then separate-tabs: every participant × metric × local date holds the simulator's value", async () => {
     const { ids, users, codes, emails, request } = await newTrial(['fitbit']);
@@ -158,7 +42,7 @@ describe('export jobs against the simulators', () => {
       endDate: end,
     };
     const expected = (pid: number, metric: string) =>
-      datesFrom(start, end).map((d) => {
+      datesBetween(start, end).map((d) => {
         const day = fitbitDay(users.get(`fitbit:${pid}`)!, d);
         return { local_date: d, value: metric === 'steps' ? day.steps : day.distanceKm };
       });
@@ -225,7 +109,7 @@ describe('export jobs against the simulators', () => {
     const ov = verify(await zipOf(om), emails);
     for (const metric of ['systolic', 'diastolic'] as const) {
       const want = [ids[0]!, ids[1]!].flatMap((pid) =>
-        datesFrom(start, end).flatMap((d) =>
+        datesBetween(start, end).flatMap((d) =>
           omronDay(users.get(`omron:${pid}`)!, d).bloodPressure.map((r) => ({
             code: codes.get(pid),
             at: new Date(r.dateTime).toISOString(),
@@ -300,99 +184,6 @@ describe('export jobs against the simulators', () => {
     expect(text).not.toMatch(/Content-Disposition: attachment/i);
     for (const code of codes.values()) expect(text).not.toContain(code);
   });
-
-  it('cancel during processing: the worker stops within a second, the job is cancelled and no file is left', async () => {
-    // A long Dexcom range not stored yet: the job spends seconds fetching.
-    const { ids, request } = await newTrial(['dexcom']);
-    const id = await request({
-      deviceId: devices.get('Dexcom G7 CGM'),
-      participantIds: [ids[0]],
-      metrics: ['egv'],
-      startDate: dateAgo(300),
-      endDate: dateAgo(1),
-    });
-    const run = runExport(t.ctx, id);
-    await until(async () => (await jobRow(id)).status === 'processing', 'processing');
-    await new Promise((r) => setTimeout(r, 300));
-    const res = await a.as.User.post(`/api/dataExport/jobs/${id}/cancel`);
-    expect(res.statusCode, res.body).toBe(200);
-    const cancelledAt = Date.now();
-    expect(await run).toEqual({ status: 'cancelled' });
-    expect(Date.now() - cancelledAt).toBeLessThan(1_000);
-    const row = await jobRow(id);
-    expect(row).toMatchObject({ status: 'cancelled', error_message: M.cancelledByUser, storage_key: null });
-    const dir = path.join(t.dataDir, 'exports');
-    const leftovers = fs.existsSync(dir)
-      ? fs
-          .readdirSync(dir, { recursive: true })
-          .map(String)
-          .filter((f) => f.includes(id))
-      : [];
-    expect(leftovers).toEqual([]);
-    expect((await a.as.User.get(`/api/dataExport/jobs/${id}/download`)).statusCode).toBe(409);
-  }, 60_000);
-
-  it('at most two jobs of a team run at once; the others wait in the order requested', async () => {
-    // Slow jobs: long ranges not stored yet (Dexcom for two participants), by two people of the
-    // team (one person runs one export at a time: EXPORT_LIMITS.runningPerUser).
-    const { ids, request } = await newTrial(['fitbit', 'dexcom']);
-    const slow = (pid: number, role: 'User' | 'Admin') =>
-      request(
-        {
-          deviceId: devices.get('Dexcom G7 CGM'),
-          participantIds: [pid],
-          metrics: ['egv'],
-          startDate: dateAgo(90),
-          endDate: dateAgo(1),
-        },
-        role,
-      );
-    const first = await slow(ids[1]!, 'User');
-    const second = await slow(ids[2]!, 'Admin');
-    const third = await request({
-      deviceId: devices.get('Fitbit Sense'),
-      metrics: ['steps'],
-      startDate: dateAgo(12),
-      endDate: dateAgo(2),
-    });
-    // Out of order: the third may not jump the queue while the first two wait.
-    expect(await runExport(t.ctx, third)).toEqual({ status: 'waiting' });
-    // Another team is not held up by this one's jobs.
-    await storeMetrics(other, 'Fitbit Sense', ['steps']);
-    const { trialId: ot, ids: oids } = await trialWithParticipants(other, 'Other', ['o1@x.example']);
-    await linkParticipant(t, other, oids[0]!, 'fitbit');
-    const od = (
-      (await other.as.User.get('/api/dataExport/devices')).json() as Array<{
-        id: number;
-        friendlyName: string;
-      }>
-    ).find((d) => d.friendlyName === 'Fitbit Sense')!.id;
-    const otherJob = (
-      await other.as.User.post('/api/dataExport/batchDataExport', {
-        trialId: ot,
-        deviceId: od,
-        participantIds: oids,
-        metrics: ['steps'],
-        startDate: dateAgo(5),
-        endDate: dateAgo(2),
-        fileName: 'o',
-        exportMode: 'single-tab',
-      })
-    ).json().jobId as string;
-    const runs = [runExport(t.ctx, first), runExport(t.ctx, second)];
-    await until(
-      async () =>
-        (await jobRow(first)).status === 'processing' && (await jobRow(second)).status === 'processing',
-      'two running',
-    );
-    expect(await runExport(t.ctx, third)).toEqual({ status: 'waiting' });
-    expect((await jobRow(third)).status).toBe('pending');
-    expect((await jobRow(first)).status).toBe('processing');
-    expect(await runExport(t.ctx, otherJob)).toMatchObject({ status: 'completed' });
-    expect((await jobRow(first)).status).toBe('processing');
-    for (const r of await Promise.all(runs)) expect(r).toMatchObject({ status: 'completed' });
-    expect(await runExport(t.ctx, third)).toMatchObject({ status: 'completed' });
-  }, 180_000);
 });
 
 type Keyed = { code?: string | undefined; m?: string | undefined; local_date?: string | undefined };

@@ -8,90 +8,47 @@
  * job still running stays, and so do uploads that are not an export job's
  * (other keys under the prefix, keys outside it).
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import {
   CreateMultipartUploadCommand,
   ListMultipartUploadsCommand,
-  S3Client,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
-import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../../../scripts/free-port.mjs';
 import { storageKeyOf } from '../../src/features/data-export/service.js';
 import { expireExports } from '../../src/jobs/data-export/job.js';
 import * as repo from '../../src/jobs/data-export/repo.js';
 import { LEASE_MS } from '../../src/jobs/data-export/run-export.js';
-import { withMultipartListing } from '../support/s3rver-multipart.js';
+import { auditRows } from '../support/audit.js';
+import { S3_BUCKET as BUCKET, type S3Store, s3Store } from '../support/s3-store.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { testClock } from '../support/test-clock.js';
 import { until } from '../support/until.js';
 import { crashMidWrite, type ExportTeam, exportTeam } from './support/crashed-export.js';
 
 const clock = testClock(new Date().toISOString());
-const BUCKET = 'trialwear-exports';
 const PREFIX = 'trialwear/';
 const MiB = 1024 * 1024;
 
 describe('orphaned export temporaries (S3 store)', () => {
   let t: TestApp;
   let x: ExportTeam;
-  let s3rver: S3rver;
-  let s3: S3Client;
-  const s3dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-s3rver-orphans-'));
+  let store: S3Store;
   const uploads = async () =>
-    ((await s3.send(new ListMultipartUploadsCommand({ Bucket: BUCKET }))).Uploads ?? [])
+    ((await store.client.send(new ListMultipartUploadsCommand({ Bucket: BUCKET }))).Uploads ?? [])
       .map((u) => u.Key!)
       .sort();
   const keyOf = (jobId: string) => `${PREFIX}${storageKeyOf(x.team.teamId, jobId)}`;
   const sweepAudits = () =>
-    t.ctx.db
-      .selectFrom('audit_log')
-      .select(['team_id', 'entity_id', 'after'])
-      .where('action', '=', 'data_export.temporaries_removed')
-      .orderBy('id')
-      .execute();
+    auditRows(t.ctx.db, 'data_export.temporaries_removed', ['team_id', 'entity_id', 'after']);
 
   beforeAll(async () => {
-    const port = await freePort();
-    s3rver = withMultipartListing(
-      new S3rver({
-        address: '127.0.0.1',
-        port,
-        silent: true,
-        directory: s3dir,
-        configureBuckets: [{ name: BUCKET, configs: [] }],
-      }),
-    );
-    await s3rver.run();
-    const endpoint = `http://127.0.0.1:${port}`;
-    s3 = new S3Client({
-      region: 'us-east-1',
-      endpoint,
-      forcePathStyle: true,
-      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-    });
-    t = await createTestApp({
-      listen: true,
-      now: clock.now,
-      env: {
-        EXPORT_S3_BUCKET: BUCKET,
-        EXPORT_S3_ENDPOINT: endpoint,
-        EXPORT_S3_REGION: 'us-east-1',
-        EXPORT_S3_ACCESS_KEY_ID: 'S3RVER',
-        EXPORT_S3_SECRET_ACCESS_KEY: 'S3RVER',
-        EXPORT_S3_PREFIX: PREFIX,
-      },
-    });
+    store = await s3Store('tw-s3rver-orphans-');
+    t = await createTestApp({ listen: true, now: clock.now, env: store.env({ EXPORT_S3_PREFIX: PREFIX }) });
     x = await exportTeam(t, 'Orphans S3');
   }, 120_000);
   afterAll(async () => {
     await t?.close();
-    (s3rver as unknown as { httpServer?: import('node:http').Server })?.httpServer?.closeAllConnections();
-    await s3rver?.close();
-    fs.rmSync(s3dir, { recursive: true, force: true });
+    await store?.close();
   });
 
   /** A crashed run whose writer had started a multipart upload (more than a part, 8 MiB, written). */
@@ -115,8 +72,10 @@ describe('orphaned export temporaries (S3 store)', () => {
     // Someone else's uploads in the bucket: under the prefix but not an export job's key, and outside the prefix.
     const foreign = [`${PREFIX}reports/q3.pdf`, `elsewhere/${storageKeyOf(team.teamId, cancelled)}`];
     for (const Key of foreign) {
-      const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ Bucket: BUCKET, Key }));
-      await s3.send(new UploadPartCommand({ Bucket: BUCKET, Key, UploadId, PartNumber: 1, Body: 'x' }));
+      const { UploadId } = await store.client.send(new CreateMultipartUploadCommand({ Bucket: BUCKET, Key }));
+      await store.client.send(
+        new UploadPartCommand({ Bucket: BUCKET, Key, UploadId, PartNumber: 1, Body: 'x' }),
+      );
     }
 
     clock.advance(60_000);

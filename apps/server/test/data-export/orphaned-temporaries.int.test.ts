@@ -15,6 +15,7 @@ import { exportStorage, storageKeyOf } from '../../src/features/data-export/serv
 import { expireExports } from '../../src/jobs/data-export/job.js';
 import * as repo from '../../src/jobs/data-export/repo.js';
 import { LEASE_MS, runExport } from '../../src/jobs/data-export/run-export.js';
+import { auditRows } from '../support/audit.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { testClock } from '../support/test-clock.js';
 import { crashMidWrite, type ExportTeam, exportTeam } from './support/crashed-export.js';
@@ -36,12 +37,13 @@ describe('orphaned export temporaries (directory store)', () => {
       return fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.startsWith(jobId)) : [];
     };
     const sweepAudits = () =>
-      t.ctx.db
-        .selectFrom('audit_log')
-        .select(['team_id', 'user_id', 'entity_type', 'entity_id', 'after'])
-        .where('action', '=', 'data_export.temporaries_removed')
-        .orderBy('id')
-        .execute();
+      auditRows(t.ctx.db, 'data_export.temporaries_removed', [
+        'team_id',
+        'user_id',
+        'entity_type',
+        'entity_id',
+        'after',
+      ]);
     return { clock, t, x, partials, sweepAudits };
   }
 

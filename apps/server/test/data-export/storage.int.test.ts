@@ -15,10 +15,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import S3rver from 's3rver';
+import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../../../scripts/free-port.mjs';
 import { loadConfig } from '../../src/config.js';
 import {
   createDirectoryExportStorage,
@@ -26,7 +24,7 @@ import {
   createS3ExportStorage,
   type ExportStorage,
 } from '../../src/storage/export-storage.js';
-import { withMultipartListing } from '../support/s3rver-multipart.js';
+import { S3_BUCKET, type S3Store, s3Store } from '../support/s3-store.js';
 import { until } from '../support/until.js';
 
 interface Subject {
@@ -256,85 +254,46 @@ describe('export storage: directory specifics', () => {
 
 // --- S3 (s3rver) -------------------------------------------------------------
 
-const BUCKET = 'trialwear-exports';
-const s3dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-s3rver-'));
 /**
  * One s3rver for the file, started by whichever of the S3 suites runs first (they run in any order)
- * and closed after them all; answers its endpoint.
+ * and closed after them all.
  */
-let s3rver: S3rver | undefined;
-let s3rverStarted: Promise<string> | undefined;
-function s3rverEndpoint(): Promise<string> {
-  s3rverStarted ??= (async () => {
-    const port = await freePort();
-    s3rver = withMultipartListing(
-      new S3rver({
-        address: '127.0.0.1',
-        port,
-        silent: true,
-        directory: s3dir,
-        configureBuckets: [{ name: BUCKET, configs: [] }],
-      }),
-    );
-    await s3rver.run();
-    return `http://127.0.0.1:${port}`;
-  })();
-  return s3rverStarted;
-}
+let s3Started: Promise<S3Store> | undefined;
+const s3 = () => {
+  s3Started ??= s3Store('tw-s3rver-');
+  return s3Started;
+};
 
 afterAll(async () => {
-  // The SDK keeps connections alive: close them, or close() waits for their timeout.
-  (
-    s3rver as unknown as { httpServer?: import('node:http').Server } | undefined
-  )?.httpServer?.closeAllConnections();
-  await s3rver?.close();
-  fs.rmSync(s3dir, { recursive: true, force: true });
+  await (await s3Started)?.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
 storageSuite('S3 (s3rver)', async () => {
-  const endpoint = await s3rverEndpoint();
-  const env = {
-    EXPORT_S3_BUCKET: BUCKET,
-    EXPORT_S3_ENDPOINT: endpoint,
-    EXPORT_S3_REGION: 'us-east-1',
-    EXPORT_S3_ACCESS_KEY_ID: 'S3RVER',
-    EXPORT_S3_SECRET_ACCESS_KEY: 'S3RVER',
-  };
-  const lister = new S3Client({
-    region: 'us-east-1',
-    endpoint,
-    forcePathStyle: true,
-    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-  });
+  const store = await s3();
   return {
-    storage: createExportStorage(loadConfig({ DATA_DIR: dir, ...env })),
+    storage: createExportStorage(loadConfig({ DATA_DIR: dir, ...store.env() })),
     smallParts: createS3ExportStorage({
-      bucket: BUCKET,
+      bucket: S3_BUCKET,
       partSize: 5 * 1024 * 1024,
-      client: {
-        region: 'us-east-1',
-        endpoint,
-        forcePathStyle: true,
-        credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-      },
+      client: store.clientConfig,
     }),
     listAll: async () => {
-      const r = await lister.send(new ListObjectsV2Command({ Bucket: BUCKET }));
+      const r = await store.client.send(new ListObjectsV2Command({ Bucket: S3_BUCKET }));
       return (r.Contents ?? []).map((o) => o.Key!).sort();
     },
-    diskBytes: () => bytesUnder(s3dir),
+    diskBytes: () => bytesUnder(store.dir),
   };
 });
 
 describe('export storage: S3 configuration', () => {
   it('EXPORT_S3_BUCKET selects S3; the keys go under EXPORT_S3_PREFIX; the two credentials come together', async () => {
-    const endpoint = await s3rverEndpoint();
+    const store = await s3();
     const storage = createExportStorage(
       loadConfig({
         DATA_DIR: dir,
-        EXPORT_S3_BUCKET: BUCKET,
-        EXPORT_S3_ENDPOINT: endpoint,
+        EXPORT_S3_BUCKET: S3_BUCKET,
+        EXPORT_S3_ENDPOINT: store.endpoint,
         EXPORT_S3_ACCESS_KEY_ID: 'S3RVER',
         EXPORT_S3_SECRET_ACCESS_KEY: 'S3RVER',
         EXPORT_S3_PREFIX: 'tenant-a/',
@@ -344,16 +303,10 @@ describe('export storage: S3 configuration', () => {
     w.stream.write('prefixed');
     await w.commit();
     expect(fs.existsSync(path.join(dir, 'exports', 'exports', 'p.zip'))).toBe(false);
-    const lister = new S3Client({
-      region: 'us-east-1',
-      endpoint,
-      forcePathStyle: true,
-      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-    });
-    const r = await lister.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'tenant-a/' }));
+    const r = await store.client.send(new ListObjectsV2Command({ Bucket: S3_BUCKET, Prefix: 'tenant-a/' }));
     expect((r.Contents ?? []).map((o) => o.Key)).toEqual(['tenant-a/exports/p.zip']);
     await storage.remove('exports/p.zip');
-    expect(() => loadConfig({ EXPORT_S3_BUCKET: BUCKET, EXPORT_S3_ACCESS_KEY_ID: 'only-one' })).toThrow(
+    expect(() => loadConfig({ EXPORT_S3_BUCKET: S3_BUCKET, EXPORT_S3_ACCESS_KEY_ID: 'only-one' })).toThrow(
       'EXPORT_S3_ACCESS_KEY_ID and EXPORT_S3_SECRET_ACCESS_KEY are set together or not at all',
     );
   });

@@ -6,6 +6,7 @@ import { LINK_MESSAGES } from '@trialwear/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { throughAuthorizePage } from '../support/consent.js';
 import { type TeamFixture, teamWithRoles } from '../support/fixtures.js';
+import { linkParticipant, tokenRowsOf } from '../support/linked-participant.js';
 import { lastMail, mailText } from '../support/mail.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
@@ -44,20 +45,11 @@ describe('Fitbit authorization and device list', () => {
   /** A participant of the test's own, linked through consent and callback. */
   async function linked() {
     const { id } = await newParticipant();
-    const { callback, state } = await consent(id);
-    const done = await t
-      .client()
-      .post('/api/fitbit-callback', { authCode: callback.searchParams.get('code'), participantId: state });
-    expect(done.statusCode, done.body).toBe(200);
+    await linkParticipant(t, a, id, 'fitbit');
     return id;
   }
   /** The participant's token row. */
-  const tokenOf = (participantId: number) =>
-    t.ctx.db
-      .selectFrom('provider_tokens as k')
-      .innerJoin('participant_devices as d', 'd.id', 'k.participant_device_id')
-      .selectAll('k')
-      .where('d.participant_id', '=', participantId);
+  const tokenOf = (participantId: number) => tokenRowsOf(t, participantId);
 
   /** Consent as the participant's browser would: link → authorize URL → simulator page → Allow → callback. */
   async function consent(pid: number, decision: 'allow' | 'deny' = 'allow') {

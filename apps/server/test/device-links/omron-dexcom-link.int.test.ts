@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { throughAuthorizePage } from '../support/consent.js';
 import { type TeamFixture, teamWithRoles } from '../support/fixtures.js';
+import { linkParticipant, tokenRowsOf } from '../support/linked-participant.js';
 import { lastMail, mailText } from '../support/mail.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
@@ -63,18 +64,11 @@ describe.each(['omron', 'dexcom'] as const)('%s link', (provider) => {
   /** A participant of the test's own, linked through consent and callback. */
   async function linked() {
     const { pid } = await newParticipant();
-    const done = await callback(await consent(pid));
-    expect(done.statusCode, done.body).toBe(200);
+    await linkParticipant(t, a, pid, provider);
     return pid;
   }
   /** The participant's token row. */
-  const tokenOf = (pid: number) =>
-    t.ctx.db
-      .selectFrom('provider_tokens as k')
-      .innerJoin('participant_devices as d', 'd.id', 'k.participant_device_id')
-      .select(['k.access_token_enc', 'k.version'])
-      .where('d.participant_id', '=', pid)
-      .executeTakeFirstOrThrow();
+  const tokenOf = (pid: number) => tokenRowsOf(t, pid).executeTakeFirstOrThrow();
 
   it('consent → callback → device entries', async () => {
     const { pid, email } = await newParticipant();

@@ -4,8 +4,8 @@
  * Sys_Admin and Admin only; another team's participant is 404.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { throughAuthorizePage } from '../support/consent.js';
 import { type TeamFixture, teamWithRoles } from '../support/fixtures.js';
+import { linkParticipant } from '../support/linked-participant.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 describe('token status', () => {
@@ -58,13 +58,7 @@ describe('token status', () => {
 
   it('linked: scopes, expiry and last change, never a token; refresh moves the last change', async () => {
     const pid = await newParticipant();
-    const req = (await a.as.Admin.post(`/api/participantDevices/${pid}/fitbit/consentRequest`)).json();
-    const { callback } = await throughAuthorizePage(t.ctx.config.publicUrl, 'fitbit', req.link);
-    const done = await t.client().post('/api/fitbit-callback', {
-      authCode: callback.searchParams.get('code'),
-      participantId: callback.searchParams.get('state'),
-    });
-    expect(done.statusCode).toBe(200);
+    await linkParticipant(t, a, pid, 'fitbit');
     const res = await a.as.Sys_Admin.get(url(pid));
     expect(res.statusCode).toBe(200);
     const body = res.json();

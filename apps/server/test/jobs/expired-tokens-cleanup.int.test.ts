@@ -10,7 +10,7 @@ import { expiredTokensCleanup } from '../../src/jobs/expired-tokens/job.js';
 import { countRows } from '../../src/jobs/expired-tokens/repo.js';
 import { enqueue } from '../../src/jobs/job-definition.js';
 import { startQueue } from '../../src/queue/boss.js';
-import { type TeamFixture, teamWithRoles } from '../support/fixtures.js';
+import { insertParticipant, insertTrial, type TeamFixture, teamWithRoles } from '../support/fixtures.js';
 import { startWorker } from '../support/processes.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
@@ -48,18 +48,8 @@ describe('expired-token clean-up in a worker process', () => {
     const userId = f.userIds.Admin;
     const now = Date.now();
     const at = (ms: number) => new Date(now + ms);
-    const participant = await t.ctx.db
-      .insertInto('trials')
-      .values({ team_id: f.teamId, trial_number: '1', trial_name: 'C', trial_code: 'C1' })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-      .then(({ id }) =>
-        t.ctx.db
-          .insertInto('participants')
-          .values({ team_id: f.teamId, trial_id: id, email: 'c@x.example' })
-          .returning('id')
-          .executeTakeFirstOrThrow(),
-      );
+    const trialId = await insertTrial(t, { teamId: f.teamId, number: '1', name: 'C', code: 'C1' });
+    const participantId = await insertParticipant(t, { teamId: f.teamId, trialId, email: 'c@x.example' });
     await t.ctx.db
       .insertInto('password_reset_tokens')
       .values([
@@ -79,7 +69,7 @@ describe('expired-token clean-up in a worker process', () => {
       .values([
         {
           nonce: 'old',
-          participant_id: participant.id,
+          participant_id: participantId,
           provider: 'fitbit',
           code_verifier: 'v',
           created_at: at(-3 * day),
@@ -87,7 +77,7 @@ describe('expired-token clean-up in a worker process', () => {
         },
         {
           nonce: 'spent',
-          participant_id: participant.id,
+          participant_id: participantId,
           provider: 'fitbit',
           code_verifier: 'v',
           created_at: at(-3 * day),
@@ -96,7 +86,7 @@ describe('expired-token clean-up in a worker process', () => {
         },
         {
           nonce: 'live',
-          participant_id: participant.id,
+          participant_id: participantId,
           provider: 'fitbit',
           code_verifier: 'v',
           created_at: at(0),

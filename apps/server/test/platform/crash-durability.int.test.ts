@@ -16,7 +16,13 @@ import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../../../../scripts/free-port.mjs';
 import { PURGE_BATCH_SIZE, purgeExpiredReadings } from '../../src/jobs/retention-purge/purge.js';
-import { createTestTeam, FIXTURE_PASSWORD, teamWithRoles } from '../support/fixtures.js';
+import {
+  createTestTeam,
+  FIXTURE_PASSWORD,
+  insertParticipant,
+  insertTrial,
+  teamWithRoles,
+} from '../support/fixtures.js';
 import { HttpSession, startCli, startServer } from '../support/processes.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { until } from '../support/until.js';
@@ -226,18 +232,8 @@ describe('kill -9 during a retention purge', () => {
     t = app;
     const db = app.ctx.db;
     const teamId = await createTestTeam(app, 'Purge crash', { retentionDays: 7 });
-    const trial = await db
-      .insertInto('trials')
-      .values({ team_id: teamId, trial_number: 'PC', trial_name: 'PC', trial_code: 'PC' })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const pid = (
-      await db
-        .insertInto('participants')
-        .values({ team_id: teamId, trial_id: trial.id, email: 'pc@x.example' })
-        .returning('id')
-        .executeTakeFirstOrThrow()
-    ).id;
+    const trialId = await insertTrial(app, { teamId, number: 'PC', name: 'PC', code: 'PC' });
+    const pid = await insertParticipant(app, { teamId, trialId, email: 'pc@x.example' });
     // Three and a half batches past the team's 7 days (one a minute, from 30 days back), and two
     // readings inside them that stay. `purge-now` runs on the real clock.
     const old = 3 * PURGE_BATCH_SIZE + PURGE_BATCH_SIZE / 2;

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordAudit } from '../../src/audit/audit-log.js';
 import { createTeam } from '../../src/features/teams/service.js';
-import { createTestTeam } from '../support/fixtures.js';
+import { createTestTeam, insertTrial } from '../support/fixtures.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 describe('schema rules the specs imply', () => {
@@ -14,13 +14,7 @@ describe('schema rules the specs imply', () => {
     t = await createTestApp();
     teamA = await createTestTeam(t, 'Team A', { allowedBrands: ['Fitbit', 'Omron'] });
     teamB = await createTestTeam(t, 'Team B');
-    trialA = (
-      await t.ctx.db
-        .insertInto('trials')
-        .values({ team_id: teamA, trial_number: '1', trial_name: 'Alpha', trial_code: 'ALP' })
-        .returning('id')
-        .executeTakeFirstOrThrow()
-    ).id;
+    trialA = await insertTrial(t, { teamId: teamA, number: '1', name: 'Alpha', code: 'ALP' });
   });
   afterAll(() => t.close());
 
@@ -140,13 +134,7 @@ describe('schema rules the specs imply', () => {
   it('the team overview derives the actual counts', async () => {
     // A team of its own: one trial with two participants.
     const team = await createTestTeam(t, 'Overview Team');
-    const trial = (
-      await t.ctx.db
-        .insertInto('trials')
-        .values({ team_id: team, trial_number: '1', trial_name: 'Overview', trial_code: 'OVR' })
-        .returning('id')
-        .executeTakeFirstOrThrow()
-    ).id;
+    const trial = await insertTrial(t, { teamId: team, number: '1', name: 'Overview', code: 'OVR' });
     await t.ctx.db
       .insertInto('participants')
       .values([1, 2].map((n) => ({ team_id: team, trial_id: trial, email: `o${n}@x.example` })))

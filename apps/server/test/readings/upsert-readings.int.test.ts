@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ReadingRow, UPSERT_CHUNK, upsertReadings } from '../../src/features/readings/repo.js';
-import { createTestTeam } from '../support/fixtures.js';
+import { createTestTeam, insertTrial } from '../support/fixtures.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 describe('upsertReadings', () => {
@@ -48,13 +48,7 @@ describe('upsertReadings', () => {
   beforeAll(async () => {
     t = await createTestApp();
     teamId = await createTestTeam(t, 'Upsert Team');
-    trialId = (
-      await t.ctx.db
-        .insertInto('trials')
-        .values({ team_id: teamId, trial_number: '1', trial_name: 'U', trial_code: 'U1' })
-        .returning('id')
-        .executeTakeFirstOrThrow()
-    ).id;
+    trialId = await insertTrial(t, { teamId, number: '1', name: 'U', code: 'U1' });
   });
   afterAll(() => t.close());
 

@@ -16,7 +16,8 @@ import { PURGE_BATCH_SIZE, purgeExpiredReadings } from '../../src/jobs/retention
 import { batchDelete, targetsQuery } from '../../src/jobs/retention-purge/repo.js';
 import { registerJobQueues } from '../../src/jobs/runner.js';
 import { startQueue } from '../../src/queue/boss.js';
-import { createTestTeam } from '../support/fixtures.js';
+import { auditRows } from '../support/audit.js';
+import { createTestTeam, insertParticipant, insertTrial } from '../support/fixtures.js';
 import { runCli } from '../support/processes.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
@@ -41,17 +42,8 @@ describe('retention purge', () => {
   let pb: number;
 
   async function participantOf(teamId: number, code: string) {
-    const trial = await t.ctx.db
-      .insertInto('trials')
-      .values({ team_id: teamId, trial_number: code, trial_name: code, trial_code: code })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const p = await t.ctx.db
-      .insertInto('participants')
-      .values({ team_id: teamId, trial_id: trial.id, email: `${code}@x.example` })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return p.id;
+    const trialId = await insertTrial(t, { teamId, number: code, name: code, code });
+    return insertParticipant(t, { teamId, trialId, email: `${code}@x.example` });
   }
 
   async function setting(
@@ -147,12 +139,13 @@ describe('retention purge', () => {
       FROM generate_series(1, ${n}) AS i`.execute(t.ctx.db);
 
   const purgeAudit = () =>
-    t.ctx.db
-      .selectFrom('audit_log')
-      .select(['team_id', 'user_id', 'entity_type', 'entity_id', 'after'])
-      .where('action', '=', 'readings.retention_purge')
-      .orderBy('id')
-      .execute();
+    auditRows(t.ctx.db, 'readings.retention_purge', [
+      'team_id',
+      'user_id',
+      'entity_type',
+      'entity_id',
+      'after',
+    ]);
 
   it('removes exactly the readings past retention, and records each team × metric in the audit log', async () => {
     const result = await purgeExpiredReadings(t.ctx.db, NOW);

@@ -1,57 +1,9 @@
 /*
- * A TCP proxy in front of the test cluster's PostgreSQL, for the outage tests
- * (issue 27): `refuse()` closes its port and cuts every connection through it,
- * so the portal meets what it meets when its database is down (ECONNREFUSED on
- * connect, connections ended under it) while the cluster itself, which the
- * other test files share, keeps running; `accept()` opens the port again.
+ * The outage tests' tools (issue 27): the TCP proxy in front of the test
+ * cluster's PostgreSQL (scripts/db-proxy.mjs, shared with the browser
+ * journeys), and terminating every connection to the test's database.
  */
-import net from 'node:net';
-
-export interface DbProxy {
-  port: number;
-  refuse(): Promise<void>;
-  accept(): Promise<void>;
-  close(): Promise<void>;
-}
-
-export async function startDbProxy(target: { host: string; port: number }): Promise<DbProxy> {
-  const sockets = new Set<net.Socket>();
-  const track = (s: net.Socket) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  };
-  const server = net.createServer((client) => {
-    const upstream = net.connect(target);
-    track(client);
-    track(upstream);
-    client.on('error', () => upstream.destroy());
-    upstream.on('error', () => client.destroy());
-    client.pipe(upstream).pipe(client);
-  });
-  const listen = (port: number) =>
-    new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen({ port, host: '127.0.0.1' }, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
-  await listen(0);
-  const port = (server.address() as net.AddressInfo).port;
-  const refuse = async () => {
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    for (const s of sockets) s.destroy();
-    await closed;
-  };
-  return {
-    port,
-    refuse,
-    accept: () => listen(port),
-    close: async () => {
-      if (server.listening) await refuse();
-    },
-  };
-}
+export { type DbProxy, startDbProxy } from '../../../../scripts/db-proxy.mjs';
 
 /**
  * `pg_terminate_backend` on every other connection to the test's database, as an operator (or a

@@ -54,6 +54,37 @@ export async function createTestUser(
   return { id, username, email };
 }
 
+/** A trial written straight to the database (no trial users, no audit row); answers its id. */
+export async function insertTrial(
+  t: TestApp,
+  trial: { teamId: number; number: string; name: string; code: string },
+): Promise<number> {
+  const row = await t.ctx.db
+    .insertInto('trials')
+    .values({
+      team_id: trial.teamId,
+      trial_number: trial.number,
+      trial_name: trial.name,
+      trial_code: trial.code,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** A participant of a trial written straight to the database; answers its id. */
+export async function insertParticipant(
+  t: TestApp,
+  participant: { teamId: number; trialId: number; email: string },
+): Promise<number> {
+  const row = await t.ctx.db
+    .insertInto('participants')
+    .values({ team_id: participant.teamId, trial_id: participant.trialId, email: participant.email })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
 export type NewTestUser = (opts?: { sfa?: boolean; role?: Role; teamId?: number }) => Promise<TestUser>;
 
 /** The identity tests' setting: teams 'Identity A' and 'Identity B'; newUser makes users in A unless told. */

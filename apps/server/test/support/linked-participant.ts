@@ -37,6 +37,17 @@ export async function linkParticipant(t: TestApp, team: TeamFixture, pid: number
 }
 
 /**
+ * The participant's provider token rows, as a query: execute it (every row) or take its first row.
+ */
+export function tokenRowsOf(t: TestApp, pid: number) {
+  return t.ctx.db
+    .selectFrom('provider_tokens as k')
+    .innerJoin('participant_devices as d', 'd.id', 'k.participant_device_id')
+    .selectAll('k')
+    .where('d.participant_id', '=', pid);
+}
+
+/**
  * A legacy Fitbit Web API link in an app that links new Fitbits through the
  * Google Health API: the link a participant made before the deployment
  * switched, made by the same service calls with the legacy client.

@@ -6,6 +6,7 @@
  * `YYYY-MM-DD[THH:mm:ss]` without offset for civil ones, dates for daily
  * types), each refusal with the reason the live API gives.
  */
+import { addDays, utcDate } from '@trialwear/zone';
 import { snakeOf } from './data-types/catalogue.js';
 import { civilOf, physicalOf } from './data-types/points-of-date.js';
 import type { DataTypeSpec, Pt } from './data-types/spec.js';
@@ -214,7 +215,7 @@ export function matches(spec: DataTypeSpec, f: Filter, p: Pt): boolean {
 export function dateBounds(f: Filter): { from?: string; to?: string } {
   let from: string | undefined;
   let to: string | undefined;
-  const day = (ms: number, n: number) => new Date(ms + n * 86_400_000).toISOString().slice(0, 10);
+  const day = (ms: number, n: number) => addDays(utcDate(ms), n);
   for (const c of f.clauses) {
     if (c.length !== 1) continue;
     const r = c[0]!;
