@@ -79,6 +79,9 @@ async function main() {
     EMBEDDED_PG_PORT: String(pgPort),
     SEED_DEMO: 'false',
     DATABASE_URL: '',
+    // The direct call is the legacy Web API's (one call, one body): consents go through it too.
+    // (The default, Google Health, answers a range with several calls of its own.)
+    FITBIT_API: 'legacy',
   };
   delete env.LOG_LEVEL;
   console.log('starting the server (npm start: builds what is stale)…');
