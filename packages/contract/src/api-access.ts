@@ -153,6 +153,14 @@ export const API_ACCESS = {
   'GET /api/dataExport/jobs/:id/download': WRITERS,
   'DELETE /api/dataExport/jobs/:id': WRITERS,
   'POST /api/dataExport/jobs/:id/cancel': WRITERS,
+  // study health (issue #23 §8): every role that sees the trial reads; Admins edit the rules;
+  // Admin and User acknowledge alerts and choose their own digest
+  'GET /api/studyHealth/trials/:trialId': 'any',
+  'GET /api/studyHealth/trials/:trialId/rules': 'any',
+  'PUT /api/studyHealth/trials/:trialId/rules': ADMINS,
+  'GET /api/studyHealth/trials/:trialId/alerts': 'any',
+  'POST /api/studyHealth/alerts/:alertId/acknowledge': WRITERS,
+  'PUT /api/studyHealth/trials/:trialId/subscription': WRITERS,
 } as const satisfies Record<string, ApiAccess>;
 
 export type ApiRoute = keyof typeof API_ACCESS;

@@ -25,10 +25,11 @@ function sourceFiles(dir: string): string[] {
 }
 
 const files = sourceFiles(src);
-const SCOPE_TYPES = 'TeamScope|TrialsScope|TrialScope|ParticipantScope|ExportJobScope|AnyScope';
+const SCOPE_TYPES =
+  'TeamScope|TrialsScope|TrialScope|ParticipantScope|ExportJobScope|HealthAlertScope|AnyScope';
 
 /** Parameter names that carry the id of a team's object. */
-const ID_NAMES = new Set(['teamId', 'trialId', 'participantId', 'jobId']);
+const ID_NAMES = new Set(['teamId', 'trialId', 'participantId', 'jobId', 'alertId']);
 
 /**
  * Repo functions that take such an id on purpose, each with its reason.

@@ -3,6 +3,7 @@ export type { Actor } from './actor.js';
 export {
   participantByGrant,
   requireExportJob,
+  requireHealthAlert,
   requireParticipant,
   requireSelf,
   requireTeam,
@@ -11,6 +12,7 @@ export {
 } from './rules.js';
 export type {
   ExportJobScope,
+  HealthAlertScope,
   ParticipantScope,
   TeamScope,
   TrialScope,

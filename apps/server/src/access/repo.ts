@@ -41,6 +41,17 @@ export function findExportJobInScope(db: Db, scope: TrialsScope, jobId: string) 
     .executeTakeFirst();
 }
 
+/** A study-health alert of the team whose trial is in the scope. */
+export function findHealthAlertInScope(db: Db, scope: TrialsScope, alertId: number) {
+  return db
+    .selectFrom('health_alerts as a')
+    .select(['a.id', 'a.trial_id'])
+    .where('a.team_id', '=', scope.teamId)
+    .where('a.id', '=', alertId)
+    .where(trialIdInScope('a.trial_id', scope))
+    .executeTakeFirst();
+}
+
 /** A participant by id alone: only for a grant already verified (`participantByGrant`). */
 export function findParticipantById(db: Db, participantId: number) {
   return db

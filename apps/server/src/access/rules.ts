@@ -8,16 +8,22 @@
  *
  * Sys_Admin passes every role check and is platform-wide where a route names
  * a team (`requireTeam`: device settings, storage settings of any team); for
- * trials, participants and export jobs named by id, a Sys_Admin acts in the
+ * trials, participants, export jobs and alerts named by id, a Sys_Admin acts in the
  * session's team and sees all of its trials, like an Admin.
  */
-import { EXPORT_MESSAGES, PARTICIPANT_MESSAGES, TRIAL_MESSAGES } from '@trialwear/contract';
+import {
+  EXPORT_MESSAGES,
+  PARTICIPANT_MESSAGES,
+  STUDY_HEALTH_MESSAGES,
+  TRIAL_MESSAGES,
+} from '@trialwear/contract';
 import type { Db } from '../db/database.js';
 import type { Actor } from './actor.js';
 import { notFound } from './errors.js';
 import * as repo from './repo.js';
 import {
   type ExportJobScope,
+  type HealthAlertScope,
   mintScope,
   type ParticipantScope,
   type TeamScope,
@@ -79,6 +85,18 @@ export async function requireExportJob(
   const row = await repo.findExportJobInScope(db, scope, jobId);
   if (!row) throw notFound(EXPORT_MESSAGES.jobNotFound);
   return mintScope<ExportJobScope>({ teamId: scope.teamId, trialId: row.trial_id, jobId: row.id });
+}
+
+/** A study-health alert of the session's team whose trial the actor sees; else 404. */
+export async function requireHealthAlert(
+  { db }: WithDb,
+  actor: ScopeActor,
+  alertId: number,
+): Promise<HealthAlertScope> {
+  const scope = visibleTrials(actor);
+  const row = await repo.findHealthAlertInScope(db, scope, alertId);
+  if (!row) throw notFound(STUDY_HEALTH_MESSAGES.alertNotFound);
+  return mintScope<HealthAlertScope>({ teamId: scope.teamId, trialId: row.trial_id, alertId: row.id });
 }
 
 /**

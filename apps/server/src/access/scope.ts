@@ -9,7 +9,7 @@
  *
  * Kinds, narrowest last: a team; the trials of a team the actor sees (all,
  * or those they are a trial user of); one trial; one participant (of a
- * trial); one export job (of a trial).
+ * trial); one export job (of a trial); one study-health alert (of a trial).
  */
 declare const scopeBrand: unique symbol;
 type Scope<K extends string, T> = Readonly<T> & { readonly [scopeBrand]: K };
@@ -32,7 +32,16 @@ export type ParticipantScope = Scope<
 /** One export job of the team whose trial the actor sees. */
 export type ExportJobScope = Scope<'export_job', { teamId: number; trialId: number | null; jobId: string }>;
 
-export type AnyScope = TeamScope | TrialsScope | TrialScope | ParticipantScope | ExportJobScope;
+/** One study-health alert of a trial the actor sees. */
+export type HealthAlertScope = Scope<'health_alert', { teamId: number; trialId: number; alertId: number }>;
+
+export type AnyScope =
+  | TeamScope
+  | TrialsScope
+  | TrialScope
+  | ParticipantScope
+  | ExportJobScope
+  | HealthAlertScope;
 
 /** For the rules of `access/` only: stamp a checked value as a scope. */
 export function mintScope<S extends AnyScope>(value: Omit<S, typeof scopeBrand>): S {

@@ -31,6 +31,7 @@ import { registerParticipantRoutes } from '../features/participants/routes.js';
 import { registerPasswordRoutes } from '../features/passwords/routes.js';
 import { registerSfaRoutes } from '../features/sfa/routes.js';
 import { registerSignupRoutes } from '../features/signup/routes.js';
+import { registerStudyHealthRoutes } from '../features/study-health/routes.js';
 import { registerTeamDeviceRoutes } from '../features/team-devices/routes.js';
 import { registerTeamRoutes } from '../features/teams/routes.js';
 import { registerTrialUserRoutes } from '../features/trial-users/routes.js';
@@ -203,6 +204,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     await wakeExports(c, teamId);
   });
   registerDbInfoRoutes(app, ctx);
+  registerStudyHealthRoutes(app, ctx);
   await registerGoogleHealthWebhookRoutes(app, ctx);
   await mountSimulators(app, ctx);
 

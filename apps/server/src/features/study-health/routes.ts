@@ -1,0 +1,117 @@
+import {
+  acknowledgeAlertBodySchema,
+  healthAlertListQuerySchema,
+  healthAlertParamsSchema,
+  healthAlertSchema,
+  healthRulesAnswerSchema,
+  healthRulesSchema,
+  healthSubscriptionBodySchema,
+  healthSubscriptionSchema,
+  healthTrialParamsSchema,
+  studyHealthQuerySchema,
+  studyHealthSchema,
+} from '@trialwear/contract';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../app-context.js';
+import { actorOf } from '../../http/actor.js';
+import {
+  acknowledgeAlert,
+  getRules,
+  listAlerts,
+  saveRules,
+  setSubscription,
+  studyHealth,
+} from './service.js';
+
+const tags = ['study health'];
+const base = '/api/studyHealth';
+
+export function registerStudyHealthRoutes(app: FastifyInstance, ctx: AppContext) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get(
+    `${base}/trials/:trialId`,
+    {
+      schema: {
+        tags,
+        summary:
+          "The trial's participants with their devices' state, their stored days (default the trial zone's last 14, at most 90) and open alerts",
+        params: healthTrialParamsSchema,
+        querystring: studyHealthQuerySchema,
+        response: { 200: studyHealthSchema },
+      },
+    },
+    async (request) => studyHealth(ctx, actorOf(request), request.params.trialId, request.query),
+  );
+
+  r.get(
+    `${base}/trials/:trialId/rules`,
+    {
+      schema: {
+        tags,
+        summary: "The trial's study-health rules (the defaults until saved)",
+        params: healthTrialParamsSchema,
+        response: { 200: healthRulesAnswerSchema },
+      },
+    },
+    async (request) => getRules(ctx, actorOf(request), request.params.trialId),
+  );
+
+  r.put(
+    `${base}/trials/:trialId/rules`,
+    {
+      schema: {
+        tags,
+        summary: "Save the trial's study-health rules and time zone (Sys_Admin, Admin)",
+        params: healthTrialParamsSchema,
+        body: healthRulesSchema,
+        response: { 200: healthRulesAnswerSchema },
+      },
+    },
+    async (request) => saveRules(ctx, actorOf(request), request.params.trialId, request.body),
+  );
+
+  r.get(
+    `${base}/trials/:trialId/alerts`,
+    {
+      schema: {
+        tags,
+        summary: "The trial's alerts (open first, newest first), or those of one state",
+        params: healthTrialParamsSchema,
+        querystring: healthAlertListQuerySchema,
+        response: { 200: z.array(healthAlertSchema) },
+      },
+    },
+    async (request) => listAlerts(ctx, actorOf(request), request.params.trialId, request.query.status),
+  );
+
+  r.post(
+    `${base}/alerts/:alertId/acknowledge`,
+    {
+      schema: {
+        tags,
+        summary: 'Acknowledge an alert with a note (Sys_Admin, Admin, User), once',
+        params: healthAlertParamsSchema,
+        body: acknowledgeAlertBodySchema,
+        response: { 200: healthAlertSchema },
+      },
+    },
+    async (request) => acknowledgeAlert(ctx, actorOf(request), request.params.alertId, request.body.note),
+  );
+
+  r.put(
+    `${base}/trials/:trialId/subscription`,
+    {
+      schema: {
+        tags,
+        summary: "The signed-in user's daily digest opt-in for the trial (Sys_Admin, Admin, User)",
+        params: healthTrialParamsSchema,
+        body: healthSubscriptionBodySchema,
+        response: { 200: healthSubscriptionSchema },
+      },
+    },
+    async (request) => setSubscription(ctx, actorOf(request), request.params.trialId, request.body.digest),
+  );
+}

@@ -1,0 +1,313 @@
+/*
+ * Study health's API rules (issue #23 §3, §4, §8): a trial's rules (the
+ * defaults until an Admin saves them), its alerts and their acknowledgement,
+ * the signed-in user's digest opt-in, and the page's table read from the
+ * stored days. Everything is reached through the access module: a trial the
+ * actor does not see, or an alert of one, is the same 404 as a missing one.
+ * Computing wear and raising alerts is the sync's and the evaluation's work,
+ * not this module's.
+ */
+import {
+  DEFAULT_HEALTH_RULE_SETTINGS,
+  HEALTH_RULE_LIMITS,
+  type HealthAlert,
+  type HealthAlertStatus,
+  type HealthDay,
+  type HealthDevice,
+  type HealthLinkStatus,
+  type HealthRuleSettings,
+  type HealthRules,
+  type HealthRulesAnswer,
+  type HealthSubscription,
+  healthRuleSettingsSchema,
+  STUDY_HEALTH_MESSAGES,
+  type StudyHealth,
+  type StudyHealthParticipant,
+  type StudyHealthQuery,
+} from '@trialwear/contract';
+import { addDays, daysFrom, isKnownZone, localDate } from '@trialwear/zone';
+import { AppError } from '../../access/errors.js';
+import { type Actor, requireHealthAlert, requireTrial, type TrialScope } from '../../access/index.js';
+import type { AppContext } from '../../app-context.js';
+import { recordActorAudit } from '../../audit/audit-log.js';
+import type { Db } from '../../db/database.js';
+import { inTransaction } from '../../db/transaction.js';
+import * as repo from './repo.js';
+
+type Ctx = Pick<AppContext, 'db' | 'now'>;
+
+const iso = (t: Date | string | null | undefined) => (t == null ? null : new Date(t).toISOString());
+
+// ---------------------------------------------------------------- rules
+
+/**
+ * The rules stored for the trial, section by section over the defaults (a
+ * rule added later reads as its default until saved); a stored zone the
+ * runtime no longer knows reads as the default zone.
+ */
+async function rulesOf(db: Db, scope: TrialScope): Promise<HealthRulesAnswer> {
+  const stored = await repo.findRules(db, scope);
+  if (!stored) return { ...(await defaultRules(db, scope)), isDefault: true, updatedAt: null };
+  const merged = { ...DEFAULT_HEALTH_RULE_SETTINGS, ...(stored.rules as Partial<HealthRuleSettings>) };
+  const parsed = healthRuleSettingsSchema.safeParse(merged);
+  const settings = parsed.success ? parsed.data : DEFAULT_HEALTH_RULE_SETTINGS;
+  const timezone = isKnownZone(stored.timezone) ? stored.timezone : await defaultZone(db, scope);
+  return { timezone, ...settings, isDefault: false, updatedAt: iso(stored.updated_at) };
+}
+
+/** The default zone: the team's first participant's provider zone that the runtime knows, else UTC. */
+async function defaultZone(db: Db, scope: TrialScope): Promise<string> {
+  const zone = await repo.firstParticipantZone(db, scope);
+  return zone && isKnownZone(zone) ? zone : 'UTC';
+}
+
+async function defaultRules(db: Db, scope: TrialScope): Promise<HealthRules> {
+  return { timezone: await defaultZone(db, scope), ...DEFAULT_HEALTH_RULE_SETTINGS };
+}
+
+const rulesOnly = ({ isDefault: _d, updatedAt: _u, ...rules }: HealthRulesAnswer): HealthRules => rules;
+
+export async function getRules(ctx: Ctx, actor: Actor, trialId: number): Promise<HealthRulesAnswer> {
+  const scope = await requireTrial(ctx, actor, trialId);
+  return rulesOf(ctx.db, scope);
+}
+
+/** Saves the whole rule set (Admin, Sys_Admin; the route checks the role) with its audit row. */
+export async function saveRules(
+  ctx: Ctx,
+  actor: Actor,
+  trialId: number,
+  rules: HealthRules,
+): Promise<HealthRulesAnswer> {
+  return inTransaction(ctx, async (tx) => {
+    const scope = await requireTrial(tx, actor, trialId);
+    await repo.lockRules(tx.db, scope);
+    const before = rulesOnly(await rulesOf(tx.db, scope));
+    const { timezone, ...settings } = rules;
+    await repo.saveRules(tx.db, scope, { timezone, rules: settings, userId: actor.userId, now: ctx.now() });
+    const after = await rulesOf(tx.db, scope);
+    await recordActorAudit(tx.db, actor, {
+      action: 'study_health.rules.updated',
+      entityType: 'trial',
+      entityId: trialId,
+      before,
+      after: rulesOnly(after),
+    });
+    return after;
+  });
+}
+
+// ---------------------------------------------------------------- alerts
+
+function toAlert(row: repo.AlertRow): HealthAlert {
+  return {
+    id: row.id,
+    participantId: row.participant_id,
+    participantCode: row.participant_code,
+    ruleKey: row.rule_key,
+    openedAt: new Date(row.opened_at).toISOString(),
+    closedAt: iso(row.closed_at),
+    acknowledgedAt: iso(row.acknowledged_at),
+    acknowledgedBy: row.acknowledged_by,
+    acknowledgedByName: row.acknowledged_by_name,
+    note: row.note,
+    detail: row.detail && typeof row.detail === 'object' ? (row.detail as Record<string, unknown>) : {},
+  };
+}
+
+export async function listAlerts(
+  ctx: Ctx,
+  actor: Actor,
+  trialId: number,
+  status?: HealthAlertStatus,
+): Promise<HealthAlert[]> {
+  const scope = await requireTrial(ctx, actor, trialId);
+  return (await repo.listAlerts(ctx.db, scope, status)).map(toAlert);
+}
+
+/** Acknowledges an alert with a note, once (a second time is 409), with its audit row. */
+export async function acknowledgeAlert(
+  ctx: Ctx,
+  actor: Actor,
+  alertId: number,
+  note: string,
+): Promise<HealthAlert> {
+  return inTransaction(ctx, async (tx) => {
+    const scope = await requireHealthAlert(tx, actor, alertId);
+    const done = await repo.acknowledgeAlert(tx.db, scope, { userId: actor.userId, note, now: ctx.now() });
+    if (!done)
+      throw new AppError(409, STUDY_HEALTH_MESSAGES.alreadyAcknowledged, 'Conflict', { displayToUser: true });
+    const row = await repo.findAlert(tx.db, scope);
+    if (!row) throw new Error('acknowledged alert vanished inside its transaction');
+    const alert = toAlert(row);
+    await recordActorAudit(tx.db, actor, {
+      action: 'study_health.alert.acknowledged',
+      entityType: 'health_alert',
+      entityId: alertId,
+      before: { trialId: scope.trialId, ruleKey: alert.ruleKey, acknowledgedAt: null },
+      after: {
+        trialId: scope.trialId,
+        ruleKey: alert.ruleKey,
+        acknowledgedAt: alert.acknowledgedAt,
+        acknowledgedBy: alert.acknowledgedBy,
+        note: alert.note,
+      },
+    });
+    return alert;
+  });
+}
+
+// ---------------------------------------------------------------- digest opt-in
+
+/** The signed-in user's digest opt-in on a trial they see (Admin, User; the route checks the role). */
+export async function setSubscription(
+  ctx: Ctx,
+  actor: Actor,
+  trialId: number,
+  digest: boolean,
+): Promise<HealthSubscription> {
+  return inTransaction(ctx, async (tx) => {
+    const scope = await requireTrial(tx, actor, trialId);
+    const before = (await repo.findSubscription(tx.db, scope, actor.userId)) ?? false;
+    await repo.saveSubscription(tx.db, scope, { userId: actor.userId, digest, now: ctx.now() });
+    await recordActorAudit(tx.db, actor, {
+      action: 'study_health.subscription.updated',
+      entityType: 'trial',
+      entityId: trialId,
+      before: { userId: actor.userId, digest: before },
+      after: { userId: actor.userId, digest },
+    });
+    return { trialId, digest };
+  });
+}
+
+// ---------------------------------------------------------------- the page's table
+
+const LINK_STATUS: Record<repo.DeviceJson['status'], HealthLinkStatus> = {
+  authorized: 'active',
+  pending: 'pending',
+  error: 'errored',
+  revoked: 'revoked',
+};
+/** Worst first: the participant's link status is its worst device's. */
+const LINK_SEVERITY: readonly HealthLinkStatus[] = ['revoked', 'errored', 'pending', 'active', 'none'];
+
+function rangeError(message: string): AppError {
+  return new AppError(400, message, 'ValidationError', {
+    displayToUser: true,
+    errors: [{ path: 'from', message }],
+  });
+}
+
+/** The range of local dates: default the trial zone's last 14 days ending today; at most 90. */
+export function healthRange(
+  timezone: string,
+  now: Date,
+  query: StudyHealthQuery,
+): { from: string; to: string } {
+  const to = query.to ?? (query.from ? addDays(query.from, HEALTH_RULE_LIMITS.defaultDays - 1) : null);
+  const end = to ?? localDate(timezone, now);
+  const from = query.from ?? addDays(end, -(HEALTH_RULE_LIMITS.defaultDays - 1));
+  if (from > end) throw rangeError(STUDY_HEALTH_MESSAGES.rangeOrder);
+  if (daysFrom(from, end) >= HEALTH_RULE_LIMITS.maxRangeDays)
+    throw rangeError(STUDY_HEALTH_MESSAGES.rangeTooLong);
+  return { from, to: end };
+}
+
+type DayRow = Awaited<ReturnType<typeof repo.healthDays>>[number];
+
+/** A participant's devices' rows of one date as one day: the measures each device gives, metrics united. */
+function mergeDay(rows: DayRow[]): HealthDay {
+  const max = (xs: (number | null)[]) => {
+    const known = xs.filter((x): x is number => x !== null);
+    return known.length ? Math.max(...known) : null;
+  };
+  const bp = rows.map((r) => r.bp_readings).filter((x): x is number => x !== null);
+  return {
+    date: rows[0]!.local_date,
+    wearMinutes: max(rows.map((r) => r.wear_minutes)),
+    cgmActivePercent: max(
+      rows.map((r) => (r.cgm_active_percent === null ? null : Number(r.cgm_active_percent))),
+    ),
+    bpReadings: bp.length ? bp.reduce((a, b) => a + b, 0) : null,
+    metricsPresent: [...new Set(rows.flatMap((r) => r.metrics_present))].sort(),
+  };
+}
+
+function daysByParticipant(rows: DayRow[]): Map<number, HealthDay[]> {
+  const out = new Map<number, HealthDay[]>();
+  // Rows come ordered by participant, date, device: consecutive rows of one date are one day.
+  let i = 0;
+  while (i < rows.length) {
+    const first = rows[i]!;
+    let j = i + 1;
+    while (
+      j < rows.length &&
+      rows[j]!.participant_id === first.participant_id &&
+      rows[j]!.local_date === first.local_date
+    )
+      j += 1;
+    const list = out.get(first.participant_id) ?? [];
+    list.push(mergeDay(rows.slice(i, j)));
+    out.set(first.participant_id, list);
+    i = j;
+  }
+  return out;
+}
+
+function toParticipant(
+  row: Awaited<ReturnType<typeof repo.healthParticipants>>[number],
+  days: HealthDay[],
+): StudyHealthParticipant {
+  const devices: HealthDevice[] = row.devices.map((d) => ({
+    participantDeviceId: d.id,
+    provider: d.provider,
+    linkStatus: LINK_STATUS[d.status],
+    lastSyncAt: iso(d.last_sync_at),
+    batteryLevel: d.battery_level,
+  }));
+  const syncs = devices.map((d) => d.lastSyncAt).filter((x): x is string => x !== null);
+  const batteries = devices.map((d) => d.batteryLevel).filter((x): x is number => x !== null);
+  const linkStatus =
+    LINK_SEVERITY.find((s) => devices.some((d) => d.linkStatus === s)) ?? ('none' as HealthLinkStatus);
+  return {
+    participantId: row.id,
+    participantCode: row.participant_code,
+    lastSyncAt: syncs.length ? syncs.reduce((a, b) => (a < b ? a : b)) : null,
+    batteryLevel: batteries.length ? Math.min(...batteries) : null,
+    linkStatus,
+    devices,
+    days,
+    openAlerts: [...new Set(row.open_alerts)],
+  };
+}
+
+/** GET /api/studyHealth/trials/{trialId}: the page's table, from the stored days and device state. */
+export async function studyHealth(
+  ctx: Ctx,
+  actor: Actor,
+  trialId: number,
+  query: StudyHealthQuery,
+): Promise<StudyHealth> {
+  const scope = await requireTrial(ctx, actor, trialId);
+  const [answer, subscribed] = await Promise.all([
+    rulesOf(ctx.db, scope),
+    repo.findSubscription(ctx.db, scope, actor.userId),
+  ]);
+  const rules = rulesOnly(answer);
+  const { from, to } = healthRange(rules.timezone, ctx.now(), query);
+  const [participants, dayRows] = await Promise.all([
+    repo.healthParticipants(ctx.db, scope),
+    repo.healthDays(ctx.db, scope, from, to),
+  ]);
+  const days = daysByParticipant(dayRows);
+  return {
+    trialId,
+    timezone: rules.timezone,
+    from,
+    to,
+    rules,
+    digestSubscribed: subscribed ?? false,
+    participants: participants.map((p) => toParticipant(p, days.get(p.id) ?? [])),
+  };
+}
