@@ -43,6 +43,7 @@ describe('API authorization matrix', () => {
       resourcePath: encodeURIComponent('/activities/steps/date/2026-01-01/2026-01-07.json'),
       query: 'egvs',
       linkId: 999999,
+      alertId: 999999,
     };
     const account = { username: 'matrix-participant', password: 'Patient-pw1!' };
     await t.client().post('/api/Participants/signup', {

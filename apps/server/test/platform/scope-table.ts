@@ -76,7 +76,7 @@ const row = (
 const both = (
   route: ApiRoute,
   carrier: ScopeRow['carrier'],
-  kind: 'trial' | 'participant' | 'link' | 'job' | 'jobToDelete' | 'pendingJob',
+  kind: 'trial' | 'participant' | 'link' | 'job' | 'jobToDelete' | 'pendingJob' | 'alert',
   more: Omit<ScopeRow, 'route' | 'carrier' | 'object' | 'actors'> = {},
 ): ScopeRow[] => [
   row(route, carrier, `otherTeam.${kind}` as ForeignObject, more),
@@ -99,6 +99,16 @@ const reachedStorage = (status: number, message: string) => ({
 });
 
 const participantBody = ({ id }: BodyIds) => ({ id });
+/** A valid rule set (a refusal must be the scope's, not the body's 400). */
+const RULES_BODY = {
+  timezone: 'Europe/Berlin',
+  lowWear: { enabled: true, minHours: 8, days: 3 },
+  noSync: { enabled: true, hours: 24 },
+  lowBattery: { enabled: false, percent: 20 },
+  lowCgmActive: { enabled: true, percent: 70, days: 2 },
+  noBpReading: { enabled: true, days: 3 },
+  digest: { enabled: true, localTime: '07:30' },
+};
 const trialBody = ({ id }: BodyIds) => ({
   trialId: id,
   trialNumber: '9',
@@ -289,4 +299,19 @@ export const SCOPE_ROWS: readonly ScopeRow[] = [
   ...both('GET /api/dataExport/jobs/:id/download', ':id', 'job'),
   ...both('DELETE /api/dataExport/jobs/:id', ':id', 'jobToDelete'),
   ...both('POST /api/dataExport/jobs/:id/cancel', ':id', 'pendingJob'),
+  // study health: the trial's table, rules, alerts and digest opt-in; an alert by id
+  ...both('GET /api/studyHealth/trials/:trialId', ':trialId', 'trial'),
+  ...both('GET /api/studyHealth/trials/:trialId/rules', ':trialId', 'trial'),
+  // Sys_Admin and Admin only: they see every trial of their team, so only another team's is out of reach.
+  row('PUT /api/studyHealth/trials/:trialId/rules', ':trialId', 'otherTeam.trial', {
+    body: () => RULES_BODY,
+  }),
+  ...both('GET /api/studyHealth/trials/:trialId/alerts', ':trialId', 'trial'),
+  ...both('GET /api/studyHealth/trials/:trialId/alerts', 'list', 'alert', { listKey: 'id' }),
+  ...both('POST /api/studyHealth/alerts/:alertId/acknowledge', ':alertId', 'alert', {
+    body: () => ({ note: 'Called the participant' }),
+  }),
+  ...both('PUT /api/studyHealth/trials/:trialId/subscription', ':trialId', 'trial', {
+    body: () => ({ digest: true }),
+  }),
 ];

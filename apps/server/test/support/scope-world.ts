@@ -4,9 +4,10 @@
  * 1, 2 and 3; its User and Viewer are trial users of 1 and 2, not 3; trial 3
  * has a participant with a Fitbit link and export jobs an Admin made. Another
  * team has the same (a trial, a participant with a link, a supported device,
- * jobs, a locked User). Links and jobs are rows inserted as the services would
- * (participant_devices, export_jobs through the repo's insertJob; a completed
- * job has its ZIP in the export storage). Also the whole-database snapshot of
+ * jobs, a study-health alert, a locked User). Links, jobs and alerts are rows
+ * inserted as the services would (participant_devices, export_jobs through the
+ * repo's insertJob, health_alerts as the rules' evaluation opens them; a
+ * completed job has its ZIP in the export storage). Also the whole-database snapshot of
  * the fuzz test, for "no row changed".
  */
 
@@ -30,12 +31,14 @@ export const FOREIGN_OBJECTS = [
   'otherTeam.job',
   'otherTeam.jobToDelete',
   'otherTeam.pendingJob',
+  'otherTeam.alert',
   'sameTeam.trial3',
   'sameTeam.trial3.participant',
   'sameTeam.trial3.link',
   'sameTeam.trial3.job',
   'sameTeam.trial3.jobToDelete',
   'sameTeam.trial3.pendingJob',
+  'sameTeam.trial3.alert',
 ] as const;
 export type ForeignObject = (typeof FOREIGN_OBJECTS)[number];
 
@@ -163,6 +166,16 @@ async function newJob(
   return job.id;
 }
 
+/** An open, unacknowledged study-health alert of the participant (so an acknowledgement that got through would answer 200). */
+async function newAlert(t: TestApp, teamId: number, trialId: number, participantId: number) {
+  const row = await t.ctx.db
+    .insertInto('health_alerts')
+    .values({ team_id: teamId, trial_id: trialId, participant_id: participantId, rule_key: 'noSync' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
 /** Lock the user's account, as enough wrong passwords would (so an unlock that got through would answer 200). */
 async function lock(t: TestApp, username: string) {
   const now = new Date();
@@ -219,16 +232,20 @@ export async function buildScopeWorld(t: TestApp): Promise<ScopeWorld> {
     'otherTeam.job': await job(other, otherTrial, otherParticipant, otherDevice, 'completed'),
     'otherTeam.jobToDelete': await job(other, otherTrial, otherParticipant, otherDevice, 'completed'),
     'otherTeam.pendingJob': await job(other, otherTrial, otherParticipant, otherDevice, 'pending'),
+    'otherTeam.alert': await newAlert(t, other.teamId, otherTrial, otherParticipant),
     'sameTeam.trial3': trial3,
     'sameTeam.trial3.participant': participant3,
     'sameTeam.trial3.link': await newLink(t, home.teamId, participant3),
     'sameTeam.trial3.job': await job(home, trial3, participant3, homeDevice, 'completed'),
     'sameTeam.trial3.jobToDelete': await job(home, trial3, participant3, homeDevice, 'completed'),
     'sameTeam.trial3.pendingJob': await job(home, trial3, participant3, homeDevice, 'pending'),
+    'sameTeam.trial3.alert': await newAlert(t, home.teamId, trial3, participant3),
   };
 
   // A job of trial 1, which the User is on: their job list is not empty, so a foreign job's absence means something.
   await job(home, trial1, participant1, homeDevice, 'completed');
+  // An alert of trial 1 too: the alert list the User and the Viewer read is not empty either.
+  await newAlert(t, home.teamId, trial1, participant1);
 
   const account = { username: 'scope-participant', password: 'Patient-pw1!' };
   await t.client().post('/api/Participants/signup', {
