@@ -54,8 +54,9 @@ export const STUDY_HEALTH_MESSAGES = {
 const M = STUDY_HEALTH_MESSAGES;
 
 const enabled = z.boolean({ error: M.enabled });
+/** One check, so a value breaking two bounds (−0.5: not whole, below 1) gets one message. */
 const wholeNumber = (min: number, max: number, message: string) =>
-  z.number({ error: message }).int(message).min(min, message).max(max, message);
+  z.number({ error: message }).refine((n) => Number.isInteger(n) && n >= min && n <= max, message);
 const days = wholeNumber(1, HEALTH_RULE_LIMITS.maxDays, M.days);
 
 export const timezoneSchema = z
@@ -63,7 +64,8 @@ export const timezoneSchema = z
   .trim()
   .min(1, M.timezoneRequired)
   .max(64, M.timezoneUnknown)
-  .refine((tz) => isKnownZone(tz), M.timezoneUnknown);
+  // Only when the length is right: one message per field.
+  .refine((tz) => tz.length === 0 || tz.length > 64 || isKnownZone(tz), M.timezoneUnknown);
 
 /** The switchable rules (without the zone): what trial_health_rules.rules stores. */
 export const healthRuleSettingsSchema = z.object({
