@@ -19,6 +19,7 @@ export * from './platform.js';
 export * from './roles.js';
 export * from './routes.js';
 export * from './series.js';
+export * from './study-health.js';
 export * from './teams.js';
 export * from './trial-users.js';
 export * from './trials.js';

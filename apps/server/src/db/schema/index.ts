@@ -48,6 +48,13 @@ import type {
   ParticipantSummariesTable,
   SyncAppBudgetTable,
 } from './readings.js';
+import type {
+  DeviceHealthDaysTable,
+  HealthAlertsTable,
+  HealthDigestSubscriptionsTable,
+  HealthDigestsSentTable,
+  TrialHealthRulesTable,
+} from './study-health.js';
 import type { ParticipantsTable, TrialsTable, TrialUsersTable } from './trials.js';
 
 export interface Database {
@@ -88,4 +95,9 @@ export interface Database {
   audit_log: AuditLogTable;
   audit_chain_head: AuditChainHeadTable;
   audit_verifications: AuditVerificationsTable;
+  device_health_days: DeviceHealthDaysTable;
+  trial_health_rules: TrialHealthRulesTable;
+  health_alerts: HealthAlertsTable;
+  health_digest_subscriptions: HealthDigestSubscriptionsTable;
+  health_digests_sent: HealthDigestsSentTable;
 }

@@ -48,6 +48,12 @@ export interface DeviceSyncStateTable {
   time_zone: string | null;
   /** The newest reading's offset, when the provider gives offsets rather than a zone (011). */
   utc_offset_minutes: number | null;
+  /** The provider's lastSyncTime of the device at the last sync (017). */
+  provider_last_sync_at: Timestamp | null;
+  /** The device's battery level in percent at the last sync (017). */
+  battery_level: number | null;
+  /** When the sync last read the device list (017). */
+  device_checked_at: Timestamp | null;
 }
 
 /**
