@@ -1,6 +1,7 @@
 /** Every background job the portal runs. Add a job here and both the server and `npm run worker` run it. */
 import { auditAnchor } from './audit-anchor/job.js';
 import { dataExport, dataExportExpiry, dataExportSweep } from './data-export/job.js';
+import { deviceHealth, deviceHealthSchedule } from './device-health/job.js';
 import { deviceSync, deviceSyncSchedule } from './device-sync/job.js';
 import { expiredTokensCleanup } from './expired-tokens/job.js';
 import type { JobDefinition } from './job-definition.js';
@@ -11,6 +12,8 @@ export const JOBS: readonly JobDefinition[] = [
   auditAnchor,
   deviceSyncSchedule,
   deviceSync,
+  deviceHealthSchedule,
+  deviceHealth,
   retentionPurge,
   dataExport,
   dataExportSweep,

@@ -14,11 +14,14 @@ import { type LinkProvider, PROVIDERS, type Provider } from '@trialwear/contract
 import type { Config } from '../config.js';
 import type { Secrets } from '../security/secrets.js';
 import { createDexcomClient, dexcomSettings } from './dexcom/dexcom-client.js';
+import { dexcomHealth } from './dexcom/health.js';
 import { dexcomSync } from './dexcom/sync.js';
 import { createFitbitClient, fitbitSettings } from './fitbit/fitbit-client.js';
 import { createGoogleHealthClient } from './fitbit/google-health/google-health-client.js';
 import { googleHealthSettings } from './fitbit/google-health/settings.js';
+import { fitbitHealth } from './fitbit/health.js';
 import { fitbitSync } from './fitbit/sync.js';
+import { omronHealth } from './omron/health.js';
 import { createOmronClient, omronSettings } from './omron/omron-client.js';
 import { omronSync } from './omron/sync.js';
 import type { RegisteredClient } from './types.js';
@@ -30,20 +33,28 @@ export type ProviderRegistry = Readonly<Record<Provider, RegisteredClient>> & {
 
 export function createProviderRegistry(config: Config, secrets: Secrets): ProviderRegistry {
   const links: Record<LinkProvider, RegisteredClient> = {
-    fitbit: { ...createFitbitClient(fitbitSettings(config, secrets)), sync: fitbitSync, appCallsPerHour: 0 },
+    fitbit: {
+      ...createFitbitClient(fitbitSettings(config, secrets)),
+      sync: fitbitSync,
+      appCallsPerHour: 0,
+      health: fitbitHealth,
+    },
     google_health: {
       ...createGoogleHealthClient(googleHealthSettings(config, secrets)),
       sync: fitbitSync,
       appCallsPerHour: 0,
+      health: fitbitHealth,
     },
     omron: {
       ...createOmronClient(omronSettings(config, secrets)),
       sync: omronSync,
+      health: omronHealth,
       appCallsPerHour: config.SYNC_OMRON_APP_CALLS_PER_HOUR,
     },
     dexcom: {
       ...createDexcomClient(dexcomSettings(config, secrets)),
       sync: dexcomSync,
+      health: dexcomHealth,
       appCallsPerHour: config.SYNC_DEXCOM_APP_CALLS_PER_HOUR,
     },
   };

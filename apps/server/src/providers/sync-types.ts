@@ -5,7 +5,7 @@
  * readings and the new cursors of the metrics that read covered, stored
  * together so that a crash between two reads loses and repeats nothing.
  */
-import type { DataQuery, ProviderAnswer, SeriesSet } from './types.js';
+import type { DataQuery, DeviceEntry, ProviderAnswer, SeriesSet } from './types.js';
 
 /** One row of device_readings, in the provider's unit. */
 export interface Reading {
@@ -82,3 +82,36 @@ export class SyncStop extends Error {
 
 /** A provider answer other than 2xx that concerns only this read (4xx other than 401/429). */
 export class ReadRefused extends Error {}
+
+/**
+ * One participant-local day of a device's study health (issue #23), as the
+ * provider's data shows it: wear minutes (Fitbit: minutes with a heart-rate
+ * sample), CGM active percent (Dexcom: the day's EGVs of 288), blood-pressure
+ * readings (Omron). null: no data (the provider has not synced that day).
+ */
+export interface HealthDay {
+  date: string;
+  wearMinutes?: number | null;
+  cgmActivePercent?: number | null;
+  bpReadings?: number | null;
+}
+
+export interface HealthIO {
+  now: Date;
+  /** One budgeted read, as the provider module's normalized series. */
+  series(query: DataQuery, timeZone: string | null): Promise<SeriesSet>;
+  /** The participant's IANA zone (Fitbit profile, cached); null for providers that answer with offsets. */
+  zone(): Promise<string | null>;
+  /** When the provider last received the device's data (its device list), null if never. */
+  lastSyncAt: Date | null;
+}
+
+/** A provider's study-health measure: the days it re-reads each check (the last 3 complete local days and today). */
+export interface ProviderHealth {
+  /** The instant of the device list's last sync (each provider writes it its own way). */
+  lastSyncAt(entries: readonly DeviceEntry[], timeZone: string | null): Date | null;
+  days(io: HealthIO): Promise<HealthDay[]>;
+}
+
+/** Days re-read by every health check: the last complete local days, so a late upload is followed. */
+export const HEALTH_COMPLETE_DAYS = 3;

@@ -7,7 +7,7 @@
  */
 import type { Brand, DeviceEntry, LinkProvider, Provider, Series } from '@trialwear/contract';
 import type { OAuthTokenClient } from './oauth-client.js';
-import type { ProviderSync } from './sync-types.js';
+import type { ProviderHealth, ProviderSync } from './sync-types.js';
 
 export type { DeviceEntry, Provider };
 
@@ -143,4 +143,6 @@ export interface RegisteredClient extends ProviderClient {
   sync: ProviderSync;
   /** Sync calls per hour the provider allows the whole app (0: none; Fitbit's limit is per user only). */
   appCallsPerHour: number;
+  /** The study-health measure of this provider's devices (providers/<p>/health.ts). */
+  health: ProviderHealth;
 }

@@ -19,20 +19,11 @@
 import { PROVIDER_OF_LINK, type Provider } from '@trialwear/contract';
 import type { AppContext } from '../../app-context.js';
 import { participantZone } from '../../features/device-data/participant-zone.js';
-import { takeSyncCall } from '../../providers/call-budget.js';
-import {
-  type Cursor,
-  type GroupFailure,
-  ReadRefused,
-  type SyncIO,
-  SyncStop,
-} from '../../providers/sync-types.js';
-import type { RegisteredClient } from '../../providers/types.js';
-import { isTokenFailure, withFreshToken } from '../../providers/with-fresh-token.js';
+import { type Cursor, type GroupFailure, type SyncIO, SyncStop } from '../../providers/sync-types.js';
+import { backgroundReader, ProviderUnavailable } from './background-call.js';
 import * as repo from './repo.js';
 
-/** Stop before Fitbit's own count runs out (its Fitbit-Rate-Limit-Remaining header). */
-const FITBIT_REMAINING_FLOOR = 10;
+export { ProviderUnavailable };
 
 export interface DeviceSyncResult {
   deviceId: number;
@@ -62,9 +53,6 @@ export interface DeviceSyncResult {
   /** The wait is for a provider limit (our hourly budget, the provider's 429), not a failure's back-off. */
   limited?: boolean;
 }
-
-/** A transient provider failure (5xx, network): the device backs off (backoffMs). */
-export class ProviderUnavailable extends Error {}
 
 export const BACKOFF_BASE_MS = 60_000;
 export const BACKOFF_MAX_MS = 6 * 3_600_000;
@@ -132,7 +120,10 @@ export async function syncDevice(
   const failures: GroupFailure[] = [];
   let zone: string | null = null;
 
-  const read = readerFor(ctx, client, deviceId, provider, result, range.signal);
+  const read = backgroundReader(ctx, client, deviceId, provider, {
+    onCall: () => result.calls++,
+    ...(range.signal ? { signal: range.signal } : {}),
+  });
   const io: SyncIO = {
     now,
     backfillDays: ctx.config.SYNC_BACKFILL_DAYS,
@@ -227,60 +218,3 @@ function fromRange(c: Cursor, from: string | undefined): Cursor {
 function describe(err: unknown) {
   return err instanceof Error ? err.message : String(err);
 }
-
-/** The reader a provider sync calls: budget first, then the call, then what its answer means. */
-function readerFor(
-  ctx: AppContext,
-  client: RegisteredClient,
-  deviceId: number,
-  provider: Provider,
-  result: DeviceSyncResult,
-  signal?: AbortSignal,
-): SyncIO['read'] {
-  const data = client.data!;
-  const appLimit = client.appCallsPerHour;
-  return async (query) => {
-    signal?.throwIfAborted();
-    const now = ctx.now();
-    // The device's background share of the hour (providers/call-budget.ts): pages cannot take it.
-    if (!(await takeSyncCall(ctx, deviceId)).ok)
-      throw new SyncStop('budget', 'Hourly call budget spent; resuming next hour', nextHour(now));
-    if (appLimit > 0 && !(await repo.takeAppCall(ctx.db, provider, now, appLimit)))
-      throw new SyncStop('budget', `Hourly ${provider} app budget spent; resuming next hour`, nextHour(now));
-    result.calls++;
-    const r = await withFreshToken(ctx, client, deviceId, (token) => data.read(token, query));
-    if (isTokenFailure(r)) {
-      if (r.tokenProblem === 'missing' || r.tokenProblem === 'refresh_refused')
-        throw new SyncStop(
-          'revoked',
-          'Authorization revoked or invalid: the participant must authorize again',
-        );
-      throw new ProviderUnavailable(`Token refresh failed: ${r.failure?.message ?? r.tokenProblem}`);
-    }
-    if (!r.ok) {
-      if (r.status === 429) {
-        const wait = r.retryAfterSeconds ?? 60;
-        throw new SyncStop(
-          'rate_limited',
-          `Rate limited by the provider (Retry-After ${wait} s)`,
-          new Date(now.getTime() + wait * 1000),
-        );
-      }
-      // A 401 left after withFreshToken (refreshed and retried, or not an expiry at all): the token is invalid.
-      if (r.status === 401) throw new SyncStop('revoked', REVOKED);
-      if (r.status === 0 || r.status >= 500)
-        throw new ProviderUnavailable(`Provider unavailable (${r.status || 'no answer'}): ${r.message}`);
-      throw new ReadRefused(`${r.status} ${r.message}`);
-    }
-    const remaining = Number(r.data.headers['fitbit-rate-limit-remaining']);
-    if (Number.isFinite(remaining) && remaining <= FITBIT_REMAINING_FLOOR) {
-      const reset = Number(r.data.headers['fitbit-rate-limit-reset']);
-      const at = Number.isFinite(reset) ? new Date(now.getTime() + reset * 1000) : nextHour(now);
-      await repo.deferUntil(ctx.db, deviceId, at);
-    }
-    return r.data;
-  };
-}
-
-const REVOKED = 'Authorization revoked or invalid: the participant must authorize again';
-const nextHour = (now: Date) => new Date(Math.floor(now.getTime() / 3_600_000 + 1) * 3_600_000);

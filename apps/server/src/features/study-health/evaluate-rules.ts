@@ -1,0 +1,134 @@
+/*
+ * Which of a trial's rules hold for one participant (issue #23 item 3),
+ * from what is stored — the devices' state (link status, the provider's last
+ * sync, battery) and the measured days (device_health_days) — never from a
+ * provider call. Pure: the alerts job opens an alert for each rule that
+ * holds and closes the open ones that no longer do.
+ *
+ * Days are the participant's own local dates. "Complete" days are those
+ * before the newest measured date (the health check measures today last);
+ * a day with no data (null) never counts toward a low-wear or low-CGM run —
+ * a tracker that stopped syncing is the no-sync rule's, not a wear alert.
+ */
+
+import type { HealthRuleKey, HealthRuleSettings } from '@trialwear/contract';
+import { addDays } from '@trialwear/zone';
+
+export interface HealthDevice {
+  provider: 'fitbit' | 'google_health' | 'omron' | 'dexcom';
+  status: 'pending' | 'authorized' | 'revoked' | 'error';
+  /** The provider's last sync of the device (ISO instant), null if unknown. */
+  lastSyncAt: string | null;
+  batteryLevel: number | null;
+}
+
+/** One local date of the participant, its devices' measures merged (each measure comes from one kind of device). */
+export interface HealthDayRow {
+  date: string;
+  wearMinutes: number | null;
+  cgmActivePercent: number | null;
+  bpReadings: number | null;
+}
+
+export interface ParticipantHealth {
+  devices: readonly HealthDevice[];
+  /** Oldest first. */
+  days: readonly HealthDayRow[];
+}
+
+export interface HoldingRule {
+  ruleKey: HealthRuleKey;
+  /** What the rule saw, kept with the alert. */
+  detail: Record<string, unknown>;
+}
+
+const HOUR = 3_600_000;
+
+/** The last `n` consecutive complete days, newest last, or null when there are not n of them. */
+function lastCompleteDays(days: readonly HealthDayRow[], n: number): HealthDayRow[] | null {
+  if (days.length < 2) return null;
+  const complete = days.slice(0, -1);
+  const run = complete.slice(-n);
+  if (run.length < n) return null;
+  for (let i = 1; i < run.length; i++) if (addDays(run[i - 1]!.date, 1) !== run[i]!.date) return null;
+  return run;
+}
+
+export function holdingRules(rules: HealthRuleSettings, p: ParticipantHealth, now: Date): HoldingRule[] {
+  const out: HoldingRule[] = [];
+  const linked = p.devices.filter((d) => d.status === 'authorized');
+
+  // Always on: a link errored or revoked.
+  const broken = p.devices.filter((d) => d.status === 'error' || d.status === 'revoked');
+  if (broken.length)
+    out.push({
+      ruleKey: 'linkError',
+      detail: { devices: broken.map((d) => ({ provider: d.provider, status: d.status })) },
+    });
+
+  if (rules.noSync.enabled) {
+    const stale = linked.filter(
+      (d) => d.lastSyncAt !== null && now.getTime() - Date.parse(d.lastSyncAt) > rules.noSync.hours * HOUR,
+    );
+    if (stale.length)
+      out.push({
+        ruleKey: 'noSync',
+        detail: {
+          hours: rules.noSync.hours,
+          devices: stale.map((d) => ({ provider: d.provider, lastSyncAt: d.lastSyncAt })),
+        },
+      });
+  }
+
+  if (rules.lowBattery.enabled) {
+    const low = linked.filter((d) => d.batteryLevel !== null && d.batteryLevel < rules.lowBattery.percent);
+    if (low.length)
+      out.push({
+        ruleKey: 'lowBattery',
+        detail: {
+          percent: rules.lowBattery.percent,
+          devices: low.map((d) => ({ provider: d.provider, batteryLevel: d.batteryLevel })),
+        },
+      });
+  }
+
+  const has = (...providers: HealthDevice['provider'][]) =>
+    linked.some((d) => providers.includes(d.provider));
+
+  if (rules.lowWear.enabled && has('fitbit', 'google_health')) {
+    const run = lastCompleteDays(p.days, rules.lowWear.days);
+    const minutes = rules.lowWear.minHours * 60;
+    if (run?.every((d) => d.wearMinutes !== null && d.wearMinutes < minutes))
+      out.push({
+        ruleKey: 'lowWear',
+        detail: {
+          minHours: rules.lowWear.minHours,
+          days: run.map((d) => ({ date: d.date, wearMinutes: d.wearMinutes })),
+        },
+      });
+  }
+
+  if (rules.lowCgmActive.enabled && has('dexcom')) {
+    const run = lastCompleteDays(p.days, rules.lowCgmActive.days);
+    if (run?.every((d) => d.cgmActivePercent !== null && d.cgmActivePercent < rules.lowCgmActive.percent))
+      out.push({
+        ruleKey: 'lowCgmActive',
+        detail: {
+          percent: rules.lowCgmActive.percent,
+          days: run.map((d) => ({ date: d.date, cgmActivePercent: d.cgmActivePercent })),
+        },
+      });
+  }
+
+  if (rules.noBpReading.enabled && has('omron')) {
+    // The last N measured days, today included: no reading on any of them.
+    const last = p.days.slice(-rules.noBpReading.days);
+    const consecutive = last.every((d, i) => i === 0 || addDays(last[i - 1]!.date, 1) === d.date);
+    if (last.length === rules.noBpReading.days && consecutive && last.every((d) => d.bpReadings === 0))
+      out.push({
+        ruleKey: 'noBpReading',
+        detail: { days: rules.noBpReading.days, from: last[0]!.date, to: last.at(-1)!.date },
+      });
+  }
+  return out;
+}
