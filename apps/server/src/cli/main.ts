@@ -23,6 +23,7 @@ import {
 } from '../features/users/service.js';
 import { syncNow } from '../jobs/device-sync/sync-now.js';
 import { purgeExpiredReadings } from '../jobs/retention-purge/purge.js';
+import { studyHealthNow } from '../jobs/study-health/evaluate-alerts.js';
 import { createProviderRegistry } from '../providers/registry.js';
 import { openRuntimeDatabase } from '../runtime.js';
 import { rotateEncryptionKey } from '../security/key-rotation.js';
@@ -30,6 +31,21 @@ import { generateSecrets, loadSecrets } from '../security/secrets.js';
 import { seedDemoIfEmpty } from '../seed/demo.js';
 
 class UsageError extends Error {}
+
+/** What a command that calls providers needs of the server's context. */
+function providerContext(db: Db, config: Config): AppContext {
+  // The servers' keys: with DATABASE_URL configured, never generated (tokens sealed by the servers).
+  const secrets = loadSecrets(config, { requireShared: true });
+  // The providers as the server builds them (simulated ones are reached over HTTP at PUBLIC_URL).
+  return {
+    config,
+    db,
+    boss: null,
+    secrets,
+    providers: createProviderRegistry(config, secrets),
+    now: () => new Date(),
+  } as unknown as AppContext;
+}
 
 const USAGE = `Usage: npm run cli -- <command> [flags]
   migrate
@@ -45,6 +61,8 @@ const USAGE = `Usage: npm run cli -- <command> [flags]
   verify-audit          walk the audit chain (and the anchors file); exit 1 at the first break
   purge-now             delete the readings past retention now (as the daily job does)
   sync-now [--participant ID]   sync every authorized device (or one participant's) now, inline
+  study-health-now [--trial ID] check every device's wear and state (or one trial's) and evaluate the
+                        study-health rules now: alerts open and close as the hourly jobs would
   gen-secrets           print a fresh SESSION_SECRET and ENCRYPTION_KEY (no database needed)
   rotate-encryption-key [--batch-size N]   re-seal provider tokens and TOTP seeds under ENCRYPTION_KEY
                         (old values read with ENCRYPTION_KEYS_PREVIOUS); batched, resumable`;
@@ -66,6 +84,7 @@ const FLAGS = {
   'no-sfa': { type: 'boolean' },
   off: { type: 'boolean' },
   participant: { type: 'string' },
+  trial: { type: 'string' },
   'batch-size': { type: 'string' },
   help: { type: 'boolean' },
 } as const;
@@ -176,19 +195,12 @@ const commands: Record<string, (db: Db, flags: Flags, config: Config) => Promise
   'purge-now': async (db) => ({ ...(await purgeExpiredReadings(db, new Date())) }),
   'sync-now': async (db, flags, config) => {
     const participantId = optionalInt(flags, 'participant');
-    // The servers' keys: with DATABASE_URL configured, never generated (tokens sealed by the servers).
-    const secrets = loadSecrets(config, { requireShared: true });
-    // The providers as the server builds them (simulated ones are reached over HTTP at PUBLIC_URL).
-    const ctx = {
-      config,
-      db,
-      boss: null,
-      secrets,
-      providers: createProviderRegistry(config, secrets),
-      now: () => new Date(),
-    } as unknown as AppContext;
-    const { results: _results, ...summary } = await syncNow(ctx, participantId);
+    const { results: _results, ...summary } = await syncNow(providerContext(db, config), participantId);
     return { ...summary, exitCode: summary.errors.length ? 1 : 0 };
+  },
+  'study-health-now': async (db, flags, config) => {
+    const trialId = optionalInt(flags, 'trial');
+    return { ...(await studyHealthNow(providerContext(db, config), trialId)), exitCode: 0 };
   },
   'rotate-encryption-key': async (db, flags, config) => {
     const batchSize = optionalInt(flags, 'batch-size');

@@ -6,6 +6,7 @@ import { deviceSync, deviceSyncSchedule } from './device-sync/job.js';
 import { expiredTokensCleanup } from './expired-tokens/job.js';
 import type { JobDefinition } from './job-definition.js';
 import { retentionPurge } from './retention-purge/job.js';
+import { studyHealthEvaluate } from './study-health/job.js';
 
 export const JOBS: readonly JobDefinition[] = [
   expiredTokensCleanup,
@@ -14,6 +15,7 @@ export const JOBS: readonly JobDefinition[] = [
   deviceSync,
   deviceHealthSchedule,
   deviceHealth,
+  studyHealthEvaluate,
   retentionPurge,
   dataExport,
   dataExportSweep,

@@ -1,26 +1,32 @@
-import { DEFAULT_HEALTH_RULE_SETTINGS as RULES } from '@trialwear/contract';
+import {
+  type HealthDay,
+  type HealthDevice,
+  DEFAULT_HEALTH_RULE_SETTINGS as RULES,
+} from '@trialwear/contract';
 import { addDays } from '@trialwear/zone';
 import { describe, expect, it } from 'vitest';
-import { type HealthDayRow, type HealthDevice, holdingRules } from './evaluate-rules.js';
+import { holdingRules } from './evaluate-rules.js';
 
 const NOW = new Date('2026-11-26T15:00:00Z');
 const tracker = (over: Partial<HealthDevice> = {}): HealthDevice => ({
+  participantDeviceId: 1,
   provider: 'fitbit',
-  status: 'authorized',
+  linkStatus: 'active',
   lastSyncAt: '2026-11-26T14:00:00Z',
   batteryLevel: 80,
   ...over,
 });
 /** Days ending on the 26th (today), oldest first. */
-const days = (values: Array<Partial<HealthDayRow>>): HealthDayRow[] =>
+const days = (values: Array<Partial<HealthDay>>): HealthDay[] =>
   values.map((v, i) => ({
     date: addDays('2026-11-26', i - values.length + 1),
     wearMinutes: null,
     cgmActivePercent: null,
     bpReadings: null,
+    metricsPresent: [],
     ...v,
   }));
-const keys = (devices: HealthDevice[], d: HealthDayRow[], rules = RULES) =>
+const keys = (devices: HealthDevice[], d: HealthDay[], rules = RULES) =>
   holdingRules(rules, { devices, days: d }, NOW).map((r) => r.ruleKey);
 
 describe('which rules hold for a participant', () => {
@@ -62,8 +68,8 @@ describe('which rules hold for a participant', () => {
     expect(keys([tracker({ lastSyncAt: '2026-11-24T15:00:00Z' })], [])).toEqual([]);
     expect(keys([tracker({ batteryLevel: 14 })], [])).toEqual(['lowBattery']);
     expect(keys([tracker({ batteryLevel: 15 })], [])).toEqual([]);
-    expect(keys([tracker({ status: 'error' })], [])).toEqual(['linkError']);
-    expect(keys([tracker({ status: 'revoked', batteryLevel: 1 })], [])).toEqual(['linkError']);
+    expect(keys([tracker({ linkStatus: 'errored' })], [])).toEqual(['linkError']);
+    expect(keys([tracker({ linkStatus: 'revoked', batteryLevel: 1 })], [])).toEqual(['linkError']);
     const allOff = {
       ...RULES,
       noSync: { ...RULES.noSync, enabled: false },
@@ -71,7 +77,10 @@ describe('which rules hold for a participant', () => {
     };
     expect(
       keys(
-        [tracker({ status: 'error' }), tracker({ batteryLevel: 1, lastSyncAt: '2026-01-01T00:00:00Z' })],
+        [
+          tracker({ linkStatus: 'errored' }),
+          tracker({ batteryLevel: 1, lastSyncAt: '2026-01-01T00:00:00Z' }),
+        ],
         [],
         allOff,
       ),
@@ -79,18 +88,8 @@ describe('which rules hold for a participant', () => {
   });
 
   it('CGM active below 70 % for 2 complete days; no blood-pressure reading for the last 3 days', () => {
-    const cgm: HealthDevice = {
-      provider: 'dexcom',
-      status: 'authorized',
-      lastSyncAt: null,
-      batteryLevel: null,
-    };
-    const omron: HealthDevice = {
-      provider: 'omron',
-      status: 'authorized',
-      lastSyncAt: null,
-      batteryLevel: null,
-    };
+    const cgm = tracker({ provider: 'dexcom', lastSyncAt: null, batteryLevel: null });
+    const omron = tracker({ provider: 'omron', lastSyncAt: null, batteryLevel: null });
     expect(
       keys([cgm], days([{ cgmActivePercent: 69.9 }, { cgmActivePercent: 10 }, { cgmActivePercent: 5 }])),
     ).toEqual(['lowCgmActive']);

@@ -11,30 +11,17 @@
  * a tracker that stopped syncing is the no-sync rule's, not a wear alert.
  */
 
-import type { HealthRuleKey, HealthRuleSettings } from '@trialwear/contract';
+import type {
+  HealthDay,
+  HealthDevice,
+  HealthRuleKey,
+  HealthRuleSettings,
+  StudyHealthParticipant,
+} from '@trialwear/contract';
 import { addDays } from '@trialwear/zone';
 
-export interface HealthDevice {
-  provider: 'fitbit' | 'google_health' | 'omron' | 'dexcom';
-  status: 'pending' | 'authorized' | 'revoked' | 'error';
-  /** The provider's last sync of the device (ISO instant), null if unknown. */
-  lastSyncAt: string | null;
-  batteryLevel: number | null;
-}
-
-/** One local date of the participant, its devices' measures merged (each measure comes from one kind of device). */
-export interface HealthDayRow {
-  date: string;
-  wearMinutes: number | null;
-  cgmActivePercent: number | null;
-  bpReadings: number | null;
-}
-
-export interface ParticipantHealth {
-  devices: readonly HealthDevice[];
-  /** Oldest first. */
-  days: readonly HealthDayRow[];
-}
+/** What the evaluation reads of a participant: the page's own row (the same devices and days). */
+export type ParticipantHealth = Pick<StudyHealthParticipant, 'devices' | 'days'>;
 
 export interface HoldingRule {
   ruleKey: HealthRuleKey;
@@ -45,7 +32,7 @@ export interface HoldingRule {
 const HOUR = 3_600_000;
 
 /** The last `n` consecutive complete days, newest last, or null when there are not n of them. */
-function lastCompleteDays(days: readonly HealthDayRow[], n: number): HealthDayRow[] | null {
+function lastCompleteDays(days: readonly HealthDay[], n: number): HealthDay[] | null {
   if (days.length < 2) return null;
   const complete = days.slice(0, -1);
   const run = complete.slice(-n);
@@ -56,14 +43,14 @@ function lastCompleteDays(days: readonly HealthDayRow[], n: number): HealthDayRo
 
 export function holdingRules(rules: HealthRuleSettings, p: ParticipantHealth, now: Date): HoldingRule[] {
   const out: HoldingRule[] = [];
-  const linked = p.devices.filter((d) => d.status === 'authorized');
+  const linked = p.devices.filter((d) => d.linkStatus === 'active');
 
   // Always on: a link errored or revoked.
-  const broken = p.devices.filter((d) => d.status === 'error' || d.status === 'revoked');
+  const broken = p.devices.filter((d) => d.linkStatus === 'errored' || d.linkStatus === 'revoked');
   if (broken.length)
     out.push({
       ruleKey: 'linkError',
-      detail: { devices: broken.map((d) => ({ provider: d.provider, status: d.status })) },
+      detail: { devices: broken.map((d) => ({ provider: d.provider, linkStatus: d.linkStatus })) },
     });
 
   if (rules.noSync.enabled) {

@@ -67,6 +67,10 @@ async function defaultRules(db: Db, scope: TrialScope): Promise<HealthRules> {
 
 const rulesOnly = ({ isDefault: _d, updatedAt: _u, ...rules }: HealthRulesAnswer): HealthRules => rules;
 
+/** A trial's rules in force (the defaults until saved), for the jobs. */
+export const trialRules = async (db: Db, scope: TrialScope): Promise<HealthRules> =>
+  rulesOnly(await rulesOf(db, scope));
+
 export async function getRules(ctx: Ctx, actor: Actor, trialId: number): Promise<HealthRulesAnswer> {
   const scope = await requireTrial(ctx, actor, trialId);
   return rulesOf(ctx.db, scope);
@@ -282,6 +286,22 @@ function toParticipant(
   };
 }
 
+/**
+ * A trial's table in scope (the page's, and what the alerts' evaluation
+ * reads, so both see the same numbers): its rules, the range, and per
+ * participant the devices' state, the merged days and the open alerts.
+ */
+export async function trialHealthTable(ctx: Ctx, scope: TrialScope, query: StudyHealthQuery) {
+  const rules = rulesOnly(await rulesOf(ctx.db, scope));
+  const { from, to } = healthRange(rules.timezone, ctx.now(), query);
+  const [participants, dayRows] = await Promise.all([
+    repo.healthParticipants(ctx.db, scope),
+    repo.healthDays(ctx.db, scope, from, to),
+  ]);
+  const days = daysByParticipant(dayRows);
+  return { rules, from, to, participants: participants.map((p) => toParticipant(p, days.get(p.id) ?? [])) };
+}
+
 /** GET /api/studyHealth/trials/{trialId}: the page's table, from the stored days and device state. */
 export async function studyHealth(
   ctx: Ctx,
@@ -290,24 +310,17 @@ export async function studyHealth(
   query: StudyHealthQuery,
 ): Promise<StudyHealth> {
   const scope = await requireTrial(ctx, actor, trialId);
-  const [answer, subscribed] = await Promise.all([
-    rulesOf(ctx.db, scope),
+  const [table, subscribed] = await Promise.all([
+    trialHealthTable(ctx, scope, query),
     repo.findSubscription(ctx.db, scope, actor.userId),
   ]);
-  const rules = rulesOnly(answer);
-  const { from, to } = healthRange(rules.timezone, ctx.now(), query);
-  const [participants, dayRows] = await Promise.all([
-    repo.healthParticipants(ctx.db, scope),
-    repo.healthDays(ctx.db, scope, from, to),
-  ]);
-  const days = daysByParticipant(dayRows);
   return {
     trialId,
-    timezone: rules.timezone,
-    from,
-    to,
-    rules,
+    timezone: table.rules.timezone,
+    from: table.from,
+    to: table.to,
+    rules: table.rules,
     digestSubscribed: subscribed ?? false,
-    participants: participants.map((p) => toParticipant(p, days.get(p.id) ?? [])),
+    participants: table.participants,
   };
 }

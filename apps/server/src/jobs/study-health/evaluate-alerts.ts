@@ -1,0 +1,105 @@
+/*
+ * Alerts (issue #23 item 4): for every trial with linked devices, each
+ * participant's rules that hold (features/study-health/evaluate-rules.ts,
+ * over the same table the page shows) open an alert once — the partial
+ * unique index allows one open alert per participant × rule, so a re-run or
+ * a second worker raises nothing twice — and open alerts whose condition
+ * cleared close by themselves. Each opening and closing is audited (by the
+ * system). One transaction per trial.
+ */
+import { HEALTH_RULE_LIMITS } from '@trialwear/contract';
+import { addDays, localDate } from '@trialwear/zone';
+import type { TrialScope } from '../../access/index.js';
+import { systemScope } from '../../access/system.js';
+import type { AppContext } from '../../app-context.js';
+import { recordAudit } from '../../audit/audit-log.js';
+import { inTransaction } from '../../db/transaction.js';
+import { holdingRules } from '../../features/study-health/evaluate-rules.js';
+import { trialHealthTable, trialRules } from '../../features/study-health/service.js';
+import { checkDeviceHealth } from '../device-health/check-device.js';
+import * as repo from './repo.js';
+
+export interface AlertsSummary {
+  trials: number;
+  opened: number;
+  closed: number;
+}
+
+export async function evaluateTrialAlerts(ctx: AppContext, scope: TrialScope) {
+  const now = ctx.now();
+  const rules = await trialRules(ctx.db, scope);
+  // The longest run a rule looks back over, the day a participant's own date may be ahead of the
+  // trial's, and today: within the table's limit.
+  const longest = Math.max(rules.lowWear.days, rules.lowCgmActive.days, rules.noBpReading.days);
+  const to = addDays(localDate(rules.timezone, now), 1);
+  const from = addDays(to, -Math.min(longest + 2, HEALTH_RULE_LIMITS.maxRangeDays - 1));
+  const table = await trialHealthTable(ctx, scope, { from, to });
+  let opened = 0;
+  let closed = 0;
+  await inTransaction(ctx, async (tx) => {
+    for (const p of table.participants) {
+      const holding = holdingRules(table.rules, p, now);
+      const base = { teamId: scope.teamId, trialId: scope.trialId, participantId: p.participantId };
+      for (const h of holding) {
+        const id = await repo.openAlert(tx.db, { ...base, ruleKey: h.ruleKey, detail: h.detail, now });
+        if (id === null) continue;
+        opened++;
+        await recordAudit(tx.db, {
+          userId: null,
+          teamId: scope.teamId,
+          action: 'study_health.alert.opened',
+          entityType: 'health_alert',
+          entityId: id,
+          after: { participantId: p.participantId, ruleKey: h.ruleKey, detail: h.detail },
+        });
+      }
+      const gone = await repo.closeAlerts(tx.db, {
+        participantId: p.participantId,
+        trialId: scope.trialId,
+        holding: holding.map((h) => h.ruleKey),
+        now,
+      });
+      for (const g of gone) {
+        closed++;
+        await recordAudit(tx.db, {
+          userId: null,
+          teamId: scope.teamId,
+          action: 'study_health.alert.closed',
+          entityType: 'health_alert',
+          entityId: g.id,
+          after: { participantId: p.participantId, ruleKey: g.rule_key, closedAt: now.toISOString() },
+        });
+      }
+    }
+  });
+  return { opened, closed };
+}
+
+/** Every trial with linked devices (or one), one after the other. */
+export async function evaluateAlerts(
+  ctx: AppContext,
+  trialId?: number,
+  why: 'job' | 'cli' = 'job',
+): Promise<AlertsSummary> {
+  const summary: AlertsSummary = { trials: 0, opened: 0, closed: 0 };
+  for (const t of await repo.trialsToEvaluate(ctx.db, trialId)) {
+    const r = await evaluateTrialAlerts(ctx, systemScope.trial(why, t.team_id, t.id));
+    summary.trials++;
+    summary.opened += r.opened;
+    summary.closed += r.closed;
+  }
+  return summary;
+}
+
+/**
+ * `npm run cli -- study-health-now [--trial ID]`: every authorized device of
+ * the trial (or of all trials) checked now, then the rules evaluated.
+ */
+export async function studyHealthNow(ctx: AppContext, trialId?: number) {
+  const checks: Record<string, number> = {};
+  for (const d of await repo.devicesOfTrial(ctx.db, trialId)) {
+    const r = await checkDeviceHealth(ctx, d.id);
+    checks[r.status] = (checks[r.status] ?? 0) + 1;
+  }
+  return { checks, ...(await evaluateAlerts(ctx, trialId, 'cli')) };
+}
