@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestTeam, createTestUser } from '../support/fixtures.js';
-import { runCli } from '../support/processes.js';
+import { runCli, runCliAsync } from '../support/processes.js';
+import { addParticipant, healthTeam, insertLink } from '../support/study-health.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 describe('admin CLI', () => {
@@ -254,5 +255,34 @@ describe('admin CLI', () => {
     // This database has a user, so seed-demo declines.
     await createTestUser(t, { teamId: await createTestTeam(t, 'Seeded Lab') });
     expect(JSON.parse(cli('seed-demo').stdout)).toMatchObject({ ok: true, seeded: false });
+  });
+
+  it("study-health-now evaluates the trial's rules at once: a broken link opens its alert", async () => {
+    const h = await healthTeam(t, 'CLI health');
+    const p = await addParticipant(t, h.team, h.trialId, 'cli-health@x.example');
+    // An errored link: not checked (no provider call), and the always-on rule holds.
+    await insertLink(t, h.team.teamId, p.id, { status: 'error' });
+    // The servers' keys, as every process that reads provider tokens must share them.
+    const env = {
+      ENCRYPTION_KEY: t.ctx.config.ENCRYPTION_KEY!,
+      SESSION_SECRET: t.ctx.config.SESSION_SECRET!,
+    };
+    const r = await runCliAsync(t, env, 'study-health-now', '--trial', String(h.trialId));
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({
+      ok: true,
+      command: 'study-health-now',
+      checks: {},
+      trials: 1,
+      opened: 1,
+      closed: 0,
+    });
+    const alerts = await t.ctx.db
+      .selectFrom('health_alerts')
+      .select(['rule_key', 'trial_id'])
+      .where('participant_id', '=', p.id)
+      .execute();
+    expect(alerts).toEqual([{ rule_key: 'linkError', trial_id: h.trialId }]);
+    expect(cli('study-health-now', '--trial', 'x').code).toBe(2);
   });
 });
