@@ -10,7 +10,8 @@
  *   before bedtime to 30 minutes after getting up (the main sleep's window,
  *   the night belonging to its wake-up date like the sleep log);
  * - about one day in three has one hour to two hours off (shower,
- *   charging) starting between 07:30 and 20:00.
+ *   charging) between getting up (07:30 at the earliest) and bedtime,
+ *   never over a night's sleep.
  *
  * The control API replaces a date's pattern by a number of minutes
  * (`wearOverride`: worn from 07:00 on, then before 07:00 backwards, over
@@ -61,12 +62,24 @@ export const inDrawer = (userId: string, date: string) => rnd(`${userId}:${date}
 const nightOff = (userId: string, date: string) =>
   inDrawer(userId, date) || inDrawer(userId, addDays(date, -1)) || rnd(`${userId}:${date}:nightoff`) < 0.1;
 
-/** The wall-clock minutes (0–1439) that exist on the user's local date (1380 on the day clocks go forward). */
+const ALL_MINUTES = new Uint8Array(1440).fill(1);
+const gaps = new Map<string, Uint8Array>();
+/**
+ * The wall-clock minutes (0–1439) that exist on the user's local date (1380
+ * on the day clocks go forward): 1 = exists. Do not modify the answer.
+ */
 export function existingMinutes(userId: string, date: string): Uint8Array {
   const { tz } = fitbitUserTimezone(userId);
-  const out = new Uint8Array(1440).fill(1);
-  if (localDayMinutes(tz, date) >= 1440) return out;
-  for (let m = 0; m < 1440; m++) if (!localTimeExists(tz, `${date}T${hhmm(m)}`)) out[m] = 0;
+  const key = `${tz}:${date}`;
+  const hit = gaps.get(key);
+  if (hit) return hit;
+  let out = ALL_MINUTES;
+  if (localDayMinutes(tz, date) < 1440) {
+    out = new Uint8Array(1440).fill(1);
+    for (let m = 0; m < 1440; m++) if (!localTimeExists(tz, `${date}T${hhmm(m)}`)) out[m] = 0;
+  }
+  if (gaps.size > 20_000) gaps.clear();
+  gaps.set(key, out);
   return out;
 }
 
@@ -83,8 +96,13 @@ function naturalMask(userId: string, date: string): Uint8Array {
   const tomorrow = addDays(date, 1);
   if (nightOff(userId, tomorrow)) off(nightOf(userId, tomorrow).startMin - 15, 1440);
   if (rnd(`${userId}:${date}:charge`) < 0.35) {
-    const start = 7 * 60 + 30 + Math.floor(rnd(`${userId}:${date}:chargeAt`) * 750);
-    off(start, start + 60 + Math.floor(rnd(`${userId}:${date}:chargeLen`) * 61));
+    // Between getting up (07:30 at the earliest) and going to bed: never over a night's sleep.
+    const today = nightOf(userId, date);
+    const len = 60 + Math.floor(rnd(`${userId}:${date}:chargeLen`) * 61);
+    const earliest = Math.max(7 * 60 + 30, today.startMin - 1440 + today.inBed + 30);
+    const latest = nightOf(userId, tomorrow).startMin - 15 - len;
+    const start = earliest + Math.floor(rnd(`${userId}:${date}:chargeAt`) * Math.max(0, latest - earliest));
+    off(start, start + len);
   }
   return on;
 }
@@ -118,7 +136,7 @@ export function fitbitWornMask(userId: string, date: string): Uint8Array {
   const exists = existingMinutes(userId, date);
   const set = wearOverride(userId, date);
   const on = set === undefined ? naturalMask(userId, date) : overrideMask(exists, set);
-  for (let m = 0; m < 1440; m++) on[m]! &= exists[m];
+  for (let m = 0; m < 1440; m++) if (!exists[m]) on[m] = 0;
   const stop = syncStoppedAt(userId);
   if (stop !== undefined) {
     const { tz } = fitbitUserTimezone(userId);

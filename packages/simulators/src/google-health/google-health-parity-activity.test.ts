@@ -10,7 +10,6 @@ import { describe, expect, it } from 'vitest';
 import { fitbitActivityLog } from '../fitbit/fitbit-activity-log.js';
 import { fitbitDay } from '../fitbit/fitbit-daily.js';
 import { fitbitUserId, fitbitUserTimezone } from '../fitbit/fitbit-data.js';
-import { fitbitLocalMinutes } from '../fitbit/fitbit-intraday.js';
 import { calorieCents } from './data-types/activity-day.js';
 import { DEFAULT_CONFIG as GOOGLE_HEALTH_DEFAULT } from './gh-config.js';
 import {
@@ -68,11 +67,8 @@ describe(
               Number(String(x.totalDuration).replace('s', '')) / 60,
             ]),
         );
-        // Google leaves out the minutes off the wrist, which the legacy API counts as sedentary.
-        const offWrist = fitbitLocalMinutes(legacy, date).length - d.wornMinutes;
-        const sedentary = d.minutesSedentary - offWrist;
         expect(byLevel, date).toEqual({
-          ...(sedentary > 0 && { SEDENTARY: sedentary }),
+          SEDENTARY: d.minutesSedentary,
           LIGHTLY_ACTIVE: d.minutesLightlyActive,
           ...(d.minutesFairlyActive && { MODERATELY_ACTIVE: d.minutesFairlyActive }),
           ...(d.minutesVeryActive && { VERY_ACTIVE: d.minutesVeryActive }),

@@ -4,7 +4,6 @@
  * active energy) so that the day sums to the legacy totals.
  */
 import { fitbitDay } from '../../fitbit/fitbit-daily.js';
-import { fitbitWornMask } from '../../fitbit/fitbit-wear.js';
 import { minuteInstants, stepsOf, sum } from './legacy-day.js';
 import type { DayCtx } from './spec.js';
 
@@ -19,13 +18,13 @@ export const ACTIVE_MINUTES_LEVEL: Record<Level, string | null> = {
 
 /**
  * The day's activity-level intervals: the legacy minutes per level, laid
- * out in turns of at most 90 sedentary, 40 light, 15 moderate and 10 very
- * active minutes over the minutes that exist that day and were worn,
- * starting (total + 60) such minutes before the day's end; an interval
- * never spans a missing minute. Google leaves out what a wearable recorded
- * while not worn (§3.3): the legacy sedentary minutes count the minutes off
- * the wrist, here they are left out (sedentary = legacy sedentary − minutes
- * not worn).
+ * out from (1440 − total − 60) minutes after midnight in turns of at most
+ * 90 sedentary, 40 light, 15 moderate and 10 very active minutes, over the
+ * minutes that exist that day; an interval never spans a missing minute.
+ * Minutes off the wrist are not left out: the levels are Fitbit's own
+ * classification of the day (legacy counts those minutes as sedentary), so
+ * both APIs give the same minutes per level (decision 032; heart rate and
+ * steps have no points off the wrist).
  */
 export function activityChunks(
   dataUserId: string,
@@ -47,27 +46,19 @@ export function activityChunks(
     VERY_ACTIVE: 10,
   };
   const at = minuteInstants(tz, date);
-  const on = fitbitWornMask(dataUserId, date);
-  const usable: number[] = [];
-  let existing = 0;
-  for (let m = 0; m < 1440; m++)
-    if (!Number.isNaN(at[m]!)) {
-      existing += 1;
-      if (on[m]) usable.push(m);
-    }
-  // Legacy counts the minutes off the wrist as sedentary: Google has no points for them.
-  left.SEDENTARY = Math.max(0, left.SEDENTARY - (existing - usable.length));
   const total = sum(Object.values(left));
   const labels: Array<{ m: number; level: Level }> = [];
-  let i = Math.max(0, usable.length - total - 60);
-  while (sum(Object.values(left)) > 0 && i < usable.length) {
+  let m = Math.max(0, 1440 - total - 60);
+  while (sum(Object.values(left)) > 0 && m < 1440) {
     for (const level of LEVELS) {
       let n = Math.min(caps[level], left[level]);
-      while (n > 0 && i < usable.length) {
-        labels.push({ m: usable[i]!, level });
-        n -= 1;
-        left[level] -= 1;
-        i += 1;
+      while (n > 0 && m < 1440) {
+        if (!Number.isNaN(at[m]!)) {
+          labels.push({ m, level });
+          n -= 1;
+          left[level] -= 1;
+        }
+        m += 1;
       }
     }
   }
