@@ -175,7 +175,8 @@ describe('parity: the legacy Fitbit Web API and the Google Health API give the s
     ).json().participantId as number;
     const link = await linkLegacyFitbit(t, a, pid);
     expect(link.provider).toBe('fitbit');
-    return { pid, deviceId: link.id, legacyUser: link.provider_user_id };
+    expect(link.provider_user_id).toBeTruthy();
+    return { pid, deviceId: link.id, legacyUser: link.provider_user_id! };
   };
   /**
    * Every resource read through the legacy link, and what its sync stores: the participant's local
