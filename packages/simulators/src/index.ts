@@ -7,9 +7,22 @@ export { SimClock } from './clock.js';
 export { dexcomCalibrations, dexcomEgvs, dexcomEvents, dexcomZone } from './dexcom/dexcom-data.js';
 export { type DexcomSimulatorOptions, dexcomSimulator } from './dexcom/dexcom-simulator.js';
 export { fitbitDay, fitbitIntradayHeart, fitbitIntradaySteps } from './fitbit/fitbit-daily.js';
-export { fitbitDevices, fitbitProfile, fitbitUserId, fitbitUserTimezone } from './fitbit/fitbit-data.js';
+export {
+  fitbitDevices,
+  fitbitProfile,
+  fitbitTrackerLastSync,
+  fitbitUserId,
+  fitbitUserTimezone,
+} from './fitbit/fitbit-data.js';
+export {
+  resetFitbitDeviceState,
+  setFitbitBattery,
+  setFitbitWear,
+  stopFitbitSync,
+} from './fitbit/fitbit-device-state.js';
 export { fitbitIntradayDataset, fitbitLocalMinutes } from './fitbit/fitbit-intraday.js';
 export { FITBIT_SCOPES, type FitbitSimulatorOptions, fitbitSimulator } from './fitbit/fitbit-simulator.js';
+export { fitbitLocalDate, fitbitWearMinutes, fitbitWornMask } from './fitbit/fitbit-wear.js';
 export { activityChunks } from './google-health/data-types/activity-day.js';
 export { DATA_TYPES as GOOGLE_HEALTH_DATA_TYPES } from './google-health/data-types/catalogue.js';
 export { pointsOfDate as googleHealthPointsOfDate } from './google-health/data-types/points-of-date.js';

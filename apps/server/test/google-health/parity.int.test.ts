@@ -12,6 +12,7 @@
  * link moves to the Google Health API, and the same reads and sync must agree.
  */
 import type { Series } from '@trialwear/contract';
+import { fitbitDay } from '@trialwear/simulators';
 import { addDays, localDate, wallClock } from '@trialwear/zone';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syncDevice } from '../../src/jobs/device-sync/sync-device.js';
@@ -174,14 +175,15 @@ describe('parity: the legacy Fitbit Web API and the Google Health API give the s
     ).json().participantId as number;
     const link = await linkLegacyFitbit(t, a, pid);
     expect(link.provider).toBe('fitbit');
-    return { pid, deviceId: link.id };
+    expect(link.provider_user_id).toBeTruthy();
+    return { pid, deviceId: link.id, legacyUser: link.provider_user_id! };
   };
   /**
    * Every resource read through the legacy link, and what its sync stores: the participant's local
    * today, the legacy answers and readings, and the nights not over at NOW (the legacy simulator
    * already reports them whole, Google (rightly) not yet processed — compared once they have ended).
    */
-  const throughLegacy = async (pid: number, deviceId: number) => {
+  const throughLegacy = async (pid: number, deviceId: number, legacyUser: string) => {
     const first = await data(pid, '/activities/steps/date/2027-04-01/2027-04-01.json');
     const today = localDate(first.timeZone, Date.parse(NOW));
     const legacy = new Map<string, Answer>();
@@ -191,7 +193,13 @@ describe('parity: the legacy Fitbit Web API and the Google Health API give the s
     const sleeps = legacy.get(`/sleep/date/${addDays(today, -29)}/${today}.json`)?.series;
     for (const p of sleeps?.find((x) => x.metric === 'sleep_duration')?.points ?? [])
       if (String(p.detail?.endTime).slice(0, 19) > localNow) unfinished.add(p.date);
-    expect(sleeps?.find((x) => x.metric === 'sleep_duration')?.points?.length).toBeGreaterThan(20);
+    // One night per wake-up date the simulated person wore the tracker through (nights off the wrist
+    // have none): the simulator's truth, and enough nights to compare.
+    const nights = Array.from({ length: 30 }, (_, i) => addDays(today, i - 29)).filter(
+      (d) => fitbitDay(legacyUser, d).sleep !== null,
+    );
+    expect(nights.length).toBeGreaterThan(12);
+    expect(sleeps?.find((x) => x.metric === 'sleep_duration')?.points?.map((p) => p.date)).toEqual(nights);
     const r = await syncDevice(t.ctx, deviceId);
     expect(r.status, r.errors.join('; ')).toBe('synced');
     return { today, legacy, unfinished, legacyRows: await rows(pid) };
@@ -200,16 +208,16 @@ describe('parity: the legacy Fitbit Web API and the Google Health API give the s
   const throughGoogle = (pid: number) => linkParticipant(t, a, pid, 'fitbit');
 
   it('the legacy link reads through the legacy API and stores 30 days', async () => {
-    const { pid, deviceId } = await legacyLinked();
+    const { pid, deviceId, legacyUser } = await legacyLinked();
     const status = (await a.as.Viewer.get(`/api/participantDevices/${pid}/fitbit/status`)).json();
     expect(status).toMatchObject({ status: 'authorized', api: 'legacy', reconsentRequired: false });
-    const { legacyRows } = await throughLegacy(pid, deviceId);
+    const { legacyRows } = await throughLegacy(pid, deviceId, legacyUser);
     expect(legacyRows.filter((x) => x.metric_key === 'steps')).toHaveLength(30);
   });
 
   it('after the participant consents through Google: the same link, on the Google Health API', async () => {
-    const { pid, deviceId } = await legacyLinked();
-    await throughLegacy(pid, deviceId);
+    const { pid, deviceId, legacyUser } = await legacyLinked();
+    await throughLegacy(pid, deviceId, legacyUser);
     await throughGoogle(pid);
     const link = await t.ctx.db
       .selectFrom('participant_devices')
@@ -226,8 +234,8 @@ describe('parity: the legacy Fitbit Web API and the Google Health API give the s
   });
 
   it('every tracker resource (and the overview) read through Google equals the legacy answer: zone, dates, units', async () => {
-    const { pid, deviceId } = await legacyLinked();
-    const { today, legacy, unfinished } = await throughLegacy(pid, deviceId);
+    const { pid, deviceId, legacyUser } = await legacyLinked();
+    const { today, legacy, unfinished } = await throughLegacy(pid, deviceId, legacyUser);
     await throughGoogle(pid);
     for (const p of paths(today)) {
       const g = await data(pid, p);
@@ -238,8 +246,8 @@ describe('parity: the legacy Fitbit Web API and the Google Health API give the s
   });
 
   it('a sync through Google stores the same readings (values, local dates and times, offsets)', async () => {
-    const { pid, deviceId } = await legacyLinked();
-    const { unfinished, legacyRows } = await throughLegacy(pid, deviceId);
+    const { pid, deviceId, legacyUser } = await legacyLinked();
+    const { unfinished, legacyRows } = await throughLegacy(pid, deviceId, legacyUser);
     await throughGoogle(pid);
     const owner = await t.connectAs('owner');
     try {

@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { offsetMinutesAt, wallClockMs } from '@trialwear/zone';
+import { batteryOverride, syncStoppedAt } from './fitbit-device-state.js';
 
 function seeded(userId: string, salt: string): number {
   return createHash('sha256').update(`${userId}:${salt}`).digest().readUInt32BE(0);
@@ -45,10 +46,23 @@ export function lastSync(userId: string, salt: string, now: Date): Date {
   return new Date(now.getTime() - ((((now.getTime() - phase) % period) + period) % period));
 }
 
+/**
+ * The tracker's last sync at `now`: the per-user schedule, or, once the
+ * control API stopped the syncing at an instant that has passed, that
+ * instant (frozen there).
+ */
+export function fitbitTrackerLastSync(userId: string, now: Date): Date {
+  const stop = syncStoppedAt(userId);
+  if (stop !== undefined && stop <= now.getTime()) return new Date(stop);
+  return lastSync(userId, 'tracker', now);
+}
+
 export function fitbitDevices(userId: string, now: Date) {
   const { tz } = fitbitUserTimezone(userId);
   const lowBattery = seeded(userId, 'low') % 8 === 0;
-  const trackerLevel = lowBattery ? 4 + (seeded(userId, 'lvl') % 18) : 30 + (seeded(userId, 'lvl') % 70);
+  const trackerLevel =
+    batteryOverride(userId) ??
+    (lowBattery ? 4 + (seeded(userId, 'lvl') % 18) : 30 + (seeded(userId, 'lvl') % 70));
   const devices = [
     {
       battery: batteryBucket(trackerLevel),
@@ -56,7 +70,7 @@ export function fitbitDevices(userId: string, now: Date) {
       deviceVersion: ['Charge 6', 'Inspire 3', 'Sense 2', 'Versa 4'][seeded(userId, 'model') % 4]!,
       features: [],
       id: String(2_700_000_000 + (seeded(userId, 'tid') % 99_999_999)),
-      lastSyncTime: fitbitLocal(lastSync(userId, 'tracker', now), tz),
+      lastSyncTime: fitbitLocal(fitbitTrackerLastSync(userId, now), tz),
       mac: createHash('md5').update(`${userId}:mac`).digest('hex').slice(0, 12).toUpperCase(),
       type: 'TRACKER' as 'TRACKER' | 'SCALE',
     },

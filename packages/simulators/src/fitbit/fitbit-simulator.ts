@@ -3,7 +3,8 @@
  * with PKCE, 8-hour access tokens, rotating single-use refresh tokens (409
  * on concurrent refresh), revoke, Fitbit's error bodies, the 150/hour rate
  * limit with its headers, and the devices and profile endpoints. Mount it
- * under a prefix (the portal uses /sim/fitbit).
+ * under a prefix (the portal uses /sim/fitbit). The control API can also set
+ * a user's wear, battery and sync stop (device-control-routes.ts).
  */
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -13,8 +14,10 @@ import { personSeed } from '../oauth/common.js';
 import { CallCounter, registerControlRoutes } from '../oauth/control-routes.js';
 import { type OAuthProvider, registerOAuthRoutes } from '../oauth/oauth-routes.js';
 import { type OAuthClient, OAuthStore } from '../oauth/oauth-store.js';
+import { registerDeviceControlRoutes } from './device-control-routes.js';
 import { fitbitDevices, fitbitProfile, fitbitUserId } from './fitbit-data.js';
 import { registerFitbitDataRoutes } from './fitbit-data-routes.js';
+import { resetFitbitDeviceState } from './fitbit-device-state.js';
 
 export const FITBIT_SCOPES = [
   'activity',
@@ -219,6 +222,18 @@ export async function fitbitSimulator(app: FastifyInstance, opts: FitbitSimulato
       a.post('/_control/reset-rate-limit', async () => {
         exhaustedHour = -1;
         usage.clear();
+        return { ok: true };
+      });
+      // The tracker (wear, battery, sync stop), shared with the Google Health simulator: same person.
+      registerDeviceControlRoutes(a, { clock, userOf: (id) => id });
+      /** Back to the start: tracker overrides (both APIs), rate limits, failures, counters, clock. Tokens stay. */
+      a.post('/_control/reset', async () => {
+        resetFitbitDeviceState();
+        exhaustedHour = -1;
+        usage.clear();
+        failNext = { count: 0, status: 500 };
+        calls.reset();
+        clock.reset();
         return { ok: true };
       });
     },

@@ -6,6 +6,8 @@
  */
 import { isKnownZone } from '@trialwear/zone';
 import type { FastifyInstance } from 'fastify';
+import { registerDeviceControlRoutes } from '../fitbit/device-control-routes.js';
+import { resetFitbitDeviceState } from '../fitbit/fitbit-device-state.js';
 import { personSeed } from '../oauth/common.js';
 import { type CallCounter, registerControlRoutes } from '../oauth/control-routes.js';
 import { DEFAULT_CONFIG, type GoogleHealthConfig } from './gh-config.js';
@@ -86,6 +88,19 @@ export function registerGoogleHealthControl(
         if (b.scale) p.devices.SCALE = { ...p.devices.SCALE, ...b.scale };
         return { ok: true };
       });
+      /**
+       * The tracker (wear, battery, sync stop), shared with the legacy Fitbit simulator: same person.
+       * `userId`: a healthUserId or legacy Fitbit id this simulator knows, or a legacy Fitbit id.
+       */
+      registerDeviceControlRoutes(a, {
+        clock,
+        userOf: (id) => {
+          const known = state.people.find(id);
+          if (known) return known.dataUserId;
+          if (/^[A-Z0-9]{6}$/.test(id)) return id;
+          throw new GoogleApiError(404, `Unknown simulated user: ${id}`);
+        },
+      });
       /** Use up this minute's requests (one user, or everyone without a userId). */
       a.post('/_control/exhaust-rate-limit', async (request) => {
         const { userId } = (request.body ?? {}) as { userId?: string };
@@ -137,9 +152,10 @@ export function registerGoogleHealthControl(
         webhooks.reset();
         return { ok: true };
       });
-      /** Back to the start: configuration, people (zones, identity, devices), rate limits, failures, counters, clock. Tokens stay. */
+      /** Back to the start: configuration, people (zones, identity, devices), tracker overrides (both APIs), rate limits, failures, counters, clock. Tokens stay. */
       a.post('/_control/reset', async () => {
         state.reset();
+        resetFitbitDeviceState();
         calls.reset();
         clock.reset();
         return { ok: true };

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { fitbitDevices, lastSync } from '../../fitbit/fitbit-data.js';
+import { fitbitDevices, fitbitTrackerLastSync, lastSync } from '../../fitbit/fitbit-data.js';
 import { ageOf } from '../data-types/heart-day.js';
 import { MEMBER_SINCE } from '../data-types/legacy-day.js';
 import { GoogleApiError, gDate, omitDefaults, timestamp, utcOffset } from '../gh-json.js';
@@ -68,7 +68,10 @@ export function registerProfileRoutes(app: FastifyInstance, { clock, wrap }: Rou
     const now = clock.now();
     return fitbitDevices(person.dataUserId, now).map((d) => {
       const o = person.devices[d.type] ?? {};
-      const synced = lastSync(person.dataUserId, d.type === 'TRACKER' ? 'tracker' : 'scale', now);
+      const synced =
+        d.type === 'TRACKER'
+          ? fitbitTrackerLastSync(person.dataUserId, now)
+          : lastSync(person.dataUserId, 'scale', now);
       return omitDefaults({
         name: `users/me/pairedDevices/${d.id}`,
         deviceType: d.type,

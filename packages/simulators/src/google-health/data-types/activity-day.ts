@@ -21,6 +21,10 @@ export const ACTIVE_MINUTES_LEVEL: Record<Level, string | null> = {
  * out from (1440 − total − 60) minutes after midnight in turns of at most
  * 90 sedentary, 40 light, 15 moderate and 10 very active minutes, over the
  * minutes that exist that day; an interval never spans a missing minute.
+ * Minutes off the wrist are not left out: the levels are Fitbit's own
+ * classification of the day (legacy counts those minutes as sedentary), so
+ * both APIs give the same minutes per level (decision 032; heart rate and
+ * steps have no points off the wrist).
  */
 export function activityChunks(
   dataUserId: string,

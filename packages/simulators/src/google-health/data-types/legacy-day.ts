@@ -10,6 +10,7 @@
 
 import { addDays, instantOfLocal, offsetMinutesAt, wallClockMs } from '@trialwear/zone';
 import { fitbitIntradayHeart, fitbitIntradaySteps } from '../../fitbit/fitbit-daily.js';
+import { onDeviceStateChange } from '../../fitbit/fitbit-device-state.js';
 import type { DayCtx } from './spec.js';
 
 /** The legacy profile's memberSince: no data before it. */
@@ -65,6 +66,7 @@ export function minuteInstants(tz: string, date: string): Float64Array {
 }
 
 const intradayMemo = new Map<string, unknown>();
+onDeviceStateChange(() => intradayMemo.clear());
 /** The legacy per-minute generators, kept per user and day (several types read the same day). */
 function memo<T>(kind: string, userId: string, date: string, make: () => T): T {
   const key = `${kind}:${userId}:${date}`;

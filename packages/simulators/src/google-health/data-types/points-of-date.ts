@@ -2,6 +2,7 @@
  * A type's points of one local date, memoized, and the instants filters
  * compare them by.
  */
+import { onDeviceStateChange } from '../../fitbit/fitbit-device-state.js';
 import type { GoogleHealthConfig } from '../gh-config.js';
 import { localAt } from '../gh-json.js';
 import { type Person, zoneOfDate } from '../person.js';
@@ -12,6 +13,11 @@ const pointMemo = new Map<string, Pt[]>();
 /** Points held by the memo: a day of heart rate is ~10,000, so the memo is bounded by points, not days. */
 let memoPoints = 0;
 const MEMO_MAX_POINTS = 1_000_000;
+// The control API's wear, battery and sync stop change the legacy days the points are made from.
+onDeviceStateChange(() => {
+  pointMemo.clear();
+  memoPoints = 0;
+});
 /** A type's points of one local date for a person, newest first. */
 export function pointsOfDate(
   spec: DataTypeSpec,
