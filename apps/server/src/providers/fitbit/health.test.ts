@@ -92,5 +92,10 @@ describe('Fitbit wear minutes', () => {
       ),
     ).toEqual(new Date('2026-11-26T14:50:00Z'));
     expect(fitbitHealth.lastSyncAt([entry(null)], TZ)).toBeNull();
+    // A scale's newer sync does not make the tracker's days synced.
+    const scale = { ...entry('2026-11-26T11:00:00.000'), deviceType: 'SCALE' as const };
+    expect(fitbitHealth.lastSyncAt([entry('2026-11-25T22:00:00.000'), scale], TZ)).toEqual(
+      new Date('2026-11-26T03:00:00Z'),
+    );
   });
 });

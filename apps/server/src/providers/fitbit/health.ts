@@ -12,10 +12,12 @@ import { addDays, instantOfLocal, isKnownZone, localDate, startOfLocalDay } from
 import { HEALTH_COMPLETE_DAYS, type HealthDay, type ProviderHealth } from '../sync-types.js';
 
 export const fitbitHealth: ProviderHealth = {
-  // The tracker's (else any device's) newest lastSyncTime: the user's local wall clock.
+  // The trackers' newest lastSyncTime (wear is the tracker's; a scale syncs on its own), else any
+  // device's: the user's local wall clock.
   lastSyncAt(entries, timeZone) {
     const tz = timeZone && isKnownZone(timeZone) ? timeZone : 'UTC';
-    const times = entries
+    const trackers = entries.filter((e) => e.deviceType === 'TRACKER');
+    const times = (trackers.length ? trackers : entries)
       .filter((e) => e.lastSyncTime && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/.test(e.lastSyncTime))
       .map((e) => instantOfLocal(tz, e.lastSyncTime!.slice(0, 19)));
     return times.length ? new Date(Math.max(...times)) : null;
