@@ -11,8 +11,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemScope } from '../../src/access/system.js';
-import { sendDueDigests } from '../../src/jobs/study-health/digest.js';
+import { queueDueDigests, sendDueDigests } from '../../src/jobs/study-health/digest.js';
 import { evaluateTrialAlerts } from '../../src/jobs/study-health/evaluate-alerts.js';
+import { deliverHealthMail } from '../../src/jobs/study-health/mail.js';
 import { createTestUser } from '../support/fixtures.js';
 import { allMail, mailText } from '../support/mail.js';
 import {
@@ -269,6 +270,24 @@ describe('study health: the daily digest and the link-error e-mail', () => {
     clock.set('2026-11-26T23:00:00Z');
     await sendDueDigests(t.ctx);
     expect(await digestsTo(tokyo.team.userIds.Admin)).toHaveLength(2);
+  });
+
+  it('a User taken off the trial between the claim and the send gets nothing', async () => {
+    clock.set('2026-11-26T10:00:00Z');
+    const h = await healthTeam(t, 'Digest removed');
+    const p = await participant(h);
+    await alert(h, p.id, 'lowWear');
+    await subscribe(h, 'Admin');
+    await subscribe(h, 'User');
+    expect(await queueDueDigests(t.ctx, 'job', h.trialId)).toEqual({ digestTrials: 1, digests: 2 });
+    await t.ctx.db
+      .deleteFrom('trial_users')
+      .where('trial_id', '=', h.trialId)
+      .where('user_id', '=', h.team.userIds.User)
+      .execute();
+    expect(await deliverHealthMail(t.ctx, h.trialId)).toEqual({ mailed: 1, failed: 0 });
+    expect(await digestsTo(h.team.userIds.Admin)).toHaveLength(1);
+    expect(await digestsTo(h.team.userIds.User)).toEqual([]);
   });
 
   it('no e-mail when nothing is open; a disabled digest sends nothing', async () => {

@@ -8,7 +8,8 @@
  * transaction that locks the row (FOR UPDATE SKIP LOCKED: a row another
  * worker holds is skipped), sends, and marks it mailed; a failed send rolls
  * back and the row waits for the next run (the digest job's every 15
- * minutes). Plain text: participant codes, rules in words, links into the
+ * minutes). The recipient is checked again when the mail goes out (still
+ * subscribed, still staff who see the trial). Plain text: participant codes, rules in words, links into the
  * portal — never a participant's e-mail or data.
  */
 import type { HealthRuleKey } from '@trialwear/contract';
@@ -157,8 +158,16 @@ export async function deliverHealthMail(ctx: AppContext, trialId?: number): Prom
           findMailRecipient(tx.db, row.user_id),
         ]);
         const alerts = await repo.alertsForMail(tx.db, row.trial_id, row.alert_ids);
-        if (!trial || !user || alerts.length === 0) {
-          // Nothing left to tell (the trial or the alerts were deleted): done, without a mail.
+        const allowed =
+          trial !== undefined &&
+          (await repo.isSubscribedStaff(
+            tx.db,
+            systemScope.trial('job', trial.team_id, trial.id),
+            row.user_id,
+          ));
+        if (!trial || !user || alerts.length === 0 || !allowed) {
+          // Nothing left to tell (the trial or the alerts were deleted), or the recipient no longer
+          // sees the trial or unsubscribed since the claim: done, without a mail.
           await repo.markDigestMailed(tx.db, key, ctx.now());
           return false;
         }
@@ -186,7 +195,14 @@ export async function deliverHealthMail(ctx: AppContext, trialId?: number): Prom
         const trialId = await repo.trialOfAlert(tx.db, row.alert_id);
         const trial = trialId === undefined ? undefined : await repo.trialForMail(tx.db, trialId);
         const [full] = trial ? await repo.alertsForMail(tx.db, trial.id, [row.alert_id]) : [];
-        if (!user || !trial || !full) {
+        const allowed =
+          trial !== undefined &&
+          (await repo.isSubscribedStaff(
+            tx.db,
+            systemScope.trial('job', trial.team_id, trial.id),
+            row.user_id,
+          ));
+        if (!user || !trial || !full || !allowed) {
           await repo.markAlertMailMailed(tx.db, key, ctx.now());
           return false;
         }

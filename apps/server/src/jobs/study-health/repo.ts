@@ -109,6 +109,19 @@ export async function subscribedStaff(db: Db, scope: TrialScope): Promise<number
   return rows.map((r) => r.user_id);
 }
 
+/** Whether the user is still one of the trial's subscribed staff (checked again when the mail goes out). */
+export async function isSubscribedStaff(db: Db, scope: TrialScope, userId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('health_digest_subscriptions as s')
+    .select('s.user_id')
+    .where('s.trial_id', '=', scope.trialId)
+    .where('s.user_id', '=', userId)
+    .where('s.digest', '=', true)
+    .where(trialStaffIdIn('s.user_id', scope))
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** The trial's alerts not closed (acknowledged ones included: their condition still holds), oldest first. */
 export async function openAlertIds(db: Db, scope: TrialScope): Promise<number[]> {
   const rows = await db
