@@ -23,5 +23,6 @@ export {
   ownedOrTrialUser,
   trialIdInScope,
   trialInScope,
+  trialStaffIdIn,
   visibleTrials,
 } from './trial-visibility.js';

@@ -9,7 +9,7 @@ import { type Role, roleAllows } from '@trialwear/contract';
 import { type ExpressionBuilder, type RawBuilder, sql } from 'kysely';
 import type { Database } from '../db/schema/index.js';
 import type { Actor } from './actor.js';
-import { mintScope, type TrialsScope } from './scope.js';
+import { mintScope, type TrialScope, type TrialsScope } from './scope.js';
 
 /** Roles that see every trial of the team; the others see the trials they are trial users of. */
 export const ALL_TEAM_TRIALS: readonly Role[] = ['Sys_Admin', 'Admin'];
@@ -61,4 +61,23 @@ export function trialIdInScope(column: string, scope: TrialsScope): RawBuilder<b
     WHERE t.team_id = ${scope.teamId}
       AND (t.owner_user_id = ${scope.trialUserId}
         OR EXISTS (SELECT 1 FROM trial_users tu WHERE tu.trial_id = t.id AND tu.user_id = ${scope.trialUserId})))`;
+}
+
+/**
+ * `<column> IN (the staff who see this trial)`, for mail sent to a trial's
+ * staff without a session (the study-health digest): active users of the
+ * trial's team who are Sys_Admin or Admin of it, or User and own the trial or
+ * are its trial users — the same rule as `visibleTrials`, read from the
+ * memberships as they are now. A Viewer never; nobody of another team.
+ */
+export function trialStaffIdIn(column: string, scope: TrialScope): RawBuilder<boolean> {
+  const ref = sql.ref(column);
+  return sql<boolean>`${ref} IN (
+    SELECT m.user_id FROM team_memberships m
+    JOIN users u ON u.id = m.user_id AND u.is_active
+    JOIN trials t ON t.id = ${scope.trialId} AND t.team_id = m.team_id
+    WHERE m.team_id = ${scope.teamId}
+      AND (m.role IN ('Sys_Admin', 'Admin')
+        OR (m.role = 'User' AND (t.owner_user_id = m.user_id
+          OR EXISTS (SELECT 1 FROM trial_users tu WHERE tu.trial_id = t.id AND tu.user_id = m.user_id)))))`;
 }

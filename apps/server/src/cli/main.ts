@@ -4,6 +4,7 @@
  * clear message otherwise. It reads the server's configuration and works on
  * the same database, whether or not the server is running.
  */
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { BRANDS, HIDDEN_FIELD_NAMES, roleSchema } from '@trialwear/contract';
 import { ZodError } from 'zod';
@@ -24,6 +25,7 @@ import {
 import { syncNow } from '../jobs/device-sync/sync-now.js';
 import { purgeExpiredReadings } from '../jobs/retention-purge/purge.js';
 import { studyHealthNow } from '../jobs/study-health/evaluate-alerts.js';
+import { createMailer } from '../mail/mailer.js';
 import { createProviderRegistry } from '../providers/registry.js';
 import { openRuntimeDatabase } from '../runtime.js';
 import { rotateEncryptionKey } from '../security/key-rotation.js';
@@ -62,7 +64,8 @@ const USAGE = `Usage: npm run cli -- <command> [flags]
   purge-now             delete the readings past retention now (as the daily job does)
   sync-now [--participant ID]   sync every authorized device (or one participant's) now, inline
   study-health-now [--trial ID] check every device's wear and state (or one trial's) and evaluate the
-                        study-health rules now: alerts open and close as the hourly jobs would
+                        study-health rules now: alerts open and close as the hourly jobs would; then
+                        send any digest due (its trial-local time reached, not sent today)
   gen-secrets           print a fresh SESSION_SECRET and ENCRYPTION_KEY (no database needed)
   rotate-encryption-key [--batch-size N]   re-seal provider tokens and TOTP seeds under ENCRYPTION_KEY
                         (old values read with ENCRYPTION_KEYS_PREVIOUS); batched, resumable`;
@@ -200,7 +203,18 @@ const commands: Record<string, (db: Db, flags: Flags, config: Config) => Promise
   },
   'study-health-now': async (db, flags, config) => {
     const trialId = optionalInt(flags, 'trial');
-    return { ...(await studyHealthNow(providerContext(db, config), trialId)), exitCode: 0 };
+    // Due digests and linkError mails go out through the server's mail path (SMTP, or DATA_DIR/outbox).
+    const mailer = createMailer({
+      smtpUrl: config.SMTP_URL,
+      from: config.MAIL_FROM,
+      outboxDir: path.join(config.dataDir, 'outbox'),
+      log: () => {},
+    });
+    try {
+      return { ...(await studyHealthNow({ ...providerContext(db, config), mailer }, trialId)), exitCode: 0 };
+    } finally {
+      mailer.close();
+    }
   },
   'rotate-encryption-key': async (db, flags, config) => {
     const batchSize = optionalInt(flags, 'batch-size');

@@ -6,7 +6,7 @@ import { deviceSync, deviceSyncSchedule } from './device-sync/job.js';
 import { expiredTokensCleanup } from './expired-tokens/job.js';
 import type { JobDefinition } from './job-definition.js';
 import { retentionPurge } from './retention-purge/job.js';
-import { studyHealthEvaluate } from './study-health/job.js';
+import { studyHealthDigest, studyHealthEvaluate } from './study-health/job.js';
 
 export const JOBS: readonly JobDefinition[] = [
   expiredTokensCleanup,
@@ -16,6 +16,7 @@ export const JOBS: readonly JobDefinition[] = [
   deviceHealthSchedule,
   deviceHealth,
   studyHealthEvaluate,
+  studyHealthDigest,
   retentionPurge,
   dataExport,
   dataExportSweep,

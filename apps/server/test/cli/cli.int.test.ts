@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestTeam, createTestUser } from '../support/fixtures.js';
+import { allMail, mailText } from '../support/mail.js';
 import { runCli, runCliAsync } from '../support/processes.js';
 import { addParticipant, healthTeam, insertLink } from '../support/study-health.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
@@ -257,11 +258,27 @@ describe('admin CLI', () => {
     expect(JSON.parse(cli('seed-demo').stdout)).toMatchObject({ ok: true, seeded: false });
   });
 
-  it("study-health-now evaluates the trial's rules at once: a broken link opens its alert", async () => {
+  it("study-health-now evaluates the trial's rules at once: a broken link opens its alert; a due digest goes out", async () => {
     const h = await healthTeam(t, 'CLI health');
     const p = await addParticipant(t, h.team, h.trialId, 'cli-health@x.example');
     // An errored link: not checked (no provider call), and the always-on rule holds.
     await insertLink(t, h.team.teamId, p.id, { status: 'error' });
+    // The Admin takes the digest; at 00:00 trial-local it is due whenever the test runs.
+    const sub = await h.team.as.Admin.put(`/api/studyHealth/trials/${h.trialId}/subscription`, {
+      digest: true,
+    });
+    expect(sub.statusCode, sub.body).toBe(200);
+    const {
+      isDefault: _d,
+      updatedAt: _u,
+      ...rules
+    } = (await h.team.as.Admin.get(`/api/studyHealth/trials/${h.trialId}/rules`)).json();
+    const put = await h.team.as.Admin.put(`/api/studyHealth/trials/${h.trialId}/rules`, {
+      ...rules,
+      timezone: 'UTC',
+      digest: { enabled: true, localTime: '00:00' },
+    });
+    expect(put.statusCode, put.body).toBe(200);
     // The servers' keys, as every process that reads provider tokens must share them.
     const env = {
       ENCRYPTION_KEY: t.ctx.config.ENCRYPTION_KEY!,
@@ -276,6 +293,9 @@ describe('admin CLI', () => {
       trials: 1,
       opened: 1,
       closed: 0,
+      digestTrials: 1,
+      digests: 1,
+      mailed: 1,
     });
     const alerts = await t.ctx.db
       .selectFrom('health_alerts')
@@ -283,6 +303,23 @@ describe('admin CLI', () => {
       .where('participant_id', '=', p.id)
       .execute();
     expect(alerts).toEqual([{ rule_key: 'linkError', trial_id: h.trialId }]);
+    // Into the outbox (DATA_DIR): the link's immediate e-mail and the digest, once each, even
+    // when two more CLI processes run at once.
+    const again = await Promise.all([
+      runCliAsync(t, env, 'study-health-now', '--trial', String(h.trialId)),
+      runCliAsync(t, env, 'study-health-now', '--trial', String(h.trialId)),
+    ]);
+    for (const a of again) {
+      expect(a.code, a.stderr).toBe(0);
+      expect(JSON.parse(a.stdout)).toMatchObject({ opened: 0, digests: 0, mailed: 0 });
+    }
+    const mails = (await allMail(t.dataDir))
+      .map(mailText)
+      .filter((m) => m.includes(`/StudyHealth?trialId=${h.trialId}\n`));
+    expect(mails.map((m) => m.match(/^Subject: (.*)$/m)?.[1]?.split(':')[0]).sort()).toEqual([
+      'TrialWear',
+      'TrialWear study health',
+    ]);
     expect(cli('study-health-now', '--trial', 'x').code).toBe(2);
   });
 });

@@ -50,6 +50,7 @@ import type {
 } from './readings.js';
 import type {
   DeviceHealthDaysTable,
+  HealthAlertMailsTable,
   HealthAlertsTable,
   HealthDigestSubscriptionsTable,
   HealthDigestsSentTable,
@@ -100,4 +101,5 @@ export interface Database {
   health_alerts: HealthAlertsTable;
   health_digest_subscriptions: HealthDigestSubscriptionsTable;
   health_digests_sent: HealthDigestsSentTable;
+  health_alert_mails: HealthAlertMailsTable;
 }

@@ -1,7 +1,7 @@
 /*
  * Kysely table types (see index.ts): study health (017) — the daily wear and
  * completeness per device, each trial's rules, the alerts they raise, the
- * digest's opt-ins and the digests sent.
+ * digest's opt-ins and the digests sent; their mail queue (018).
  */
 import type { HealthRuleKey } from '@trialwear/contract';
 import type { ColumnType, Generated } from 'kysely';
@@ -58,4 +58,16 @@ export interface HealthDigestsSentTable {
   user_id: number;
   alert_ids: Generated<number[]>;
   sent_at: Generated<Date>;
+  /** The alerts new since the recipient's previous digest (018). */
+  new_alert_ids: Generated<number[]>;
+  /** When its mail went out; null: not yet, or nothing to send (no alerts). */
+  mailed_at: Timestamp | null;
+}
+
+/** The immediate e-mail of an opened linkError alert, per recipient, queued with the opening (018). */
+export interface HealthAlertMailsTable {
+  alert_id: number;
+  user_id: number;
+  queued_at: Generated<Date>;
+  mailed_at: Timestamp | null;
 }

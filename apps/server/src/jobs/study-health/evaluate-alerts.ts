@@ -5,7 +5,10 @@
  * unique index allows one open alert per participant × rule, so a re-run or
  * a second worker raises nothing twice — and open alerts whose condition
  * cleared close by themselves. Each opening and closing is audited (by the
- * system). One transaction per trial.
+ * system). One transaction per trial. A linkError alert's opening queues,
+ * in that transaction, its immediate e-mail to the trial's subscribed staff
+ * (one row per recipient: sent once per opened alert), delivered right after
+ * the commit (mail.ts; the digest job retries what failed).
  */
 import { HEALTH_RULE_LIMITS } from '@trialwear/contract';
 import { addDays, localDate } from '@trialwear/zone';
@@ -17,6 +20,8 @@ import { inTransaction } from '../../db/transaction.js';
 import { holdingRules } from '../../features/study-health/evaluate-rules.js';
 import { trialHealthTable, trialRules } from '../../features/study-health/service.js';
 import { checkDeviceHealth } from '../device-health/check-device.js';
+import { sendDueDigests } from './digest.js';
+import { deliverHealthMail } from './mail.js';
 import * as repo from './repo.js';
 
 export interface AlertsSummary {
@@ -36,7 +41,9 @@ export async function evaluateTrialAlerts(ctx: AppContext, scope: TrialScope) {
   const table = await trialHealthTable(ctx, scope, { from, to });
   let opened = 0;
   let closed = 0;
+  let queuedMail = 0;
   await inTransaction(ctx, async (tx) => {
+    let recipients: number[] | null = null;
     for (const p of table.participants) {
       const holding = holdingRules(table.rules, p, now);
       const base = { teamId: scope.teamId, trialId: scope.trialId, participantId: p.participantId };
@@ -44,6 +51,11 @@ export async function evaluateTrialAlerts(ctx: AppContext, scope: TrialScope) {
         const id = await repo.openAlert(tx.db, { ...base, ruleKey: h.ruleKey, detail: h.detail, now });
         if (id === null) continue;
         opened++;
+        if (h.ruleKey === 'linkError') {
+          recipients ??= await repo.subscribedStaff(tx.db, scope);
+          await repo.queueAlertMails(tx.db, id, recipients, now);
+          queuedMail += recipients.length;
+        }
         await recordAudit(tx.db, {
           userId: null,
           teamId: scope.teamId,
@@ -72,6 +84,12 @@ export async function evaluateTrialAlerts(ctx: AppContext, scope: TrialScope) {
       }
     }
   });
+  if (queuedMail > 0) {
+    // Committed: sent now; a failure waits for the digest job's next run (every 15 minutes).
+    const { failed } = await deliverHealthMail(ctx, scope.trialId);
+    if (failed > 0)
+      console.error(`[trialwear] study health: ${failed} link mail(s) failed; the digest job retries`);
+  }
   return { opened, closed };
 }
 
@@ -93,7 +111,8 @@ export async function evaluateAlerts(
 
 /**
  * `npm run cli -- study-health-now [--trial ID]`: every authorized device of
- * the trial (or of all trials) checked now, then the rules evaluated.
+ * the trial (or of all trials) checked now, then the rules evaluated, then
+ * any digest due (its trial-local time reached, not yet sent today) sent.
  */
 export async function studyHealthNow(ctx: AppContext, trialId?: number) {
   const checks: Record<string, number> = {};
@@ -101,5 +120,6 @@ export async function studyHealthNow(ctx: AppContext, trialId?: number) {
     const r = await checkDeviceHealth(ctx, d.id);
     checks[r.status] = (checks[r.status] ?? 0) + 1;
   }
-  return { checks, ...(await evaluateAlerts(ctx, trialId, 'cli')) };
+  const alerts = await evaluateAlerts(ctx, trialId, 'cli');
+  return { checks, ...alerts, ...(await sendDueDigests(ctx, 'cli', trialId)) };
 }
