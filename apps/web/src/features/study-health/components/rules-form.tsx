@@ -99,15 +99,21 @@ export function RulesForm({
   };
 
   const readOnly = !editable;
-  const sw = (label: string, key: Exclude<keyof Draft, 'timezone'>) => (
-    <Switch
-      label={label}
-      checked={draft[key].enabled}
-      onChange={(e) => set(key, { enabled: e.currentTarget.checked })}
-      disabled={readOnly}
-      error={errors[`${key}.enabled`]}
-    />
-  );
+  const sw = (label: string, key: Exclude<keyof Draft, 'timezone'>) =>
+    // A disabled switch hides whether it is on: read-only, the state is said in words.
+    readOnly ? (
+      <Text size="sm">
+        {label}: <strong>{draft[key].enabled ? 'On' : 'Off'}</strong>
+      </Text>
+    ) : (
+      <Switch
+        label={label}
+        checked={draft[key].enabled}
+        onChange={(e) => set(key, { enabled: e.currentTarget.checked })}
+        disabled={readOnly}
+        error={errors[`${key}.enabled`]}
+      />
+    );
   const number = (
     label: string,
     key: Exclude<keyof Draft, 'timezone' | 'digest'>,
@@ -171,7 +177,9 @@ export function RulesForm({
               {number('Battery level below (%)', 'lowBattery', 'percent')}
             </Stack>
             <Stack gap={6}>
-              <Switch label="Link errored or revoked (always on)" checked disabled readOnly />
+              <Text size="sm">
+                Link errored or revoked: <strong>always on</strong>
+              </Text>
             </Stack>
             <Stack gap={6}>
               {sw('Low CGM active time (Dexcom)', 'lowCgmActive')}
