@@ -6,13 +6,16 @@
  * arrow keys are handled once on the table (one cell is in the tab order,
  * the arrows move between cells, Enter opens the day).
  */
-import { Anchor } from '@mantine/core';
-import { memo, useCallback, useRef } from 'react';
+import { memo, startTransition, useCallback, useEffect, useRef, useState } from 'react';
 import { type HeatRow, LINK_LABELS, RULE_LABELS } from '../heat-map';
 import classes from './heat-map.module.css';
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'short' });
 const syncText = (iso: string | null) => (iso ? dateTime.format(new Date(iso)) : 'Never');
+/** The columns' widths (px): the table's layout is fixed, so 14,000 cells are not measured. */
+const WIDTHS = { code: 96, alerts: 170, sync: 136, battery: 64, link: 72, day: 44 };
+const FIXED_WIDTH = WIDTHS.code + WIDTHS.alerts + WIDTHS.sync + WIDTHS.battery + WIDTHS.link;
+
 /** Column headers: MM-DD (the full date is the header's accessible name). */
 const shortDate = (date: string) => date.slice(5);
 
@@ -23,8 +26,18 @@ interface Props {
   onOpenParticipant: (row: HeatRow) => void;
 }
 
+/** Rows of the first paint; the rest follow in chunks, so 1,000 participants never block the page. */
+const FIRST_ROWS = 60;
+const CHUNK_ROWS = 250;
+
 export function HeatMapTable({ rows, dates, onOpenDay, onOpenParticipant }: Props) {
   const tableRef = useRef<HTMLTableElement>(null);
+  const [shown, setShown] = useState(FIRST_ROWS);
+  useEffect(() => {
+    if (shown >= rows.length) return;
+    const t = setTimeout(() => startTransition(() => setShown((n) => n + CHUNK_ROWS)), 0);
+    return () => clearTimeout(t);
+  }, [shown, rows.length]);
   const active = useRef({ r: 0, c: 0 });
 
   const moveTo = useCallback((r: number, c: number) => {
@@ -74,34 +87,37 @@ export function HeatMapTable({ rows, dates, onOpenDay, onOpenParticipant }: Prop
       <table
         ref={tableRef}
         className={classes.table}
+        style={{ width: FIXED_WIDTH + WIDTHS.day * dates.length }}
         aria-label="Wear per participant and day"
         onClick={onClick}
         onKeyDown={onKeyDown}
       >
         <thead>
           <tr>
-            <th scope="col" className={`${classes.code} ${classes.left}`}>
+            <th scope="col" className={`${classes.code} ${classes.left}`} style={{ width: WIDTHS.code }}>
               Participant
             </th>
-            <th scope="col" className={classes.left}>
+            <th scope="col" className={classes.left} style={{ width: WIDTHS.alerts }}>
               Open alerts
             </th>
-            <th scope="col" className={classes.left}>
+            <th scope="col" className={classes.left} style={{ width: WIDTHS.sync }}>
               Last sync
             </th>
-            <th scope="col">Battery</th>
-            <th scope="col" className={classes.left}>
+            <th scope="col" style={{ width: WIDTHS.battery }}>
+              Battery
+            </th>
+            <th scope="col" className={classes.left} style={{ width: WIDTHS.link }}>
               Link
             </th>
             {dates.map((d) => (
-              <th key={d} scope="col" aria-label={d} title={d}>
+              <th key={d} scope="col" aria-label={d} title={d} style={{ width: WIDTHS.day }}>
                 {shortDate(d)}
               </th>
             ))}
           </tr>
         </thead>
         <tbody>
-          {rows.map((row, r) => (
+          {rows.slice(0, shown).map((row, r) => (
             <HeatMapRow
               key={row.participant.participantId}
               row={row}
@@ -116,47 +132,55 @@ export function HeatMapTable({ rows, dates, onOpenDay, onOpenParticipant }: Prop
   );
 }
 
-const HeatMapRow = memo(function HeatMapRow({
-  row,
-  r,
-  dates,
-  onOpenParticipant,
-}: {
-  row: HeatRow;
-  r: number;
-  dates: string[];
-  onOpenParticipant: (row: HeatRow) => void;
-}) {
-  const p = row.participant;
-  const alerts = p.openAlerts.map((k) => RULE_LABELS[k]).join(', ');
-  const linkBad = p.linkStatus === 'errored' || p.linkStatus === 'revoked';
-  return (
-    <tr>
-      <th scope="row" className={classes.code}>
-        <Anchor component="button" type="button" size="xs" fw={600} onClick={() => onOpenParticipant(row)}>
-          {row.code}
-        </Anchor>
-      </th>
-      <td className={`${classes.info} ${alerts ? classes.attention : ''}`}>{alerts || 'None'}</td>
-      <td className={classes.info}>{syncText(p.lastSyncAt)}</td>
-      <td className={classes.info} style={{ textAlign: 'right' }}>
-        {p.batteryLevel === null ? '–' : `${p.batteryLevel} %`}
-      </td>
-      <td className={`${classes.info} ${linkBad ? classes.attention : ''}`}>{LINK_LABELS[p.linkStatus]}</td>
-      {row.cells.map((cell, c) => (
-        <td key={dates[c]}>
-          <button
-            type="button"
-            className={`${classes.cell} ${classes[cell.tone]}`}
-            data-r={r}
-            data-c={c}
-            tabIndex={r === 0 && c === 0 ? 0 : -1}
-            aria-label={`${row.code}, ${dates[c]}: ${cell.meaning}`}
-          >
-            {cell.text}
+const HeatMapRow = memo(
+  function HeatMapRow({
+    row,
+    r,
+    dates,
+    onOpenParticipant,
+  }: {
+    row: HeatRow;
+    r: number;
+    dates: string[];
+    onOpenParticipant: (row: HeatRow) => void;
+  }) {
+    const p = row.participant;
+    const alerts = p.openAlerts.map((k) => RULE_LABELS[k]).join(', ');
+    const linkBad = p.linkStatus === 'errored' || p.linkStatus === 'revoked';
+    return (
+      <tr>
+        <th scope="row" className={classes.code}>
+          <button type="button" className={classes.codeLink} onClick={() => onOpenParticipant(row)}>
+            {row.code}
           </button>
+        </th>
+        <td className={`${classes.info} ${alerts ? classes.attention : ''}`}>{alerts || 'None'}</td>
+        <td className={classes.info}>{syncText(p.lastSyncAt)}</td>
+        <td className={classes.info} style={{ textAlign: 'right' }}>
+          {p.batteryLevel === null ? '–' : `${p.batteryLevel} %`}
         </td>
-      ))}
-    </tr>
-  );
-});
+        <td className={`${classes.info} ${linkBad ? classes.attention : ''}`}>{LINK_LABELS[p.linkStatus]}</td>
+        {row.cells.map((cell, c) => (
+          <td key={dates[c]}>
+            <button
+              type="button"
+              className={`${classes.cell} ${classes[cell.tone]}`}
+              data-r={r}
+              data-c={c}
+              tabIndex={r === 0 && c === 0 ? 0 : -1}
+              aria-label={`${row.code}, ${dates[c]}: ${cell.meaning}`}
+            >
+              {cell.text}
+            </button>
+          </td>
+        ))}
+      </tr>
+    );
+  },
+  // The same participant (React Query keeps unchanged objects across refetches) at the same place: no re-render.
+  (a, b) =>
+    a.row.participant === b.row.participant &&
+    a.r === b.r &&
+    a.dates === b.dates &&
+    a.onOpenParticipant === b.onOpenParticipant,
+);

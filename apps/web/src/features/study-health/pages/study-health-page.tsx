@@ -64,7 +64,9 @@ function StudyHealth({ trialId }: { trialId: number }) {
   const subscription = useDigestSubscription(trialId);
 
   const data = table.data;
-  const dates = useMemo(() => (data ? datesOf(data.from, data.to) : []), [data]);
+  const from = data?.from;
+  const to = data?.to;
+  const dates = useMemo(() => (from && to ? datesOf(from, to) : []), [from, to]);
   const rows = useMemo(() => (data ? heatRows(data.participants, dates) : []), [data, dates]);
   const attention = useMemo(() => rows.filter((r) => r.attention === 0).length, [rows]);
 
@@ -145,7 +147,13 @@ function StudyHealth({ trialId }: { trialId: number }) {
       ) : rows.length === 0 ? (
         data && <Text size="sm">This trial has no participants yet.</Text>
       ) : (
-        <HeatMapTable rows={rows} dates={dates} onOpenDay={onOpenDay} onOpenParticipant={onOpenParticipant} />
+        <HeatMapTable
+          key={`${from}/${to}`}
+          rows={rows}
+          dates={dates}
+          onOpenDay={onOpenDay}
+          onOpenParticipant={onOpenParticipant}
+        />
       )}
       <AlertsList trialId={trialId} canAcknowledge={writer} />
       {rules.data && <RulesForm trialId={trialId} rules={rules.data} editable={canEditHealthRules(role)} />}
