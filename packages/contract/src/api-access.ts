@@ -160,6 +160,7 @@ export const API_ACCESS = {
   'PUT /api/studyHealth/trials/:trialId/rules': ADMINS,
   'GET /api/studyHealth/trials/:trialId/alerts': 'any',
   'POST /api/studyHealth/alerts/:alertId/acknowledge': WRITERS,
+  'GET /api/studyHealth/alertCount': 'any',
   'PUT /api/studyHealth/trials/:trialId/subscription': WRITERS,
 } as const satisfies Record<string, ApiAccess>;
 

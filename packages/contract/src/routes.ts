@@ -64,6 +64,8 @@ export const STAFF_ROUTES: Record<string, readonly Role[]> = {
   '/OmronParticipantsDataPage': ALL_STAFF,
   // The glucose page the spec leaves open (issue #10): same audience as the other data pages.
   '/DexcomParticipantDataPage': ALL_STAFF,
+  // Study health (issue #23 §6): every role that sees the trial.
+  '/StudyHealth': ALL_STAFF,
   // Sys_Admin, Admin, User (core §2; admin §2 for /DataExport).
   '/Participant': STAFF_WRITERS,
   '/FitbitParticipantConsent': STAFF_WRITERS,

@@ -143,6 +143,13 @@ export const acknowledgeAlertBodySchema = z.object({
 });
 export type AcknowledgeAlertBody = z.infer<typeof acknowledgeAlertBodySchema>;
 
+/**
+ * GET /api/studyHealth/alertCount: the navigation's badge — alerts of the
+ * trials the signed-in user sees that are open (not closed, not acknowledged).
+ */
+export const healthAlertCountSchema = z.object({ open: z.number() });
+export type HealthAlertCount = z.infer<typeof healthAlertCountSchema>;
+
 // ---------------------------------------------------------------- digest opt-in
 
 /** PUT /api/studyHealth/trials/{trialId}/subscription, for the signed-in user. */

@@ -157,6 +157,27 @@ describe('scope matrix: another team’s, or another trial’s, object is 404 an
     expect(res.statusCode, res.body).not.toBe(403);
   });
 
+  /*
+   * A count names no id, so it has no row: GET /api/studyHealth/alertCount must count exactly the open
+   * alerts of the trials the actor lists (never trial 3's for the User and the Viewer, never another team's).
+   */
+  it.each(['Sys_Admin', 'Admin', 'User', 'Viewer'] as const)(
+    'GET /api/studyHealth/alertCount as %s counts the open alerts of its visible trials only',
+    async (role) => {
+      const client = w.home.as[role];
+      const trials = (await client.get('/api/userTrials/')).json() as Array<{ trialId: number }>;
+      let listed = 0;
+      for (const { trialId } of trials)
+        listed += (await client.get(`/api/studyHealth/trials/${trialId}/alerts?status=open`)).json().length;
+      const res = await client.get('/api/studyHealth/alertCount');
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toEqual({ open: listed });
+      expect(listed).toBeGreaterThan(0);
+      const seesTrial3 = trials.some((x) => x.trialId === w.foreign['sameTeam.trial3']);
+      expect(seesTrial3).toBe(role === 'Sys_Admin' || role === 'Admin');
+    },
+  );
+
   it('every table row names a real route, an actor, and a real parameter or body field', () => {
     for (const row of SCOPE_ROWS) {
       expect(row.actors.length, row.route).toBeGreaterThan(0);

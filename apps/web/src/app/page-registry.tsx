@@ -45,6 +45,7 @@ const DeviceMetricsManagerPage = lazy(
 const TeamDataRetentionPage = lazy(() => import('../features/data-retention/pages/team-data-retention-page'));
 const DbInfoPage = lazy(() => import('../features/db-info/pages/db-info-page'));
 const DataExportPage = lazy(() => import('../features/data-export/pages/data-export-page'));
+const StudyHealthPage = lazy(() => import('../features/study-health/pages/study-health-page'));
 
 const FitbitConsentPage = lazy(() => import('../features/device-links/pages/consent-page'));
 const OmronConsentPage = lazy(() => import('../features/device-links/pages/omron-consent-page'));
@@ -131,6 +132,7 @@ const BUILT: Record<string, ComponentType> = {
   '/TeamDataRetention': TeamDataRetentionPage,
   '/DbInfoPage': DbInfoPage,
   '/DataExport': DataExportPage,
+  '/StudyHealth': StudyHealthPage,
   '/ParticipantSignupPage': ParticipantSignupPage,
   '/ParticipantLoginPage': ParticipantLoginPage,
   '/ParticipantHome': ParticipantHomePage,

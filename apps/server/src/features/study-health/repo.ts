@@ -7,7 +7,13 @@
  */
 import type { HealthAlertStatus, HealthRuleKey } from '@trialwear/contract';
 import { sql } from 'kysely';
-import type { HealthAlertScope, TeamScope, TrialScope } from '../../access/index.js';
+import {
+  type HealthAlertScope,
+  type TeamScope,
+  type TrialScope,
+  type TrialsScope,
+  trialIdInScope,
+} from '../../access/index.js';
 import type { Db } from '../../db/database.js';
 
 // ---------------------------------------------------------------- rules
@@ -113,6 +119,19 @@ export function listAlerts(db: Db, { teamId, trialId }: TrialScope, status?: Hea
     .orderBy('a.opened_at', 'desc')
     .orderBy('a.id', 'desc')
     .execute();
+}
+
+/** Open alerts (not closed, not acknowledged) of the trials in the scope: the navigation's badge. */
+export async function countOpenAlerts(db: Db, scope: TrialsScope): Promise<number> {
+  const row = await db
+    .selectFrom('health_alerts as a')
+    .select((eb) => eb.fn.countAll<string>().as('open'))
+    .where('a.team_id', '=', scope.teamId)
+    .where(trialIdInScope('a.trial_id', scope))
+    .where('a.closed_at', 'is', null)
+    .where('a.acknowledged_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.open);
 }
 
 export function findAlert(db: Db, { teamId, alertId }: HealthAlertScope) {

@@ -1,5 +1,6 @@
 import {
   acknowledgeAlertBodySchema,
+  healthAlertCountSchema,
   healthAlertListQuerySchema,
   healthAlertParamsSchema,
   healthAlertSchema,
@@ -18,6 +19,7 @@ import type { AppContext } from '../../app-context.js';
 import { actorOf } from '../../http/actor.js';
 import {
   acknowledgeAlert,
+  countOpenAlerts,
   getRules,
   listAlerts,
   saveRules,
@@ -85,6 +87,19 @@ export function registerStudyHealthRoutes(app: FastifyInstance, ctx: AppContext)
       },
     },
     async (request) => listAlerts(ctx, actorOf(request), request.params.trialId, request.query.status),
+  );
+
+  r.get(
+    `${base}/alertCount`,
+    {
+      schema: {
+        tags,
+        summary:
+          'The number of open (not acknowledged, not closed) alerts of the trials the signed-in user sees',
+        response: { 200: healthAlertCountSchema },
+      },
+    },
+    async (request) => countOpenAlerts(ctx, actorOf(request)),
   );
 
   r.post(

@@ -11,6 +11,7 @@ import {
   DEFAULT_HEALTH_RULE_SETTINGS,
   HEALTH_RULE_LIMITS,
   type HealthAlert,
+  type HealthAlertCount,
   type HealthAlertStatus,
   type HealthDay,
   type HealthDevice,
@@ -27,7 +28,13 @@ import {
 } from '@trialwear/contract';
 import { addDays, daysFrom, isKnownZone, localDate } from '@trialwear/zone';
 import { AppError } from '../../access/errors.js';
-import { type Actor, requireHealthAlert, requireTrial, type TrialScope } from '../../access/index.js';
+import {
+  type Actor,
+  requireHealthAlert,
+  requireTrial,
+  type TrialScope,
+  visibleTrials,
+} from '../../access/index.js';
 import type { AppContext } from '../../app-context.js';
 import { recordActorAudit } from '../../audit/audit-log.js';
 import type { Db } from '../../db/database.js';
@@ -127,6 +134,11 @@ export async function listAlerts(
 ): Promise<HealthAlert[]> {
   const scope = await requireTrial(ctx, actor, trialId);
   return (await repo.listAlerts(ctx.db, scope, status)).map(toAlert);
+}
+
+/** The navigation's badge: open alerts of every trial the actor sees (a User or Viewer: the trials they are on). */
+export async function countOpenAlerts(ctx: Ctx, actor: Actor): Promise<HealthAlertCount> {
+  return { open: await repo.countOpenAlerts(ctx.db, visibleTrials(actor)) };
 }
 
 /** Acknowledges an alert with a note, once (a second time is 409), with its audit row. */

@@ -18,6 +18,8 @@ export interface FitbitPageState {
   participantId?: number;
   trial?: Trial;
   subject?: string;
+  /** The day to open (YYYY-MM-DD), e.g. a study-health cell's; the one-day page shows it. */
+  date?: string;
 }
 
 /** The participant and trial of the page, or null (the page then shows the spec's not-found text). */

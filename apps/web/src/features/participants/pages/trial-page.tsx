@@ -108,6 +108,13 @@ function TrialParticipants({ trial }: { trial: Trial }) {
           )}
         </div>
         <Group>
+          <Anchor
+            component="button"
+            type="button"
+            onClick={() => navigate(`/StudyHealth?trialId=${trial.trialId}`, { state: { trial } })}
+          >
+            Study health
+          </Anchor>
           {canManageTrialUsers(role) && (
             <Anchor
               component="button"

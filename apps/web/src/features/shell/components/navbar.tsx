@@ -3,6 +3,7 @@ import { NAV_ITEMS, PARTICIPANT_ROUTES, roleAllows } from '@trialwear/contract';
 import { lazy, Suspense } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
 import { useSession } from '../../../lib/session/session-context';
+import { AlertCountBadge } from '../../study-health';
 import classes from './navbar.module.css';
 
 // The menus (and Mantine's popover and floating-ui under them) only show to a signed-in user:
@@ -29,6 +30,8 @@ export function Navbar() {
             {NAV_ITEMS.filter((item) => roleAllows(user.role, item.roles)).map((item) => (
               <NavLink key={item.path} to={item.path} end className={classes.link}>
                 {item.label}
+                {/* Open study-health alerts of the trials the user sees (issue #23 §4). */}
+                {item.path === '/Trials' && <AlertCountBadge />}
               </NavLink>
             ))}
             {user.role === 'Sys_Admin' && (

@@ -1,0 +1,303 @@
+/*
+ * The study-health page (issue #23 §6, with §3's rules form and §4's
+ * alerts): an Admin of a journey team opens a trial's page whose stored days
+ * and alerts the test wrote as the background sync and the rules'
+ * evaluation write them (SQL on the shared server's database): the heat map
+ * shows the hours worn and a grey no-data cell, those needing attention come
+ * first, a cell opens that day's Fitbit page; the Admin acknowledges an
+ * alert with a note and saves the rules (a refused number shows the server's
+ * message under its field); a Viewer of the trial sees the rules read-only.
+ * Each test builds its own trial. The alerts the fixtures open hold (a link
+ * errored, no sync for days), so the hourly evaluation keeps them open.
+ */
+import { STUDY_HEALTH_MESSAGES as M } from '@trialwear/contract';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_PASSWORD, launchBrowser, newPage, screenshot, signIn } from '../support/browser.js';
+import { cli, journeyTeam } from '../support/cli.js';
+import { withDatabase } from '../support/database.js';
+import { accessible } from '../support/page-checks.js';
+import { gone, shows } from '../support/wait.js';
+
+const TEAM = 'E2E Health Team';
+const ADMIN = 'healthadmin';
+const VIEWER = 'healthviewer';
+
+async function shot(page: Page, name: string) {
+  await screenshot(page, name);
+}
+
+const utcDate = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
+
+let trials = 0;
+
+/**
+ * A trial of the journey team (trial zone UTC: the participants' provider zone) with three Fitbit
+ * participants: X-001 worn 9.5 h yesterday, 0 h the day before, nothing stored three days ago (no
+ * data); X-002 with an errored link, no sync for 4 days and its two open alerts; X-003 fine.
+ */
+async function healthTrial(teamId: number, prefix: string) {
+  trials += 1;
+  return withDatabase(async (db) => {
+    const trialId: number = (
+      await db.query(
+        `INSERT INTO trials (team_id, trial_number, trial_name, trial_code)
+         VALUES ($1, $2, $3, $4) RETURNING id`,
+        [teamId, `H${trials}`, `Health study ${prefix}`, prefix],
+      )
+    ).rows[0].id;
+    const participant = async (suffix: string, status: string, lastSyncDaysAgo: number, battery: number) => {
+      const code = `${prefix}-${suffix}`;
+      const pid: number = (
+        await db.query(
+          `INSERT INTO participants (team_id, trial_id, email, participant_code, participant_code_suffix)
+           VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+          [teamId, trialId, `${code.toLowerCase()}@participants.trialwear.local`, code, suffix],
+        )
+      ).rows[0].id;
+      const deviceId: number = (
+        await db.query(
+          `INSERT INTO participant_devices (participant_id, team_id, provider, authorization_status,
+             authorization_date, provider_user_id, provider_timezone)
+           VALUES ($1, $2, 'fitbit', $3, now(), $4, 'UTC') RETURNING id`,
+          [pid, teamId, status, `HEALTHE2E${pid}`],
+        )
+      ).rows[0].id;
+      await db.query(
+        `INSERT INTO device_sync_state (participant_device_id, time_zone, provider_last_sync_at, battery_level)
+         VALUES ($1, 'UTC', now() - make_interval(days => $2), $3)`,
+        [deviceId, lastSyncDaysAgo, battery],
+      );
+      return { pid, deviceId, code };
+    };
+    const x1 = await participant('001', 'authorized', 0, 80);
+    const x2 = await participant('002', 'error', 4, 55);
+    const x3 = await participant('003', 'authorized', 0, 90);
+    const day = (p: { pid: number; deviceId: number }, daysAgo: number, minutes: number) =>
+      db.query(
+        `INSERT INTO device_health_days (participant_device_id, participant_id, local_date, wear_minutes, metrics_present)
+         VALUES ($1, $2, $3, $4, '{heart_rate}')`,
+        [p.deviceId, p.pid, utcDate(daysAgo), minutes],
+      );
+    await day(x1, 1, 570);
+    await day(x1, 2, 0);
+    for (const d of [1, 2, 3]) await day(x3, d, 900);
+    const alert = async (ruleKey: string) =>
+      (
+        await db.query(
+          `INSERT INTO health_alerts (team_id, trial_id, participant_id, rule_key, opened_at, detail)
+           VALUES ($1, $2, $3, $4, now() - interval '1 day', '{}') RETURNING id`,
+          [teamId, trialId, x2.pid, ruleKey],
+        )
+      ).rows[0].id as number;
+    await alert('noSync');
+    await alert('linkError');
+    // The Viewer is a trial user of every journey trial.
+    await db.query(
+      `INSERT INTO trial_users (trial_id, user_id) SELECT $1, id FROM users WHERE username = $2`,
+      [trialId, VIEWER],
+    );
+    return { trialId, codes: [x1.code, x2.code, x3.code] };
+  });
+}
+
+describe('the study health page', () => {
+  let browser: Browser;
+  let admin: Awaited<ReturnType<typeof newPage>>;
+  let teamId: number;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    teamId = journeyTeam(TEAM, { hiddenFields: 'none', admin: ADMIN });
+    cli(
+      'create-user',
+      '--username',
+      VIEWER,
+      '--email',
+      `${VIEWER}@journeys.trialwear.local`,
+      '--password',
+      DEMO_PASSWORD,
+      '--first-name',
+      'Journey',
+      '--last-name',
+      'Viewer',
+      '--team',
+      TEAM,
+      '--role',
+      'Viewer',
+      '--no-sfa',
+    );
+    admin = await newPage(browser);
+    await signIn(admin.page, ADMIN);
+  });
+  afterAll(async () => {
+    await admin?.context.close();
+    await browser?.close();
+  });
+
+  const open = async (page: Page, trialId: number) => {
+    await page.goto(`/StudyHealth?trialId=${trialId}`);
+    await shows(page.getByRole('table', { name: 'Wear per participant and day' }));
+  };
+
+  it('shows the hours worn, the grey no-data cell, those needing attention first; a cell opens the day', async () => {
+    const { trialId, codes } = await healthTrial(teamId, 'HMA');
+    const { page } = admin;
+    // Reached from the trial page.
+    await page.goto('/Trials');
+    await page.getByRole('button', { name: 'Health study HMA' }).click();
+    await page.waitForURL('**/TrialPage');
+    await page.getByRole('button', { name: 'Study health' }).click();
+    await page.waitForURL((u) => u.pathname === '/StudyHealth' && u.search === `?trialId=${trialId}`);
+    await shows(page.getByRole('table', { name: 'Wear per participant and day' }));
+    await shows(page.getByRole('heading', { name: /Study health — Trial #H\d+ - Health study HMA/ }));
+
+    const [x1, x2, x3] = codes as [string, string, string];
+    await shows(page.getByRole('button', { name: `${x1}, ${utcDate(1)}: 9.5 h worn`, exact: true }));
+    await shows(page.getByRole('button', { name: `${x1}, ${utcDate(2)}: 0 h worn`, exact: true }));
+    const noData = page.getByRole('button', { name: `${x1}, ${utcDate(3)}: no data (not synced yet)` });
+    await shows(noData);
+    expect(await noData.textContent()).toBe('–');
+    // Grey: the legend's no-data colour.
+    expect(await noData.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(233, 236, 239)');
+    await shows(page.getByRole('button', { name: `${x3}, ${utcDate(2)}: 15 h worn`, exact: true }));
+    await shows(
+      page.getByText('minutes of the participant’s local day with a heart-rate sample', { exact: false }),
+    );
+    // 14 days by default, the participant with open alerts and an errored link first.
+    const table = page.getByRole('table', { name: 'Wear per participant and day' });
+    expect(await table.locator('thead th').count()).toBe(5 + 14);
+    expect(await table.getByRole('rowheader').allTextContents()).toEqual([x2, x1, x3]);
+    await shows(table.getByRole('row', { name: new RegExp(x2) }).getByText('Errored'));
+    // The navigation's badge: open alerts of the trials the Admin sees.
+    await shows(page.getByTestId('alert-count'));
+    await accessible(page, 'the study health page');
+    await shot(page, 'study-health-page');
+
+    // 7 days: fewer columns, the same cells.
+    await page.getByText('7 days', { exact: true }).click();
+    await page.waitForFunction(
+      () =>
+        document.querySelectorAll('table[aria-label="Wear per participant and day"] thead th').length === 12,
+    );
+    await shows(page.getByRole('button', { name: `${x1}, ${utcDate(1)}: 9.5 h worn`, exact: true }));
+
+    // Keyboard: the first cell is in the tab order, the arrows move, Enter opens the day.
+    const first = table.locator('button[data-r="0"][data-c="0"]');
+    await first.focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('End');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(
+      `${x1}, ${utcDate(0)}: no data (not synced yet)`,
+    );
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('Enter');
+    await page.waitForURL((u) => u.pathname === '/FitbitParticipant1DayData');
+    await shows(page.getByRole('heading', { name: 'Fitbit one-day data' }));
+    expect(await page.getByLabel('Date').inputValue()).toBe(utcDate(1));
+    await shot(page, 'study-health-one-day');
+  });
+
+  it('acknowledges an alert with a note (a modal), then shows who and when', async () => {
+    const { trialId, codes } = await healthTrial(teamId, 'HMB');
+    const { page } = admin;
+    await open(page, trialId);
+    const alerts = page.getByRole('table', { name: 'Alerts' });
+    await shows(alerts.getByRole('row', { name: new RegExp(`${codes[1]}.*No sync.*Open`) }));
+    await page.getByRole('button', { name: `Acknowledge No sync of ${codes[1]}` }).click();
+    const dialog = page.getByRole('dialog', { name: `Acknowledge: No sync of ${codes[1]}` });
+    await shows(dialog);
+    await dialog.getByRole('button', { name: 'Acknowledge' }).click();
+    await shows(dialog.getByText(M.noteRequired));
+    // axe measures colours: not of the hovered button (the theme's hover shade), not mid-transition.
+    await page.mouse.move(0, 0);
+    await page.waitForFunction(() => document.getAnimations().length === 0);
+    await accessible(page, 'the acknowledge modal');
+    await dialog.getByLabel('Note').fill('Called: the tracker was left at home');
+    await shot(page, 'study-health-acknowledge');
+    await dialog.getByRole('button', { name: 'Acknowledge' }).click();
+    await gone(dialog);
+    const row = alerts.getByRole('row', { name: new RegExp(`${codes[1]}.*No sync`) });
+    await shows(row.getByText('Acknowledged'));
+    await shows(row.getByText(/By Journey Admin on /));
+    await shows(row.getByText('“Called: the tracker was left at home”'));
+    // The other alert is still open, and can still be acknowledged.
+    await shows(page.getByRole('button', { name: `Acknowledge Link error of ${codes[1]}` }));
+  });
+
+  it("saves the rules; a refused number shows the server's message under its field", async () => {
+    const { trialId } = await healthTrial(teamId, 'HMC');
+    const { page } = admin;
+    await open(page, trialId);
+    const form = page.getByRole('form', { name: 'Study health rules' });
+    await shows(form);
+    const hours = form.getByLabel('Hours worn a day, below');
+    expect(await hours.inputValue()).toBe('10');
+    await hours.fill('30');
+    await form.getByLabel('Time zone of the trial').fill('Mars/Olympus');
+    await form.getByRole('button', { name: 'Save rules' }).click();
+    await shows(form.getByText(M.wearHours));
+    await shows(form.getByText(M.timezoneUnknown));
+    expect(await hours.getAttribute('aria-invalid')).toBe('true');
+    await shot(page, 'study-health-rules-refused');
+    await hours.fill('8');
+    await form.getByLabel('Time zone of the trial').fill('Europe/Berlin');
+    await form.getByRole('switch', { name: 'Low battery' }).click({ force: true });
+    await form.getByRole('button', { name: 'Save rules' }).click();
+    await shows(form.getByText('Changes saved'));
+    await gone(form.getByText(M.wearHours));
+    await shows(page.getByText("Days of the trial's time zone, Europe/Berlin."));
+    const saved = await withDatabase(
+      async (db) =>
+        (await db.query('SELECT timezone, rules FROM trial_health_rules WHERE trial_id = $1', [trialId]))
+          .rows[0],
+    );
+    expect(saved.timezone).toBe('Europe/Berlin');
+    expect(saved.rules.lowWear.minHours).toBe(8);
+    expect(saved.rules.lowBattery.enabled).toBe(false);
+    // The signed-in Admin's digest opt-in.
+    const digest = page.getByRole('switch', { name: 'Send me the daily digest of this trial' });
+    expect(await digest.isChecked()).toBe(false);
+    await digest.click({ force: true });
+    const subscribed = async () =>
+      withDatabase(
+        async (db) =>
+          (
+            await db.query(
+              `SELECT s.digest FROM health_digest_subscriptions s JOIN users u ON u.id = s.user_id
+             WHERE s.trial_id = $1 AND u.username = $2`,
+              [trialId, ADMIN],
+            )
+          ).rows[0]?.digest,
+      );
+    for (let i = 0; i < 50 && (await subscribed()) !== true; i += 1) await page.waitForTimeout(100);
+    expect(await subscribed()).toBe(true);
+    await shot(page, 'study-health-rules-saved');
+  });
+
+  it('a Viewer sees the rules read-only, cannot acknowledge and has no digest switch', async () => {
+    const { trialId, codes } = await healthTrial(teamId, 'HMD');
+    const viewer = await newPage(browser);
+    try {
+      await signIn(viewer.page, VIEWER);
+      const { page } = viewer;
+      await open(page, trialId);
+      await shows(page.getByRole('button', { name: `${codes[0]}, ${utcDate(1)}: 9.5 h worn`, exact: true }));
+      await shows(page.getByText('Only Admins can change the rules; you see them read-only.'));
+      const form = page.getByRole('form', { name: 'Study health rules' });
+      expect(await form.getByRole('button', { name: 'Save rules' }).count()).toBe(0);
+      expect(await form.getByLabel('Hours worn a day, below').getAttribute('readonly')).not.toBeNull();
+      expect(await form.getByRole('switch').count()).toBe(0);
+      await shows(form.getByText('Low wear: On'));
+      await shows(page.getByRole('table', { name: 'Alerts' }).getByText(codes[1]!));
+      expect(await page.getByRole('button', { name: /^Acknowledge/ }).count()).toBe(0);
+      expect(await page.getByRole('switch', { name: 'Send me the daily digest of this trial' }).count()).toBe(
+        0,
+      );
+      await accessible(page, 'the study health page as a Viewer');
+      await shot(page, 'study-health-viewer');
+    } finally {
+      await viewer.context.close();
+    }
+  });
+});
