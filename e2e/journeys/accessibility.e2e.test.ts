@@ -18,7 +18,7 @@ import {
   STAFF_ROUTES,
 } from '@trialwear/contract';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, type ExpectStatic, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newPage, screenshotPath, signIn } from '../support/browser.js';
 import { shows } from '../support/wait.js';
 
@@ -68,7 +68,7 @@ async function openInApp(page: Page, path: string) {
  * One test's axe run: `check` records the serious and critical findings of a page; `expectClean`
  * asserts that at least `pages` pages were checked and none had a finding (each test its own).
  */
-function axeRun(expect: ExpectStatic) {
+function axeRun() {
   const findings: Finding[] = [];
   const checked: string[] = [];
   let axeMs = 0;
@@ -129,28 +129,22 @@ describe('accessibility: axe over every route', () => {
   });
   afterAll(() => browser.close());
 
-  // The five runs are independent (each its own context and signed-in user, nothing written) and
-  // mostly wait on axe in the browser: run side by side, the journey takes the longest one's time.
-  it.concurrent(
-    'public, open and participant pages, signed out',
-    { timeout: 240_000 },
-    async ({ expect }) => {
-      const { check, expectClean } = axeRun(expect);
-      const { page, context } = await newPage(browser);
-      await page.goto('/LoginPage');
-      const paths = [...PUBLIC_ROUTES, ...OPEN_ROUTES, ...PARTICIPANT_ROUTES, '/no/such/page'];
-      for (const path of paths) {
-        await openInApp(page, path);
-        await check(page, `signed out ${path}`);
-      }
-      await context.close();
-      expectClean(paths.length);
-    },
-  );
+  it('public, open and participant pages, signed out', { timeout: 120_000 }, async () => {
+    const { check, expectClean } = axeRun();
+    const { page, context } = await newPage(browser);
+    await page.goto('/LoginPage');
+    const paths = [...PUBLIC_ROUTES, ...OPEN_ROUTES, ...PARTICIPANT_ROUTES, '/no/such/page'];
+    for (const path of paths) {
+      await openInApp(page, path);
+      await check(page, `signed out ${path}`);
+    }
+    await context.close();
+    expectClean(paths.length);
+  });
 
   for (const role of ROLES) {
-    it.concurrent(`every staff route ${role} may open`, { timeout: 300_000 }, async ({ expect }) => {
-      const { check, expectClean } = axeRun(expect);
+    it(`every staff route ${role} may open`, { timeout: 240_000 }, async () => {
+      const { check, expectClean } = axeRun();
       const { page, context } = await newPage(browser);
       await signIn(page, USER_OF[role]);
       const routes = Object.entries(STAFF_ROUTES)
