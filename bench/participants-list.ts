@@ -8,10 +8,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../apps/server/src/config.js';
-import { createTeam } from '../apps/server/src/features/teams/service.js';
-import { createUser } from '../apps/server/src/features/users/service.js';
 import { buildApp } from '../apps/server/src/http/app.js';
 import { startRuntime } from '../apps/server/src/runtime.js';
+import { benchTeam, signedInCookie } from './support/bench-app.js';
 
 const N = 5000;
 const WARMUP = 20;
@@ -29,22 +28,7 @@ const runtime = await startRuntime(config, () => {});
 const app = await buildApp(runtime.ctx, { logger: false });
 try {
   const db = runtime.ctx.db;
-  const teamId = await createTeam(db, { name: `Bench ${Date.now()}`, hiddenFields: [] });
-  await createUser(db, {
-    username: 'bench',
-    email: 'bench@x.example',
-    password: 'Bench-pw1!',
-    firstName: 'B',
-    lastName: 'B',
-    teamId,
-    role: 'Admin',
-    sfaRequired: false,
-  });
-  const { id: trialId } = await db
-    .insertInto('trials')
-    .values({ team_id: teamId, trial_number: '1', trial_name: 'Bench', trial_code: 'BEN' })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const { teamId, trialId } = await benchTeam(db, `Bench ${Date.now()}`);
   const genders = ['None', 'female', 'male', 'other'] as const;
   for (let start = 0; start < N; start += 1000) {
     await db
@@ -72,18 +56,7 @@ try {
 
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
-  const csrf = await fetch(`${base}/api/csrf-token`);
-  const csrfCookie = csrf.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
-  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  const login = await fetch(`${base}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-csrf-token': csrfToken, cookie: csrfCookie },
-    body: JSON.stringify({ username: 'bench', password: 'Bench-pw1!' }),
-  });
-  const cookie = [csrfCookie, ...login.headers.getSetCookie().map((c) => c.split(';')[0])].join('; ');
+  const cookie = await signedInCookie(base);
 
   const times: number[] = [];
   let bytes = 0;

@@ -19,12 +19,11 @@ import { sql } from 'kysely';
 import { systemScope } from '../apps/server/src/access/system.js';
 import { loadConfig } from '../apps/server/src/config.js';
 import { trialHealthTable } from '../apps/server/src/features/study-health/service.js';
-import { createTeam } from '../apps/server/src/features/teams/service.js';
-import { createUser } from '../apps/server/src/features/users/service.js';
 import { buildApp } from '../apps/server/src/http/app.js';
 import { evaluateTrialAlerts } from '../apps/server/src/jobs/study-health/evaluate-alerts.js';
 import { startRuntime } from '../apps/server/src/runtime.js';
 import { freePort } from '../scripts/free-port.mjs';
+import { benchTeam, signedInCookie } from './support/bench-app.js';
 
 const N = Number(process.env.BENCH_PARTICIPANTS ?? 1000);
 const DAYS = 90;
@@ -50,22 +49,7 @@ const pct = (xs: number[], p: number) => {
 try {
   const db = runtime.ctx.db;
   const today = utcDate(Date.now());
-  const teamId = await createTeam(db, { name: 'Bench health', hiddenFields: [] });
-  await createUser(db, {
-    username: 'bench',
-    email: 'bench@x.example',
-    password: 'Bench-pw1!',
-    firstName: 'B',
-    lastName: 'B',
-    teamId,
-    role: 'Admin',
-    sfaRequired: false,
-  });
-  const { id: trialId } = await db
-    .insertInto('trials')
-    .values({ team_id: teamId, trial_number: '1', trial_name: 'Bench', trial_code: 'BEN' })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const { teamId, trialId } = await benchTeam(db, 'Bench health');
   console.log(`seeding ${N} participants × ${DAYS} days…`);
   for (let start = 0; start < N; start += 500) {
     await db
@@ -124,18 +108,7 @@ try {
 
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
-  const csrf = await fetch(`${base}/api/csrf-token`);
-  const csrfCookie = csrf.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
-  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  const login = await fetch(`${base}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-csrf-token': csrfToken, cookie: csrfCookie },
-    body: JSON.stringify({ username: 'bench', password: 'Bench-pw1!' }),
-  });
-  const cookie = [csrfCookie, ...login.headers.getSetCookie().map((c) => c.split(';')[0])].join('; ');
+  const cookie = await signedInCookie(base);
 
   const timed = async (url: string) => {
     const times: number[] = [];
