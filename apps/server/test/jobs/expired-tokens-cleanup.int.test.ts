@@ -198,7 +198,11 @@ describe('expired-token clean-up in a worker process', () => {
       .orderBy('username_key')
       .execute();
     expect(lockouts.map((r) => r.username_key)).toEqual(['locked-now', 'recent']);
-    expect(worker.output()).toMatch(/job expired-tokens-cleanup \S+ done/);
+    // The rows are gone when the job's transaction commits; its log line comes after: wait for it.
+    await until(
+      () => /job expired-tokens-cleanup \S+ done/.test(worker.output()),
+      `the job's log line:\n${worker.output()}`,
+    );
   });
 
   it('refuses a payload its schema does not accept, before it is queued', async () => {
