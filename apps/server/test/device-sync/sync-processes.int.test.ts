@@ -16,7 +16,7 @@ import { registerJobQueues } from '../../src/jobs/runner.js';
 import { startQueue } from '../../src/queue/boss.js';
 import { type TeamFixture, teamWithRoles } from '../support/fixtures.js';
 import { linkParticipant, trialWithParticipants } from '../support/linked-participant.js';
-import { runCliAsync, startWorker } from '../support/processes.js';
+import { killAndSettle, runCliAsync, startWorker } from '../support/processes.js';
 import { storeMetrics } from '../support/stored-metrics.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
@@ -89,12 +89,13 @@ describe('sync in a worker killed mid-sync, completed by sync-now', () => {
     } finally {
       await boss.stop({ graceful: false });
     }
-    const worker = startWorker(t, env);
+    const worker = startWorker(t, { ...env, PGAPPNAME: 'killed-sync-worker' });
     try {
       await until(async () => worker.output().includes('is running jobs'), 'the worker to start');
       await until(async () => (await readingCount()) > 0, `the first readings:\n${worker.output()}`);
     } finally {
-      worker.child.kill('SIGKILL');
+      // Counted once the dead worker's last COMMIT (already sent when killed) has landed or not.
+      await killAndSettle(worker.child, t.ctx.db, 'killed-sync-worker');
     }
     const atKill = await readingCount();
     expect(atKill).toBeGreaterThan(0);

@@ -5,6 +5,8 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../../src/db/schema/index.js';
 import { freePort } from '../../../../scripts/free-port.mjs';
 import type { TestApp } from './test-app.js';
 
@@ -88,6 +90,41 @@ export function startWorkerWithEnv(env: NodeJS.ProcessEnv) {
     output += d;
   });
   return { child, output: () => output };
+}
+
+/**
+ * SIGKILL a child and wait until its database work is final: the process has
+ * exited AND the server backends it had (named by `PGAPPNAME` in its env) are
+ * gone. A killed client's backend still finishes a statement it received — a
+ * COMMIT already in its socket lands after the kill — so counting rows right
+ * after `kill()` races that commit (seen in CI under load: 30 rows late).
+ */
+export async function killAndSettle(
+  child: ChildProcess,
+  db: Kysely<Database>,
+  appName: string,
+  ms = 30_000,
+) {
+  const open = async () =>
+    (
+      await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity
+        WHERE application_name = ${appName}`.execute(db)
+    ).rows[0]!.n;
+  // Else the name never reached the child's connections and the wait below would prove nothing.
+  if ((await open()) === 0) throw new Error(`${appName}: no backend of this name before the kill`);
+  const exited =
+    child.exitCode !== null || child.signalCode !== null
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGKILL');
+  await exited;
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const n = await open();
+    if (n === 0) return;
+    if (Date.now() > deadline) throw new Error(`${appName}: ${n} backend(s) still open after the kill`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }
 
 /** The server (`main.ts`) as a child process on a free port; `env` decides the database (DATABASE_URL or embedded). */
