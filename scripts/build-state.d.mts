@@ -9,3 +9,5 @@ export function staleBuilds(base?: string): Array<'server' | 'web'>;
 export function markServerBuilt(): void;
 export function ensureServerBuilt(): void;
 export function ensureWebBuilt(): void;
+/** Builds what is missing or stale, as production; throws when a build fails. */
+export function buildStale(opts?: { stdio?: 'inherit' | 'ignore' | 'pipe' }): void;

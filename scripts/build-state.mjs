@@ -83,3 +83,21 @@ export function ensureWebBuilt() {
     run('npm', ['run', 'build', '-w', '@trialwear/web']);
   }
 }
+
+/**
+ * Builds what is missing or stale, as production (like npm start), with the
+ * build's output on `stdio`'s choice. For the test runs: `npm test` before
+ * both suites start (the integration tests then spawn the built server, the
+ * journeys' setup finds it fresh), the journeys' setup when run alone.
+ */
+export function buildStale({ stdio = 'inherit' } = {}) {
+  for (const name of staleBuilds()) {
+    const build = spawnSync('npm', ['run', `build:${name}`], {
+      cwd: root,
+      stdio,
+      env: { ...process.env, NODE_ENV: 'production' },
+    });
+    if (build.status !== 0) throw new Error(`build:${name} failed`);
+    if (name === 'server') markServerBuilt();
+  }
+}

@@ -13,13 +13,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
-import { root } from './build-state.mjs';
+import { buildStale, root } from './build-state.mjs';
 
 const seed = Number(process.env.TEST_SEED ?? Math.floor(Math.random() * 1_000_000));
 if (!Number.isSafeInteger(seed) || seed < 0)
   throw new Error(`TEST_SEED must be a whole number, got ${process.env.TEST_SEED}`);
 const shuffle = ['--sequence.shuffle', `--sequence.seed=${seed}`];
 console.log(`Test order: shuffled with seed ${seed} (TEST_SEED=${seed} npm test repeats it)`);
+
+// Build once what is stale, before either suite starts: the integration tests spawn the built
+// server (not its sources through tsx), and the journeys' setup then finds it fresh.
+buildStale();
 
 const reportsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-test-reports-'));
 const suites = [

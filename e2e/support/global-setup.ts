@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
-import { markServerBuilt, staleBuilds } from '../../scripts/build-state.mjs';
+import { buildStale } from '../../scripts/build-state.mjs';
 import { freePort } from '../../scripts/free-port.mjs';
 import { startSmtpSink } from './smtp-sink.js';
 
@@ -70,16 +70,8 @@ function postgresRunningOn(port: number) {
 
 export default async function setup(project: TestProject) {
   // Build what is missing or older than its sources (once per run of the journeys; npm start's own
-  // check then finds it fresh). NODE_ENV is "test" inside Vitest: build as production, like npm start.
-  for (const name of staleBuilds()) {
-    const build = spawnSync('npm', ['run', `build:${name}`], {
-      cwd: root,
-      stdio: 'inherit',
-      env: { ...process.env, NODE_ENV: 'production' },
-    });
-    if (build.status !== 0) throw new Error(`build:${name} failed`);
-    if (name === 'server') markServerBuilt();
-  }
+  // check then finds it fresh). NODE_ENV is "test" inside Vitest: built as production, like npm start.
+  buildStale();
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-e2e-'));
   fs.chmodSync(dataDir, 0o755); // the embedded cluster's unprivileged user must reach it when we run as root

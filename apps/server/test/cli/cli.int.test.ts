@@ -1,12 +1,15 @@
 /*
- * The admin CLI as a real child process against a real database: one line of
- * JSON on success, a clear error and a non-zero exit otherwise. Each test
- * makes the teams and users it acts on (through the fixtures, not the CLI).
+ * The admin CLI against a real database: one line of JSON on success, a clear
+ * error and a non-zero exit otherwise. Most command lines run in this process
+ * (run-cli.ts, exactly as the process runs it: milliseconds each); a real
+ * child process where the process itself is the point — its stdout is one
+ * line, its exit status, several at once. Each test makes the teams and users
+ * it acts on (through the fixtures, not the CLI).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestTeam, createTestUser } from '../support/fixtures.js';
 import { allMail, mailText } from '../support/mail.js';
-import { runCli, runCliAsync } from '../support/processes.js';
+import { cliInProcess, runCli, runCliAsync } from '../support/processes.js';
 import { addParticipant, healthTeam, insertLink } from '../support/study-health.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
@@ -17,10 +20,12 @@ describe('admin CLI', () => {
   });
   afterAll(() => t.close());
 
-  const cli = (...args: string[]) => runCli(t, ...args);
+  const cli = (...args: string[]) => cliInProcess(t, ...args);
+  const processCli = (...args: string[]) => runCli(t, ...args);
 
   it('create-team prints the id; hidden fields unset = both hidden, none = none', async () => {
-    const a = cli(
+    // A real process: its stdout is exactly one line of JSON.
+    const a = processCli(
       'create-team',
       '--name',
       'Neuro Lab',
@@ -45,7 +50,7 @@ describe('admin CLI', () => {
       retention_days: 90,
       hidden_participant_fields: null,
     });
-    const b = JSON.parse(cli('create-team', '--name', 'Open Lab', '--hidden-fields', 'none').stdout);
+    const b = JSON.parse((await cli('create-team', '--name', 'Open Lab', '--hidden-fields', 'none')).stdout);
     const open = await t.ctx.db
       .selectFrom('teams')
       .select('hidden_participant_fields')
@@ -57,7 +62,7 @@ describe('admin CLI', () => {
   it('create-user and add-membership', async () => {
     await createTestTeam(t, 'Member Lab');
     await createTestTeam(t, 'Member Open Lab');
-    const u = cli(
+    const u = await cli(
       'create-user',
       '--username',
       'lee',
@@ -84,7 +89,15 @@ describe('admin CLI', () => {
       .executeTakeFirstOrThrow();
     expect(user.sfa_required).toBe(false);
     expect(user.password_hash).toMatch(/^\$argon2id\$/);
-    const m = cli('add-membership', '--username', 'lee', '--team', 'Member Open Lab', '--role', 'Viewer');
+    const m = await cli(
+      'add-membership',
+      '--username',
+      'lee',
+      '--team',
+      'Member Open Lab',
+      '--role',
+      'Viewer',
+    );
     expect(m.code).toBe(0);
     const roles = await t.ctx.db
       .selectFrom('team_memberships')
@@ -177,18 +190,25 @@ describe('admin CLI', () => {
     ];
     const before = await t.ctx.db.selectFrom('teams').select('id').execute();
     for (const [args, message] of cases) {
-      const r = cli(...args);
+      const r = await cli(...args);
       expect(r.code, args.join(' ')).not.toBe(0);
       expect(r.stdout).toBe('');
       expect(r.stderr).toMatch(message);
+    }
+    // The process: a usage error and a refused command exit non-zero with nothing on stdout.
+    for (const [args, code] of [
+      [['create-team', '--bogus'], 2],
+      [['create-team', '--name', 'refusal lab'], 1],
+    ] as const) {
+      const r = processCli(...args);
+      expect(r, args.join(' ')).toMatchObject({ code, stdout: '' });
+      expect(r.stderr).toMatch(/^Error: /m);
     }
     expect(await t.ctx.db.selectFrom('teams').select('id').execute()).toHaveLength(before.length);
     expect(
       await t.ctx.db.selectFrom('users').select('id').where('username', '=', 'zed').execute(),
     ).toHaveLength(0);
-    // Eleven CLI processes one after another, each starting its TypeScript: on a shared 2-core
-    // machine they take longer than the default 30 s.
-  }, 120_000);
+  });
 
   it('unlock-user and require-sfa', async () => {
     const { id } = await createTestUser(t, {
@@ -206,12 +226,12 @@ describe('admin CLI', () => {
         last_failed_at: new Date(),
       })
       .execute();
-    expect(JSON.parse(cli('unlock-user', '--username', 'kim').stdout)).toMatchObject({
+    expect(JSON.parse((await cli('unlock-user', '--username', 'kim')).stdout)).toMatchObject({
       ok: true,
       id,
       unlocked: true,
     });
-    expect(JSON.parse(cli('require-sfa', '--username', 'kim').stdout)).toMatchObject({
+    expect(JSON.parse((await cli('require-sfa', '--username', 'kim')).stdout)).toMatchObject({
       id,
       sfaRequired: true,
     });
@@ -224,15 +244,15 @@ describe('admin CLI', () => {
     expect(
       await t.ctx.db.selectFrom('login_lockouts').selectAll().where('username_key', '=', 'kim').execute(),
     ).toEqual([]);
-    expect(JSON.parse(cli('require-sfa', '--username', 'kim', '--off').stdout)).toMatchObject({
+    expect(JSON.parse((await cli('require-sfa', '--username', 'kim', '--off')).stdout)).toMatchObject({
       sfaRequired: false,
     });
-    expect(cli('unlock-user', '--username', 'ghost').code).not.toBe(0);
+    expect((await cli('unlock-user', '--username', 'ghost')).code).not.toBe(0);
   });
 
   it('set-allowed-brands replaces the brands and (de)activates their devices', async () => {
     await createTestTeam(t, 'Brands Lab', { allowedBrands: ['Fitbit', 'Dexcom'] });
-    const r = cli('set-allowed-brands', '--team', 'Brands Lab', '--allowed-brands', 'Omron');
+    const r = await cli('set-allowed-brands', '--team', 'Brands Lab', '--allowed-brands', 'Omron');
     expect(r.code).toBe(0);
     const { id } = JSON.parse(r.stdout);
     const brands = await t.ctx.db
@@ -249,13 +269,15 @@ describe('admin CLI', () => {
       .execute();
     expect(devices.filter((d) => d.is_active).every((d) => d.manufacturer === 'Omron')).toBe(true);
     expect(devices.some((d) => d.manufacturer === 'Fitbit' && !d.is_active)).toBe(true);
-    expect(cli('set-allowed-brands', '--team', 'Brands Lab', '--allowed-brands', 'Garmin').code).not.toBe(0);
+    expect(
+      (await cli('set-allowed-brands', '--team', 'Brands Lab', '--allowed-brands', 'Garmin')).code,
+    ).not.toBe(0);
   });
 
   it('seed-demo seeds an empty database once', async () => {
     // This database has a user, so seed-demo declines.
     await createTestUser(t, { teamId: await createTestTeam(t, 'Seeded Lab') });
-    expect(JSON.parse(cli('seed-demo').stdout)).toMatchObject({ ok: true, seeded: false });
+    expect(JSON.parse((await cli('seed-demo')).stdout)).toMatchObject({ ok: true, seeded: false });
   });
 
   it("study-health-now evaluates the trial's rules at once: a broken link opens its alert; a due digest goes out", async () => {
@@ -320,6 +342,6 @@ describe('admin CLI', () => {
       'TrialWear',
       'TrialWear study health',
     ]);
-    expect(cli('study-health-now', '--trial', 'x').code).toBe(2);
+    expect((await cli('study-health-now', '--trial', 'x')).code).toBe(2);
   });
 });

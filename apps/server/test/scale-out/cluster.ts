@@ -20,9 +20,15 @@ import { expect, inject } from 'vitest';
 import { freePort } from '../../../../scripts/free-port.mjs';
 import { APP_ROLE, ensureRoles, OWNER_ROLE } from '../../src/db/roles.js';
 import { asRole } from '../support/global-setup.js';
-import { repoRoot, runCliWithEnv, startServer, startWorkerWithEnv } from '../support/processes.js';
+import {
+  repoRoot,
+  runCliWithEnv,
+  serverArgv,
+  startServer,
+  startWorkerWithEnv,
+} from '../support/processes.js';
 
-/** Three servers compiling their TypeScript at once on a 2-core machine shared with other work. */
+/** Three servers starting at once (compiling their TypeScript when the build is stale) on a 2-core machine shared with other work. */
 export const SLOW_START = { timeoutMs: 180_000 };
 
 export type Server = Awaited<ReturnType<typeof startServer>>;
@@ -50,9 +56,9 @@ async function freePorts(n: number) {
 }
 
 /** A process run to its end: exit code and everything it printed. */
-export function runToEnd(entry: string, env: NodeJS.ProcessEnv) {
+export function runToEnd(entry: 'main' | 'worker', env: NodeJS.ProcessEnv) {
   return new Promise<{ code: number | null; output: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', entry], {
+    const child = spawn(process.execPath, serverArgv(entry), {
       cwd: repoRoot,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -58,8 +58,8 @@ export function startupCases(cl: Cluster) {
     const serverDir = dataDir();
     const workerDir = dataDir();
     const [server, work] = await Promise.all([
-      runToEnd('apps/server/src/main.ts', noSecrets(serverDir)),
-      runToEnd('apps/server/src/worker.ts', noSecrets(workerDir)),
+      runToEnd('main', noSecrets(serverDir)),
+      runToEnd('worker', noSecrets(workerDir)),
     ]);
     expect(server.code).toBe(1);
     expect(server.output.trim()).toBe(`[trialwear] failed to start: ${line}`);
