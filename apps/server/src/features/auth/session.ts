@@ -15,6 +15,7 @@ import {
   type Role,
   type SessionUser,
 } from '@trialwear/contract';
+import { utcDate } from '@trialwear/zone';
 import type { FastifyRequest } from 'fastify';
 import { notSignedIn, sessionExpired } from '../../access/errors.js';
 import type { AppContext } from '../../app-context.js';
@@ -49,7 +50,7 @@ export function teamStatus(
   team: { is_active: boolean; subscription_starts: string | null; subscription_ends: string | null },
   now: Date,
 ): 'Active' | 'Inactive' {
-  const today = now.toISOString().slice(0, 10);
+  const today = utcDate(now);
   if (!team.is_active) return 'Inactive';
   if (team.subscription_starts && team.subscription_starts > today) return 'Inactive';
   if (team.subscription_ends && team.subscription_ends < today) return 'Inactive';

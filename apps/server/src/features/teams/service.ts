@@ -5,6 +5,7 @@ import {
   HIDDEN_FIELD_NAMES,
   type SessionUser,
 } from '@trialwear/contract';
+import { utcDate } from '@trialwear/zone';
 import { z } from 'zod';
 import { AppError, forbidden, notFound } from '../../access/errors.js';
 import { requireSelf, type TeamScope } from '../../access/index.js';
@@ -44,7 +45,7 @@ export async function createTeam(db: Db, input: NewTeam): Promise<number> {
       retentionDays: t.retentionDays ?? null,
       hiddenFields: t.hiddenFields ?? null,
       organization: t.organization ?? null,
-      subscriptionStarts: new Date().toISOString().slice(0, 10),
+      subscriptionStarts: utcDate(new Date()),
     });
     if (t.allowedBrands.length) {
       await repo.insertAllowedBrands(trx, id, t.allowedBrands);

@@ -6,7 +6,7 @@
  * reading is 0, never "no data".
  */
 import { seriesOf } from '@trialwear/contract';
-import { addDays } from '@trialwear/zone';
+import { addDays, utcDate } from '@trialwear/zone';
 import { offsetDays } from '../offset-days.js';
 import { HEALTH_COMPLETE_DAYS, type ProviderHealth } from '../sync-types.js';
 import { omronSince } from './readings.js';
@@ -14,7 +14,7 @@ import { omronSince } from './readings.js';
 export const omronHealth: ProviderHealth = {
   lastSyncAt: () => null,
   async days(io) {
-    const first = addDays(io.now.toISOString().slice(0, 10), -(HEALTH_COMPLETE_DAYS + 1));
+    const first = addDays(utcDate(io.now), -(HEALTH_COMPLETE_DAYS + 1));
     const query = {
       resource: 'measurement',
       params: { since: omronSince(first), type: 'bloodpressure', sortOrder: 'asc' },

@@ -5,6 +5,7 @@
  * monitor or scale that sent the latest reading.
  */
 import { DEVICE_TYPE_LABEL } from '@trialwear/contract';
+import { addDays, utcDate } from '@trialwear/zone';
 import type { Config } from '../../config.js';
 import type { Secrets } from '../../security/secrets.js';
 import {
@@ -155,7 +156,7 @@ export function createOmronClient(s: ProviderSettings): ProviderClient {
       revokeExtras: { token_type_hint: 'refresh_token' },
     }),
     async devices(accessToken, now) {
-      const since = new Date(now.getTime() - 30 * 86_400_000).toISOString().slice(0, 10);
+      const since = addDays(utcDate(now), -30);
       const r = await callJson<MeasurementBody>(
         `${s.apiUrl}/api/measurement`,
         formPost({ since, sortOrder: 'desc', limit: '1' }, bearerHeader(accessToken)),
