@@ -252,7 +252,7 @@ export const STUDY_HEALTH_DEFINITIONS = [
     unit: 'min',
     deviceType: 'fitness_tracker',
     description:
-      "Minutes of the participant's local day with a heart-rate sample in the provider's 1-minute intraday heart rate. Empty (null) = the provider had no data for that day yet; 0 = synced but not worn.",
+      "Minutes of the participant's local day with a heart-rate sample in the provider's 1-minute intraday heart rate. No value (null) = the provider had no data for that day yet; 0 = synced but not worn.",
   },
   {
     key: 'cgm_active_percent',
@@ -260,7 +260,7 @@ export const STUDY_HEALTH_DEFINITIONS = [
     unit: '%',
     deviceType: 'cgm',
     description:
-      "Share of the day's 288 expected 5-minute CGM readings that arrived (the clinical consensus asks at least 70 %). Empty = no data for that day.",
+      "Share of the day's 288 expected 5-minute CGM readings that arrived (the clinical consensus asks at least 70 %). No value = no data for that day.",
   },
   {
     key: 'bp_readings',
@@ -268,7 +268,7 @@ export const STUDY_HEALTH_DEFINITIONS = [
     unit: 'count',
     deviceType: 'blood_pressure',
     description:
-      "Number of blood-pressure readings of the participant's local day (all the participant's monitors). Empty = no data for that day.",
+      "Number of blood-pressure readings of the participant's local day (all the participant's monitors). No value = no data for that day.",
   },
 ] as const;
 export type StudyHealthDefinitionKey = (typeof STUDY_HEALTH_DEFINITIONS)[number]['key'];
