@@ -375,6 +375,17 @@ describe('study health compliance report', () => {
     ]);
   });
 
+  it('is in the OpenAPI document with its query', async () => {
+    const doc = (await t.client().get('/api/docs/json')).json();
+    const op = doc.paths['/api/studyHealth/trials/{trialId}/report']?.get;
+    expect(op?.tags).toEqual(['study health']);
+    const params = (op.parameters as { in: string; name: string; schema?: { enum?: string[] } }[]).filter(
+      (p) => p.in === 'query',
+    );
+    expect(params.map((p) => p.name).sort()).toEqual(['format', 'from', 'to']);
+    expect(params.find((p) => p.name === 'format')?.schema?.enum).toEqual(['csv', 'xlsx']);
+  });
+
   it('validation: the format, and the table’s date rules with their messages', async () => {
     const h = await healthTeam(t);
     for (const [query, message] of [
