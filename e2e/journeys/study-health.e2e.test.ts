@@ -6,11 +6,13 @@
  * shows the hours worn and a grey no-data cell, those needing attention come
  * first, a cell opens that day's Fitbit page; the Admin acknowledges an
  * alert with a note and saves the rules (a refused number shows the server's
- * message under its field); a Viewer of the trial sees the rules read-only.
+ * message under its field); the Admin downloads the compliance report (CSV, XLSX) of
+ * the shown range; a Viewer of the trial sees the rules read-only and no report.
  * Each test builds its own trial. The alerts the fixtures open hold (a link
  * errored, no sync for days), so the hourly evaluation keeps them open.
  */
-import { STUDY_HEALTH_MESSAGES as M } from '@trialwear/contract';
+import fs from 'node:fs';
+import { STUDY_HEALTH_MESSAGES as M, studyHealthDefinition } from '@trialwear/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, launchBrowser, newPage, screenshot, signIn } from '../support/browser.js';
@@ -161,9 +163,8 @@ describe('the study health page', () => {
     // Grey: the legend's no-data colour.
     expect(await noData.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(233, 236, 239)');
     await shows(page.getByRole('button', { name: `${x3}, ${utcDate(2)}: 15 h worn`, exact: true }));
-    await shows(
-      page.getByText('minutes of the participant’s local day with a heart-rate sample', { exact: false }),
-    );
+    // The legend's definition: the data dictionary's and the report's text.
+    await shows(page.getByText(studyHealthDefinition('wear_minutes').description, { exact: false }));
     // 14 days by default, the participant with open alerts and an errored link first.
     const table = page.getByRole('table', { name: 'Wear per participant and day' });
     expect(await table.locator('thead th').count()).toBe(5 + 14);
@@ -173,6 +174,34 @@ describe('the study health page', () => {
     await shows(page.getByTestId('alert-count'));
     await accessible(page, 'the study health page');
     await shot(page, 'study-health-page');
+
+    // The compliance report of the shown range: the same days as the page, then the open alerts.
+    const [csv] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Download CSV' }).click(),
+    ]);
+    expect(csv.suggestedFilename()).toBe(
+      `TrialWear_study_health_trial${trialId}_${utcDate(13)}_${utcDate(0)}.csv`,
+    );
+    const text = fs.readFileSync((await csv.path())!, 'utf8');
+    expect(text.startsWith('\uFEFFrecord_type,participant_code,local_date,wear_minutes,')).toBe(true);
+    const lines = text.slice(1).split('\r\n');
+    expect(lines[1]).toMatch(new RegExp(`^day,${x1},${utcDate(13)},,,,,,`));
+    expect(lines.find((l) => l.startsWith(`day,${x1},${utcDate(1)},`))).toMatch(
+      /^day,[^,]+,[^,]+,570,,,,heart_rate,/,
+    );
+    expect(lines.filter((l) => l.startsWith(`alert,${x2},`))).toHaveLength(2);
+    const [xlsx] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Download XLSX' }).click(),
+    ]);
+    expect(xlsx.suggestedFilename()).toMatch(/^TrialWear_study_health_trial\d+_.+\.xlsx$/);
+    expect(
+      fs
+        .readFileSync((await xlsx.path())!)
+        .subarray(0, 2)
+        .toString(),
+    ).toBe('PK');
 
     // 7 days: fewer columns, the same cells.
     await page.getByText('7 days', { exact: true }).click();
@@ -291,6 +320,8 @@ describe('the study health page', () => {
       await shows(form.getByText('Low wear: On'));
       await shows(page.getByRole('table', { name: 'Alerts' }).getByText(codes[1]!));
       expect(await page.getByRole('button', { name: /^Acknowledge/ }).count()).toBe(0);
+      // No report for a Viewer (core §6: no data exports; decision 034).
+      expect(await page.getByRole('link', { name: /^Download/ }).count()).toBe(0);
       expect(await page.getByRole('switch', { name: 'Send me the daily digest of this trial' }).count()).toBe(
         0,
       );

@@ -162,6 +162,8 @@ export const API_ACCESS = {
   'POST /api/studyHealth/alerts/:alertId/acknowledge': WRITERS,
   'GET /api/studyHealth/alertCount': 'any',
   'PUT /api/studyHealth/trials/:trialId/subscription': WRITERS,
+  // the compliance report is a data export of the trial (core §6: no export for Viewers; decision 034)
+  'GET /api/studyHealth/trials/:trialId/report': WRITERS,
 } as const satisfies Record<string, ApiAccess>;
 
 export type ApiRoute = keyof typeof API_ACCESS;

@@ -3,6 +3,7 @@ export * from './audit.js';
 export * from './auth.js';
 export * from './constants.js';
 export * from './contact.js';
+export * from './csv.js';
 export * from './data-export.js';
 export * from './data-retention.js';
 export * from './db-info.js';

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { csvCell } from './csv.js';
 import {
   acknowledgeAlertBodySchema,
   DEFAULT_HEALTH_RULE_SETTINGS,
   healthRulesSchema,
   STUDY_HEALTH_MESSAGES as M,
   studyHealthQuerySchema,
+  studyHealthReportQuerySchema,
 } from './study-health.js';
 
 const messages = (r: { success: boolean; error?: { issues: { message: string }[] } }) =>
@@ -47,5 +49,23 @@ describe('study health schemas', () => {
       M.rangeOrder,
     ]);
     expect(messages(studyHealthQuerySchema.safeParse({ to: '2026-02-30' }))).toEqual([M.dateInvalid]);
+  });
+  it('the report asks a format and keeps the range rules of the table', () => {
+    const r = (q: object) => messages(studyHealthReportQuerySchema.safeParse(q));
+    expect(r({ format: 'csv' })).toEqual([]);
+    expect(r({ format: 'xlsx', from: '2026-01-01', to: '2026-03-31' })).toEqual([]);
+    expect(r({})).toEqual([M.reportFormat]);
+    expect(r({ format: 'XLSX' })).toEqual([M.reportFormat]);
+    expect(r({ format: 'csv', from: '2026-01-01', to: '2026-04-01' })).toEqual([M.rangeTooLong]);
+    expect(r({ format: 'csv', from: '2026-02-02', to: '2026-02-01' })).toEqual([M.rangeOrder]);
+  });
+
+  it('csvCell quotes what needs it and neutralises formulas', () => {
+    expect(['a', 1.5, null, undefined, ''].map(csvCell)).toEqual(['a', '1.5', '', '', '']);
+    expect(csvCell('=1+1')).toBe("'=1+1");
+    expect(csvCell('-2')).toBe("'-2");
+    expect(csvCell('@SUM(A1)')).toBe("'@SUM(A1)");
+    expect(csvCell('a,"b"')).toBe('"a,""b"""');
+    expect(csvCell('=HYPERLINK("x")')).toBe(`"'=HYPERLINK(""x"")"`);
   });
 });

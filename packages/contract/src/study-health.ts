@@ -7,6 +7,7 @@
  */
 import { daysFrom, isKnownZone } from '@trialwear/zone';
 import { z } from 'zod';
+import { EXPORT_FILE_PREFIX } from './constants.js';
 import { isIsoDate } from './data-export.js';
 import { LINK_PROVIDERS } from './devices.js';
 import { idSchema } from './ids.js';
@@ -50,6 +51,7 @@ export const STUDY_HEALTH_MESSAGES = {
   dateInvalid: 'Dates must be written YYYY-MM-DD',
   rangeOrder: 'The start date must not be after the end date',
   rangeTooLong: `At most ${HEALTH_RULE_LIMITS.maxRangeDays} days can be shown at once`,
+  reportFormat: 'Format must be csv or xlsx',
 } as const;
 const M = STUDY_HEALTH_MESSAGES;
 
@@ -162,15 +164,16 @@ export type HealthSubscription = z.infer<typeof healthSubscriptionSchema>;
 
 const isoDate = z.string().refine((s) => isIsoDate(s), M.dateInvalid);
 
+const rangeShape = { from: isoDate.optional(), to: isoDate.optional() };
+function checkRange(q: { from?: string | undefined; to?: string | undefined }, ctx: z.RefinementCtx) {
+  if (!q.from || !q.to) return;
+  if (q.from > q.to) ctx.addIssue({ code: 'custom', message: M.rangeOrder, path: ['from'] });
+  else if (daysFrom(q.from, q.to) >= HEALTH_RULE_LIMITS.maxRangeDays)
+    ctx.addIssue({ code: 'custom', message: M.rangeTooLong, path: ['from'] });
+}
+
 /** GET /api/studyHealth/trials/{trialId}?from&to: default the trial zone's last 14 days, at most 90. */
-export const studyHealthQuerySchema = z
-  .object({ from: isoDate.optional(), to: isoDate.optional() })
-  .superRefine((q, ctx) => {
-    if (!q.from || !q.to) return;
-    if (q.from > q.to) ctx.addIssue({ code: 'custom', message: M.rangeOrder, path: ['from'] });
-    else if (daysFrom(q.from, q.to) >= HEALTH_RULE_LIMITS.maxRangeDays)
-      ctx.addIssue({ code: 'custom', message: M.rangeTooLong, path: ['from'] });
-  });
+export const studyHealthQuerySchema = z.object(rangeShape).superRefine(checkRange);
 export type StudyHealthQuery = z.infer<typeof studyHealthQuerySchema>;
 
 /**
@@ -233,3 +236,82 @@ export type StudyHealth = z.infer<typeof studyHealthSchema>;
 
 export const healthTrialParamsSchema = z.object({ trialId: idSchema });
 export const healthAlertParamsSchema = z.object({ alertId: idSchema });
+
+// ---------------------------------------------------------------- the compliance report
+
+/**
+ * The definitions of the study-health measures, one source for the page's
+ * legend, the batch export's data_dictionary.csv and the report's
+ * Definitions sheet (docs/decisions/034-compliance-report.md). `key` is the
+ * report's column and the dictionary's metric_key.
+ */
+export const STUDY_HEALTH_DEFINITIONS = [
+  {
+    key: 'wear_minutes',
+    name: 'Wear minutes',
+    unit: 'min',
+    deviceType: 'fitness_tracker',
+    description:
+      "Minutes of the participant's local day with a heart-rate sample in the provider's 1-minute intraday heart rate. No value (null) = the provider had no data for that day yet; 0 = synced but not worn.",
+  },
+  {
+    key: 'cgm_active_percent',
+    name: 'CGM active time',
+    unit: '%',
+    deviceType: 'cgm',
+    description:
+      "Share of the day's 288 expected 5-minute CGM readings that arrived (the clinical consensus asks at least 70 %). No value = no data for that day.",
+  },
+  {
+    key: 'bp_readings',
+    name: 'Blood-pressure readings',
+    unit: 'count',
+    deviceType: 'blood_pressure',
+    description:
+      "Number of blood-pressure readings of the participant's local day (all the participant's monitors). No value = no data for that day.",
+  },
+] as const;
+export type StudyHealthDefinitionKey = (typeof STUDY_HEALTH_DEFINITIONS)[number]['key'];
+export const studyHealthDefinition = (key: StudyHealthDefinitionKey) =>
+  STUDY_HEALTH_DEFINITIONS.find((d) => d.key === key)!;
+
+export const STUDY_HEALTH_REPORT_FORMATS = ['csv', 'xlsx'] as const;
+export type StudyHealthReportFormat = (typeof STUDY_HEALTH_REPORT_FORMATS)[number];
+
+/** GET /api/studyHealth/trials/{trialId}/report?format=csv|xlsx&from&to: the table's range rules. */
+export const studyHealthReportQuerySchema = z
+  .object({ ...rangeShape, format: z.enum(STUDY_HEALTH_REPORT_FORMATS, { error: M.reportFormat }) })
+  .superRefine(checkRange);
+export type StudyHealthReportQuery = z.infer<typeof studyHealthReportQuerySchema>;
+
+/** The report's day rows: one per participant × local date of the range. */
+export const STUDY_HEALTH_REPORT_DAY_COLUMNS = [
+  'participant_code',
+  'local_date',
+  'wear_minutes',
+  'cgm_active_percent',
+  'bp_readings',
+  'steps',
+  'metrics_present',
+  'last_sync_at',
+  'battery_level',
+  'link_status',
+] as const;
+
+/** The report's alert rows: one per alert not closed (acknowledged ones included: the condition holds). */
+export const STUDY_HEALTH_REPORT_ALERT_COLUMNS = [
+  'participant_code',
+  'rule',
+  'opened_at',
+  'detail',
+  'acknowledged_at',
+  'acknowledged_by',
+  'note',
+] as const;
+
+/** The report's file name: the product's export prefix, the trial and the range. */
+export const studyHealthReportFileName = (
+  trialId: number,
+  range: { from: string; to: string },
+  format: StudyHealthReportFormat,
+) => `${EXPORT_FILE_PREFIX}study_health_trial${trialId}_${range.from}_${range.to}.${format}`;

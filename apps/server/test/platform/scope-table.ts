@@ -314,4 +314,6 @@ export const SCOPE_ROWS: readonly ScopeRow[] = [
   ...both('PUT /api/studyHealth/trials/:trialId/subscription', ':trialId', 'trial', {
     body: () => ({ digest: true }),
   }),
+  // The compliance report: Sys_Admin, Admin, User (a Viewer is refused by role, 403: decision 034).
+  ...both('GET /api/studyHealth/trials/:trialId/report', ':trialId', 'trial', { query: '?format=csv' }),
 ];

@@ -12,3 +12,5 @@ export const canManageTokens = can(ROLE_GROUPS.admins);
 /** Study health (issue #23): Admins edit a trial's rules; Admins and Users acknowledge alerts and opt in to the digest. */
 export const canEditHealthRules = can(ROLE_GROUPS.admins);
 export const canAcknowledgeHealthAlerts = can(ROLE_GROUPS.writers);
+/** The compliance report is a data export of the trial (core §6: none for Viewers; decision 034). */
+export const canDownloadHealthReport = can(ROLE_GROUPS.writers);

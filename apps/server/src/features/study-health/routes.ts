@@ -10,6 +10,7 @@ import {
   healthSubscriptionSchema,
   healthTrialParamsSchema,
   studyHealthQuerySchema,
+  studyHealthReportQuerySchema,
   studyHealthSchema,
 } from '@trialwear/contract';
 import type { FastifyInstance } from 'fastify';
@@ -17,6 +18,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
 import { actorOf } from '../../http/actor.js';
+import { complianceReport, reportCsv, reportFileName, reportXlsx } from './report.js';
 import {
   acknowledgeAlert,
   countOpenAlerts,
@@ -46,6 +48,34 @@ export function registerStudyHealthRoutes(app: FastifyInstance, ctx: AppContext)
       },
     },
     async (request) => studyHealth(ctx, actorOf(request), request.params.trialId, request.query),
+  );
+
+  r.get(
+    `${base}/trials/:trialId/report`,
+    {
+      schema: {
+        tags,
+        summary:
+          "The compliance report (Sys_Admin, Admin, User): the table's days of the range (the table's from/to rules) and the open alerts, as CSV or XLSX",
+        params: healthTrialParamsSchema,
+        querystring: studyHealthReportQuerySchema,
+      },
+    },
+    async (request, reply) => {
+      const { format } = request.query;
+      const report = await complianceReport(ctx, actorOf(request), request.params.trialId, request.query);
+      const file = format === 'csv' ? reportCsv(report) : await reportXlsx(report);
+      return reply
+        .header(
+          'content-type',
+          format === 'csv'
+            ? 'text/csv; charset=utf-8'
+            : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+        )
+        .header('content-disposition', `attachment; filename="${reportFileName(report, format)}"`)
+        .header('cache-control', 'no-store')
+        .send(file);
+    },
   );
 
   r.get(

@@ -110,7 +110,7 @@ export async function saveRules(
 
 // ---------------------------------------------------------------- alerts
 
-function toAlert(row: repo.AlertRow): HealthAlert {
+export function toAlert(row: repo.AlertRow): HealthAlert {
   return {
     id: row.id,
     participantId: row.participant_id,

@@ -26,6 +26,10 @@ export const DICTIONARY = [
   'heart_rate_intraday,Intraday heart rate,bpm,Heart rate per minute through the day,fitbit,fitness_tracker',
   'sleep_stages,Sleep stages,min,"Minutes in deep, light, REM and wake stages",fitbit,fitness_tracker',
   'steps,Steps,steps,Steps taken per day (and per minute intraday),fitbit,fitness_tracker',
+  // The study-health measures (decision 034), after the exported metrics, whatever was chosen.
+  "wear_minutes,Wear minutes,min,Minutes of the participant's local day with a heart-rate sample in the provider's 1-minute intraday heart rate. No value (null) = the provider had no data for that day yet; 0 = synced but not worn.,trialwear_study_health,fitness_tracker",
+  "cgm_active_percent,CGM active time,%,Share of the day's 288 expected 5-minute CGM readings that arrived (the clinical consensus asks at least 70 %). No value = no data for that day.,trialwear_study_health,cgm",
+  "bp_readings,Blood-pressure readings,count,Number of blood-pressure readings of the participant's local day (all the participant's monitors). No value = no data for that day.,trialwear_study_health,blood_pressure",
 ];
 
 /** The archives' generated_at. */

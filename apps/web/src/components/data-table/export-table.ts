@@ -3,7 +3,7 @@
  * XLSX, named with the product prefix (core §9). The XLSX writer is loaded
  * only when used.
  */
-import { EXPORT_FILE_PREFIX } from '@trialwear/contract';
+import { csvCell, EXPORT_FILE_PREFIX } from '@trialwear/contract';
 
 export interface ExportColumn {
   /** The table column it mirrors: a column the user hid is not exported either. */
@@ -22,13 +22,6 @@ function download(blob: Blob, fileName: string) {
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
-
-const csvCell = (v: string | number | null | undefined) => {
-  const s = v === null || v === undefined ? '' : String(v);
-  // Quote when needed; neutralise spreadsheet formulas (CSV injection).
-  const safe = /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
-  return /[",\n\r]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
-};
 
 export function toCsv(columns: ExportColumn[], rows: unknown[]): string {
   const lines = [columns.map((c) => csvCell(c.header)).join(',')];

@@ -29,6 +29,7 @@
 import { createHash } from 'node:crypto';
 import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { STUDY_HEALTH_DEFINITIONS } from '@trialwear/contract';
 import yazl from 'yazl';
 import type { Db } from '../../../db/database.js';
 import { APP_VERSION } from '../../../version.js';
@@ -107,6 +108,21 @@ export const DICTIONARY_COLUMNS = [
   'source',
   'device_type',
 ] as const;
+
+/**
+ * The study-health measures (the Study health page and its compliance
+ * report, decision 034), defined after the exported metrics: the same text
+ * as the page's legend and the report's Definitions sheet.
+ */
+export const STUDY_HEALTH_DICTIONARY_SOURCE = 'trialwear_study_health';
+const STUDY_HEALTH_DICTIONARY = STUDY_HEALTH_DEFINITIONS.map((d) => [
+  d.key,
+  d.name,
+  d.unit,
+  d.description,
+  STUDY_HEALTH_DICTIONARY_SOURCE,
+  d.deviceType,
+]);
 
 const DATA_HEADER = Buffer.from(`${DATA_COLUMNS.join(',')}\n`);
 
@@ -206,17 +222,19 @@ export async function writeExportArchive(
     current = null;
     await Promise.race([snapshot.close(), failed]);
 
+    const dictionaryRows = [
+      ...snapshot.metrics.map((m) => [m.key, m.name, m.unit, m.description, m.source, m.deviceType]),
+      ...STUDY_HEALTH_DICTIONARY,
+    ];
     const dictionaryLines = [
       DICTIONARY_COLUMNS.join(','),
-      ...snapshot.metrics.map((m) =>
-        [m.key, m.name, m.unit, m.description, m.source, m.deviceType].map(csvField).join(','),
-      ),
+      ...dictionaryRows.map((r) => r.map(csvField).join(',')),
     ];
     const dictionary = Buffer.from(`${dictionaryLines.join('\n')}\n`);
     files.push({
       name: DICTIONARY_FILE,
       kind: 'dictionary',
-      rows: snapshot.metrics.length,
+      rows: dictionaryRows.length,
       sha256: createHash('sha256').update(dictionary).digest('hex'),
       bytes: dictionary.length,
     });

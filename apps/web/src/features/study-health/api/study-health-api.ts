@@ -6,6 +6,7 @@ import type {
   HealthRulesAnswer,
   HealthSubscription,
   StudyHealth,
+  StudyHealthReportFormat,
   Trial,
 } from '@trialwear/contract';
 import { api } from '../../../lib/api-client';
@@ -18,6 +19,16 @@ const keys = {
   alerts: (trialId: number) => ['studyHealth', trialId, 'alerts'] as const,
   count: ['studyHealth', 'alertCount'] as const,
 };
+
+/**
+ * The compliance report of a range (decision 034): a plain link, the download's name and errors
+ * come from the server (a GET with the session cookie, no CSRF header needed).
+ */
+export const healthReportUrl = (
+  trialId: number,
+  range: { from: string; to: string },
+  format: StudyHealthReportFormat,
+) => `/api${base}/trials/${trialId}/report?format=${format}&from=${range.from}&to=${range.to}`;
 
 /** The page's table for a range of the trial's local dates. */
 export const useStudyHealth = (trialId: number, range: { from: string; to: string } | null) =>

@@ -1,7 +1,13 @@
 import { Group, Stack, Text } from '@mantine/core';
+import { studyHealthDefinition } from '@trialwear/contract';
 import type { CellTone } from '../heat-map';
 import { WEAR_STEPS } from '../heat-map';
 import classes from './heat-map.module.css';
+
+/** The measures' definitions: the same text as the data dictionary's and the report's. */
+const WEAR = studyHealthDefinition('wear_minutes');
+const CGM = studyHealthDefinition('cgm_active_percent');
+const BP = studyHealthDefinition('bp_readings');
 
 /** A sample value of each wear step, shown in its swatch. */
 const WEAR_SAMPLES = ['1', '4', '8', '12', '20'];
@@ -18,9 +24,10 @@ export function HeatMapLegend() {
   return (
     <Stack gap={6} component="section" aria-label="Legend">
       <Text size="sm">
-        <strong>Wear</strong> is the number of minutes of the participant’s local day with a heart-rate
-        sample, shown in hours; grey: not synced yet. A day the tracker spent in a drawer and synced
-        afterwards is 0.
+        <strong>{WEAR.name}</strong> (shown in hours; grey: no data): {WEAR.description}
+      </Text>
+      <Text size="sm">
+        <strong>{CGM.name}</strong>: {CGM.description} <strong>{BP.name}</strong>: {BP.description}
       </Text>
       <Group gap="md" wrap="wrap">
         <Text size="sm" fw={600}>

@@ -6,15 +6,20 @@
  * with a note), the rules (Admins edit) and the signed-in user's digest
  * opt-in. Everything comes from the stored days: no provider is called.
  */
-import { Alert, Group, Loader, SegmentedControl, Stack, Switch, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Loader, SegmentedControl, Stack, Switch, Text, Title } from '@mantine/core';
 import { TRIAL_MESSAGES, type Trial } from '@trialwear/contract';
 import { useCallback, useId, useMemo, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { displayableMessage } from '../../../lib/api-client';
 import { useCurrentTrial } from '../../../lib/current-trial';
-import { canAcknowledgeHealthAlerts, canEditHealthRules } from '../../../lib/permissions';
+import {
+  canAcknowledgeHealthAlerts,
+  canDownloadHealthReport,
+  canEditHealthRules,
+} from '../../../lib/permissions';
 import { useSession } from '../../../lib/session/session-context';
 import {
+  healthReportUrl,
   useDigestSubscription,
   useHealthRules,
   useStudyHealth,
@@ -136,9 +141,27 @@ function StudyHealth({ trialId }: { trialId: number }) {
           {table.isFetching && <Loader size="xs" aria-label="Loading" />}
         </Group>
         {data && (
-          <Text size="sm" role="status">
-            {rows.length} participant{rows.length === 1 ? '' : 's'}, {attention} needing attention
-          </Text>
+          <Group gap="sm">
+            <Text size="sm" role="status">
+              {rows.length} participant{rows.length === 1 ? '' : 's'}, {attention} needing attention
+            </Text>
+            {canDownloadHealthReport(role) && from && to && (
+              <Group gap="xs" role="group" aria-label={`Compliance report, ${from} to ${to}`}>
+                {(['csv', 'xlsx'] as const).map((format) => (
+                  <Button
+                    key={format}
+                    component="a"
+                    href={healthReportUrl(trialId, { from, to }, format)}
+                    download
+                    size="xs"
+                    variant="default"
+                  >
+                    Download {format.toUpperCase()}
+                  </Button>
+                ))}
+              </Group>
+            )}
+          </Group>
         )}
       </Group>
       <HeatMapLegend />
