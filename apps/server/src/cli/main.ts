@@ -189,7 +189,7 @@ const commands: Record<string, (db: Db, flags: Flags, config: Config) => Promise
     await setSfaRequired(db, id, sfaRequired);
     return { id, sfaRequired };
   },
-  'seed-demo': async (db) => ({ seeded: await seedDemoIfEmpty({ db }) }),
+  'seed-demo': async (db, _flags, config) => ({ seeded: await seedDemoIfEmpty(providerContext(db, config)) }),
   'verify-audit': async (db, _flags, config) => {
     const v = await verifyAndRecord(db, readAnchors(config.auditAnchorFile), 'cli', new Date());
     return { ...v, exitCode: v.ok ? 0 : 1 };
