@@ -3,7 +3,7 @@
  * one account per role. The accounts are printed at start and listed in the
  * README. The participants' emails are placeholders, never real people.
  *
- * Study health (issue #23 item 9, decision 036): the first trial's first
+ * Study health (issue #23 item 9, decision 036): the third trial's first
  * participants wear a simulated Fitbit tracker. Their days (wear minutes per
  * participant-local day), battery and last sync are the simulator's own
  * truth, set and read in-process through the simulators' library calls (the
@@ -66,16 +66,25 @@ const DEMO_TRIALS = [
     notes: 'Morning and evening blood pressure readings.',
     participants: 6,
   },
+  {
+    // Study health's demo (decision 036): its own trial, so the journeys that link the other
+    // trials' participants through the consent pages find them unlinked.
+    number: '003',
+    name: 'Wear Compliance Study',
+    code: 'WCS',
+    notes: 'Daily wear of a wrist tracker over 8 weeks; Study health shows who needs a call.',
+    participants: 8,
+  },
 ];
 
 /** The demo trial whose participants wear simulated trackers, and how many of them do. */
-export const DEMO_HEALTH_TRIAL = '001';
+export const DEMO_HEALTH_TRIAL = '003';
 const DEMO_WEARERS = 6;
 /** Stored days of each tracker: the last complete local days (the heat map's default 14 and one more). */
 export const DEMO_HEALTH_DAYS = 15;
 /** The two participants who need attention: one stopped wearing the tracker, one's battery is nearly empty. */
-export const DEMO_STOPPED_WEARING = 'SLP-002';
-export const DEMO_LOW_BATTERY = 'SLP-005';
+export const DEMO_STOPPED_WEARING = 'WCS-002';
+export const DEMO_LOW_BATTERY = 'WCS-005';
 const STOPPED_DAYS = 3;
 const LOW_BATTERY_LEVEL = 8;
 
