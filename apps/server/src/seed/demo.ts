@@ -34,6 +34,8 @@ import * as trialsRepo from '../features/trials/repo.js';
 import { createUser, hasAnyUser } from '../features/users/service.js';
 import * as healthRepo from '../jobs/device-health/repo.js';
 import { evaluateTrialAlerts } from '../jobs/study-health/evaluate-alerts.js';
+import { fitbitSimulatorGrant } from '../providers/simulator-grants.js';
+import { saveTokens } from '../providers/token-store.js';
 
 export const DEMO_TEAM = 'Demo Research Team';
 export const DEMO_PASSWORD = 'Demo-pass1!';
@@ -218,6 +220,18 @@ async function seedStudyHealth(ctx: SeedContext, teamId: number, trialId: number
       legacy_user_id: null,
       updated_at: now,
     });
+    // The simulator's consent, given in-process (no browser): the sync and the hourly check read
+    // this link like any other, as long as this process runs (the simulator keeps tokens in memory).
+    const grant = fitbitSimulatorGrant(ctx.providers);
+    if (grant) {
+      const t = grant(ctx.providers.links.fitbit.settings.clientId, userId);
+      await saveTokens(ctx, deviceId, {
+        access_token: t.accessToken,
+        ...(t.refreshToken ? { refresh_token: t.refreshToken } : {}),
+        expires_in: t.expiresIn,
+        scope: t.scope,
+      });
+    }
     // The participant's zone as the sync keeps it (read from the provider's profile).
     await db
       .insertInto('device_sync_state')

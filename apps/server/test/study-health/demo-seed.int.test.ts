@@ -7,8 +7,11 @@
  * by the system), as the Study health API shows them to the demo accounts.
  */
 import { fitbitDevices, fitbitTrackerLastSync, fitbitWearMinutes } from '@trialwear/simulators';
-import { addDays } from '@trialwear/zone';
+import { addDays, localDate } from '@trialwear/zone';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemScope } from '../../src/access/system.js';
+import { checkDeviceHealth } from '../../src/jobs/device-health/check-device.js';
+import { evaluateTrialAlerts } from '../../src/jobs/study-health/evaluate-alerts.js';
 import {
   DEMO_HEALTH_DAYS,
   DEMO_HEALTH_TRIAL,
@@ -42,7 +45,7 @@ describe('demo seed: Study health', () => {
   let teamId: number;
   let trialId: number;
   beforeAll(async () => {
-    t = await createTestApp({ now: clock.now });
+    t = await createTestApp({ now: clock.now, listen: true });
     ({ teamId } = await seedDemo(t.ctx));
     trialId = (
       await t.ctx.db
@@ -137,5 +140,41 @@ describe('demo seed: Study health', () => {
       'none',
       'none',
     ]);
+  });
+
+  it("links with the simulator's own tokens: the real device check re-reads the same days, the alerts stay", async () => {
+    const devices = await t.ctx.db
+      .selectFrom('participant_devices as d')
+      .innerJoin('participants as p', 'p.id', 'd.participant_id')
+      .innerJoin('device_sync_state as s', 's.participant_device_id', 'd.id')
+      .select(['d.id', 'd.provider_user_id', 's.time_zone'])
+      .where('p.trial_id', '=', trialId)
+      .execute();
+    for (const d of devices) {
+      const r = await checkDeviceHealth(t.ctx, d.id);
+      expect(r.status, r.error).toBe('checked');
+      // The complete days it re-read (over HTTP, through the provider module) are the stored ones.
+      const today = localDate(d.time_zone!, new Date(NOW));
+      const complete = r.days.filter((day) => day.date < today);
+      expect(complete).toHaveLength(3);
+      for (const day of complete)
+        expect(day.wearMinutes, `${d.provider_user_id} ${day.date}`).toBe(
+          fitbitWearMinutes(d.provider_user_id!, day.date),
+        );
+    }
+    const states = await t.ctx.db
+      .selectFrom('participant_devices')
+      .select('authorization_status')
+      .where(
+        'id',
+        'in',
+        devices.map((d) => d.id),
+      )
+      .execute();
+    expect(states.every((s) => s.authorization_status === 'authorized')).toBe(true);
+    expect(await evaluateTrialAlerts(t.ctx, systemScope.trial('job', teamId, trialId))).toEqual({
+      opened: 0,
+      closed: 0,
+    });
   });
 });
