@@ -375,6 +375,18 @@ describe('the study health page', () => {
       await shows(table.getByRole('row', { name: /WCS-002/ }).getByText('Low wear'));
       await shows(table.getByRole('row', { name: /WCS-005/ }).getByText('Low battery'));
       await shot(page, 'study-health-demo-trial');
+      // The digest's link to WCS-002, opened directly: the participant and their tracker's section.
+      const pid: number = await withDatabase(
+        async (db) =>
+          (await db.query(`SELECT id FROM participants WHERE participant_code = 'WCS-002'`)).rows[0].id,
+      );
+      await page.goto(`/ParticipantOverview?trialId=${trialId}&participantId=${pid}`);
+      await shows(page.getByRole('heading', { name: 'Participant overview' }));
+      await shows(page.getByLabel('Participant').getByText('WCS-002'));
+      await shows(page.getByText('Fitness tracker'));
+      await gone(page.getByRole('progressbar'));
+      await page.waitForLoadState('networkidle');
+      await shot(page, 'study-health-demo-participant-link');
     } finally {
       await demo.context.close();
     }
