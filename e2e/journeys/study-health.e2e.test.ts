@@ -10,6 +10,10 @@
  * the shown range; a Viewer of the trial sees the rules read-only and no report.
  * Each test builds its own trial. The alerts the fixtures open hold (a link
  * errored, no sync for days), so the hourly evaluation keeps them open.
+ * Links opened directly (the digest e-mail's, a reload) name the trial, the
+ * participant and the day in the URL; a Dexcom participant's cell opens the
+ * glucose page on that day. The demo seed's trial shows its two participants
+ * needing attention on first start.
  */
 import fs from 'node:fs';
 import { STUDY_HEALTH_MESSAGES as M, studyHealthDefinition } from '@trialwear/contract';
@@ -94,12 +98,20 @@ async function healthTrial(teamId: number, prefix: string) {
       ).rows[0].id as number;
     await alert('noSync');
     await alert('linkError');
+    // X-004 wears a Dexcom CGM: its day is CGM active time.
+    const x4 = await participant('004', 'authorized', 0, 70);
+    await db.query(`UPDATE participant_devices SET provider = 'dexcom' WHERE id = $1`, [x4.deviceId]);
+    await db.query(
+      `INSERT INTO device_health_days (participant_device_id, participant_id, local_date, cgm_active_percent, metrics_present)
+       VALUES ($1, $2, $3, 92.5, '{egv}')`,
+      [x4.deviceId, x4.pid, utcDate(2)],
+    );
     // The Viewer is a trial user of every journey trial.
     await db.query(
       `INSERT INTO trial_users (trial_id, user_id) SELECT $1, id FROM users WHERE username = $2`,
       [trialId, VIEWER],
     );
-    return { trialId, codes: [x1.code, x2.code, x3.code] };
+    return { trialId, codes: [x1.code, x2.code, x3.code, x4.code], pids: [x1.pid, x2.pid, x3.pid, x4.pid] };
   });
 }
 
@@ -168,7 +180,7 @@ describe('the study health page', () => {
     // 14 days by default, the participant with open alerts and an errored link first.
     const table = page.getByRole('table', { name: 'Wear per participant and day' });
     expect(await table.locator('thead th').count()).toBe(5 + 14);
-    expect(await table.getByRole('rowheader').allTextContents()).toEqual([x2, x1, x3]);
+    expect(await table.getByRole('rowheader').allTextContents()).toEqual([x2, x1, x3, codes[3]]);
     await shows(table.getByRole('row', { name: new RegExp(x2) }).getByText('Errored'));
     // The navigation's badge: open alerts of the trials the Admin sees.
     await shows(page.getByTestId('alert-count'));
@@ -329,6 +341,85 @@ describe('the study health page', () => {
       await shot(page, 'study-health-viewer');
     } finally {
       await viewer.context.close();
+    }
+  });
+
+  it("opens the e-mail's participant link directly; a Dexcom cell opens the glucose page on that day", async () => {
+    const { trialId, codes, pids } = await healthTrial(teamId, 'HME');
+    // A trial and participant of another team (the demo's), which this Admin may not see.
+    const other = await withDatabase(
+      async (db) =>
+        (
+          await db.query(
+            `SELECT t.id AS "trialId", p.id AS pid, p.participant_code AS code
+             FROM trials t JOIN participants p ON p.trial_id = t.id
+             WHERE t.trial_name = 'Wear Compliance Study' ORDER BY p.id LIMIT 1`,
+          )
+        ).rows[0] as { trialId: number; pid: number; code: string },
+    );
+    const { page } = admin;
+    // The digest's link (mail.ts), opened in a fresh tab: no navigation state.
+    await page.goto(`/ParticipantOverview?trialId=${trialId}&participantId=${pids[0]}`);
+    await shows(page.getByRole('heading', { name: 'Participant overview' }));
+    await shows(page.getByLabel('Participant').getByText(codes[0]!));
+    await shows(page.getByRole('button', { name: /^Trial: #H\d+ - Health study HME$/ }));
+    await shot(page, 'study-health-deep-link-participant');
+    // Another team's trial and participant: the page's not-found text, nothing of theirs.
+    await page.goto(`/ParticipantOverview?trialId=${other.trialId}&participantId=${other.pid}`);
+    await shows(page.getByText("Something went wrong! We could not find trial's info."));
+    expect(await page.getByText(other.code).count()).toBe(0);
+    // Their participant named with this Admin's trial: not found either.
+    await page.goto(`/ParticipantOverview?trialId=${trialId}&participantId=${other.pid}`);
+    await shows(page.getByText("Something went wrong! We could not find participant's info."));
+
+    await open(page, trialId);
+    const dexcom = codes[3]!;
+    await page.getByRole('button', { name: `${dexcom}, ${utcDate(2)}: CGM active 93 % of the day` }).click();
+    await page.waitForURL(
+      (u) =>
+        u.pathname === '/DexcomParticipantDataPage' &&
+        u.searchParams.get('participantId') === String(pids[3]) &&
+        u.searchParams.get('date') === utcDate(2),
+    );
+    await shows(page.getByRole('heading', { name: 'Dexcom glucose' }));
+    await shows(page.getByLabel('Window').getByText(`Day ${utcDate(2)} (participant’s clock)`));
+    // A reload keeps the participant and the day (the URL names them).
+    await page.reload();
+    await shows(page.getByLabel('Participant').getByText(dexcom));
+    await shows(page.getByLabel('Window').getByText(`Day ${utcDate(2)} (participant’s clock)`));
+    await shot(page, 'study-health-dexcom-day');
+  });
+
+  it("shows the demo trial's two participants needing attention on first start", async () => {
+    const demo = await newPage(browser);
+    try {
+      await signIn(demo.page, 'admin');
+      const { page } = demo;
+      const trialId: number = await withDatabase(
+        async (db) =>
+          (await db.query(`SELECT id FROM trials WHERE trial_name = 'Wear Compliance Study'`)).rows[0].id,
+      );
+      await open(page, trialId);
+      const table = page.getByRole('table', { name: 'Wear per participant and day' });
+      const codes = await table.getByRole('rowheader').allTextContents();
+      expect(codes.slice(0, 2)).toEqual(['WCS-002', 'WCS-005']);
+      await shows(table.getByRole('row', { name: /WCS-002/ }).getByText('Low wear'));
+      await shows(table.getByRole('row', { name: /WCS-005/ }).getByText('Low battery'));
+      await shot(page, 'study-health-demo-trial');
+      // The digest's link to WCS-002, opened directly: the participant and their tracker's section.
+      const pid: number = await withDatabase(
+        async (db) =>
+          (await db.query(`SELECT id FROM participants WHERE participant_code = 'WCS-002'`)).rows[0].id,
+      );
+      await page.goto(`/ParticipantOverview?trialId=${trialId}&participantId=${pid}`);
+      await shows(page.getByRole('heading', { name: 'Participant overview' }));
+      await shows(page.getByLabel('Participant').getByText('WCS-002'));
+      await shows(page.getByText('Fitness tracker'));
+      await gone(page.getByRole('progressbar'));
+      await page.waitForLoadState('networkidle');
+      await shot(page, 'study-health-demo-participant-link');
+    } finally {
+      await demo.context.close();
     }
   });
 });

@@ -20,6 +20,7 @@ import {
   addMembership,
   createUser,
   findUserIdByUsername,
+  hasAnyUser,
   setSfaRequired,
   unlockUserByCli,
 } from '../features/users/service.js';
@@ -36,9 +37,9 @@ import { seedDemoIfEmpty } from '../seed/demo.js';
 class UsageError extends Error {}
 
 /** What a command that calls providers needs of the server's context. */
-function providerContext(db: Db, config: Config): AppContext {
+function providerContext(db: Db, config: Config, requireShared = true): AppContext {
   // The servers' keys: with DATABASE_URL configured, never generated (tokens sealed by the servers).
-  const secrets = loadSecrets(config, { requireShared: true });
+  const secrets = loadSecrets(config, { requireShared });
   // The providers as the server builds them (simulated ones are reached over HTTP at PUBLIC_URL).
   return {
     config,
@@ -196,7 +197,11 @@ const commands: Record<string, (db: Db, flags: Flags, config: Config, io: CliIo)
     await setSfaRequired(db, id, sfaRequired);
     return { id, sfaRequired };
   },
-  'seed-demo': async (db) => ({ seeded: await seedDemoIfEmpty({ db }) }),
+  // No simulator is mounted in this process: the demo's wearers get no token (decision 036), so
+  // no key seals anything and none is required.
+  'seed-demo': async (db, _flags, config) => ({
+    seeded: (await hasAnyUser(db)) ? false : await seedDemoIfEmpty(providerContext(db, config, false)),
+  }),
   'verify-audit': async (db, _flags, config) => {
     const v = await verifyAndRecord(db, readAnchors(config.auditAnchorFile), 'cli', new Date());
     return { ...v, exitCode: v.ok ? 0 : 1 };

@@ -2,16 +2,40 @@
  * Demo data for a first local start: one team, two trials with participants,
  * one account per role. The accounts are printed at start and listed in the
  * README. The participants' emails are placeholders, never real people.
+ *
+ * Study health (issue #23 item 9, decision 036): the third trial's first
+ * participants wear a simulated Fitbit tracker. Their days (wear minutes per
+ * participant-local day), battery and last sync are the simulator's own
+ * truth, set and read in-process through the simulators' library calls (the
+ * same state the mounted simulator answers from), stored by the device
+ * health check's repo; two of them need attention (one stopped wearing the
+ * tracker, one has a nearly empty battery), and the alerts are raised by the
+ * rules' real evaluation.
  */
 import type { Role } from '@trialwear/contract';
+import {
+  fitbitDevices,
+  fitbitTrackerLastSync,
+  fitbitUserId,
+  fitbitUserTimezone,
+  fitbitWearMinutes,
+  setFitbitBattery,
+  setFitbitWear,
+} from '@trialwear/simulators';
+import { addDays, localDate } from '@trialwear/zone';
 import { systemScope } from '../access/system.js';
-import type { Db } from '../db/database.js';
+import type { AppContext } from '../app-context.js';
 import { inTransaction, lockForTransaction } from '../db/transaction.js';
+import * as linksRepo from '../features/device-links/repo.js';
 import * as participantsRepo from '../features/participants/repo.js';
 import { createTeam } from '../features/teams/service.js';
 import * as trialUsersRepo from '../features/trial-users/repo.js';
 import * as trialsRepo from '../features/trials/repo.js';
 import { createUser, hasAnyUser } from '../features/users/service.js';
+import * as healthRepo from '../jobs/device-health/repo.js';
+import { evaluateTrialAlerts } from '../jobs/study-health/evaluate-alerts.js';
+import { fitbitSimulatorGrant } from '../providers/simulator-grants.js';
+import { saveTokens } from '../providers/token-store.js';
 
 export const DEMO_TEAM = 'Demo Research Team';
 export const DEMO_PASSWORD = 'Demo-pass1!';
@@ -44,10 +68,30 @@ const DEMO_TRIALS = [
     notes: 'Morning and evening blood pressure readings.',
     participants: 6,
   },
+  {
+    // Study health's demo (decision 036): its own trial, so the journeys that link the other
+    // trials' participants through the consent pages find them unlinked.
+    number: '003',
+    name: 'Wear Compliance Study',
+    code: 'WCS',
+    notes: 'Daily wear of a wrist tracker over 8 weeks; Study health shows who needs a call.',
+    participants: 8,
+  },
 ];
 
+/** The demo trial whose participants wear simulated trackers, and how many of them do. */
+export const DEMO_HEALTH_TRIAL = '003';
+const DEMO_WEARERS = 6;
+/** Stored days of each tracker: the last complete local days (the heat map's default 14 and one more). */
+export const DEMO_HEALTH_DAYS = 15;
+/** The two participants who need attention: one stopped wearing the tracker, one's battery is nearly empty. */
+export const DEMO_STOPPED_WEARING = 'WCS-002';
+export const DEMO_LOW_BATTERY = 'WCS-005';
+const STOPPED_DAYS = 3;
+const LOW_BATTERY_LEVEL = 8;
+
 /** Seeds only an empty database (no user yet); true when it did. */
-export async function seedDemoIfEmpty(ctx: { db: Db }): Promise<boolean> {
+export async function seedDemoIfEmpty(ctx: SeedContext): Promise<boolean> {
   if (await hasAnyUser(ctx.db)) return false;
   // Several servers starting at once on an empty database: one seeds, the others then find users.
   return inTransaction(ctx, async (tx) => {
@@ -58,11 +102,15 @@ export async function seedDemoIfEmpty(ctx: { db: Db }): Promise<boolean> {
   });
 }
 
+/** The server's context (the clock, and what the rules' evaluation uses); `db` may be a transaction. */
+export type SeedContext = AppContext;
+
 /** All or nothing: a failed seed leaves no half-made demo team behind. */
-export async function seedDemo(ctx: {
-  db: Db;
-}): Promise<{ teamId: number; userIds: Record<string, number> }> {
-  return inTransaction(ctx, async ({ db }) => {
+export async function seedDemo(
+  ctx: SeedContext,
+): Promise<{ teamId: number; userIds: Record<string, number> }> {
+  return inTransaction(ctx, async (tx) => {
+    const { db } = tx;
     const teamId = await createTeam(db, {
       name: DEMO_TEAM,
       maxParticipants: 500,
@@ -114,7 +162,94 @@ export async function seedDemo(ctx: {
           };
         }),
       );
+      if (t.number === DEMO_HEALTH_TRIAL) await seedStudyHealth(tx, teamId, trialId);
     }
     return { teamId, userIds };
   });
 }
+
+/**
+ * The simulator account of a demo wearer: the first candidate whose own
+ * (natural) tracker needs no attention today — battery not low, and not two
+ * complete days under the default 10 hours — so exactly the two chosen
+ * participants need it. Deterministic for a given day.
+ */
+function wearerAccount(code: string, now: Date): string {
+  for (let n = 0; ; n++) {
+    const userId = fitbitUserId(`demo:${code}:${n}`);
+    const { tz } = fitbitUserTimezone(userId);
+    const today = localDate(tz, now);
+    const battery = fitbitDevices(userId, now)[0]!.batteryLevel;
+    const wornWell = [1, 2, 3].every((i) => fitbitWearMinutes(userId, addDays(today, -i)) >= 12 * 60);
+    if (battery >= 30 && wornWell) return userId;
+  }
+}
+
+async function seedStudyHealth(ctx: SeedContext, teamId: number, trialId: number) {
+  const { db } = ctx;
+  const now = ctx.now();
+  const participants = await db
+    .selectFrom('participants')
+    .select(['id', 'participant_code'])
+    .where('trial_id', '=', trialId)
+    .orderBy('participant_code')
+    .limit(DEMO_WEARERS)
+    .execute();
+  for (const p of participants) {
+    const code = p.participant_code!;
+    const userId = wearerAccount(code, now);
+    const { tz } = fitbitUserTimezone(userId);
+    const today = localDate(tz, now);
+    // The simulator's control state, in-process: what the mounted simulator answers from now on.
+    if (code === DEMO_STOPPED_WEARING)
+      setFitbitWear(
+        userId,
+        Array.from({ length: STOPPED_DAYS + 1 }, (_, i) => addDays(today, -i)),
+        0,
+      );
+    if (code === DEMO_LOW_BATTERY) setFitbitBattery(userId, LOW_BATTERY_LEVEL);
+
+    const deviceId = await linksRepo.insertLink(db, {
+      participantId: p.id,
+      teamId,
+      catalogId: null,
+      provider: 'fitbit',
+      authorization_status: 'authorized',
+      authorization_date: addHours(now, -24 * (DEMO_HEALTH_DAYS + 1)),
+      provider_user_id: userId,
+      legacy_user_id: null,
+      updated_at: now,
+    });
+    // The simulator's consent, given in-process (no browser): the sync and the hourly check read
+    // this link like any other, as long as this process runs (the simulator keeps tokens in memory).
+    const grant = fitbitSimulatorGrant(ctx.providers);
+    if (grant) {
+      const t = grant(ctx.providers.links.fitbit.settings.clientId, userId);
+      await saveTokens(ctx, deviceId, {
+        access_token: t.accessToken,
+        ...(t.refreshToken ? { refresh_token: t.refreshToken } : {}),
+        expires_in: t.expiresIn,
+        scope: t.scope,
+      });
+    }
+    // The participant's zone as the sync keeps it (read from the provider's profile).
+    await db
+      .insertInto('device_sync_state')
+      .values({ participant_device_id: deviceId, time_zone: tz })
+      .execute();
+    await healthRepo.saveStatus(db, deviceId, {
+      lastSyncAt: fitbitTrackerLastSync(userId, now),
+      batteryLevel: fitbitDevices(userId, now)[0]!.batteryLevel,
+      checkedAt: now,
+    });
+    // Complete local days only: today's wear is still being recorded.
+    const days = Array.from({ length: DEMO_HEALTH_DAYS }, (_, i) => {
+      const date = addDays(today, i - DEMO_HEALTH_DAYS);
+      return { date, wearMinutes: fitbitWearMinutes(userId, date) };
+    });
+    await healthRepo.saveDays(db, { id: deviceId, participant_id: p.id }, days, now);
+  }
+  await evaluateTrialAlerts(ctx, systemScope.trial('seed', teamId, trialId));
+}
+
+const addHours = (d: Date, hours: number) => new Date(d.getTime() + hours * 3_600_000);

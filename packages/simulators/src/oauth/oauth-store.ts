@@ -181,6 +181,15 @@ export class OAuthStore {
     return this.issue(grant.clientId, grant.userId, grant.scope, grant.refresh !== false);
   }
 
+  /**
+   * The tokens of a consent the account holder gave out of band (the portal's
+   * demo seed links simulated people without a browser): as an authorization
+   * code's exchange would issue them.
+   */
+  grant(clientId: string, userId: string, scope: string): IssuedTokens {
+    return this.issue(clientId, userId, scope, true);
+  }
+
   /** An access token without a refresh token for a non-user principal (a Google service account). */
   issueServiceToken(clientId: string, principal: string, scope: string): IssuedTokens {
     return this.issue(clientId, principal, scope, false);

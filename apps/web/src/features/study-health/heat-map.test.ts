@@ -1,6 +1,6 @@
 import type { StudyHealthParticipant } from '@trialwear/contract';
 import { describe, expect, it } from 'vitest';
-import { cellOf, datesOf, dayPageOf, healthRange, heatRows } from './heat-map';
+import { cellOf, datesOf, dayPageOf, healthRange, heatRows, participantPageLink } from './heat-map';
 
 const participant = (over: Partial<StudyHealthParticipant>): StudyHealthParticipant => ({
   participantId: 1,
@@ -71,5 +71,14 @@ describe('study health heat map', () => {
       '/DexcomParticipantDataPage',
     );
     expect(dayPageOf(participant({}))).toBe('/ParticipantOverview');
+  });
+
+  it('links the page with the trial, the participant and the day in the query (the e-mail link form)', () => {
+    expect(participantPageLink('/DexcomParticipantDataPage', 3, 41, '2026-11-24')).toBe(
+      '/DexcomParticipantDataPage?trialId=3&participantId=41&date=2026-11-24',
+    );
+    expect(participantPageLink('/ParticipantOverview', 3, 41)).toBe(
+      '/ParticipantOverview?trialId=3&participantId=41',
+    );
   });
 });

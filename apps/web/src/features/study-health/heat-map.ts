@@ -134,3 +134,14 @@ export function dayPageOf(p: StudyHealthParticipant): string {
   if (providers.includes('omron')) return '/OmronParticipantDataPage';
   return '/ParticipantOverview';
 }
+
+/**
+ * The link of a participant's page that also works opened directly (a
+ * reload, a new tab, the digest e-mail's link): the trial, the participant
+ * and the day (a cell's) in the query, as the data pages read them.
+ */
+export function participantPageLink(path: string, trialId: number, participantId: number, date?: string) {
+  const q = new URLSearchParams({ trialId: String(trialId), participantId: String(participantId) });
+  if (date) q.set('date', date);
+  return `${path}?${q}`;
+}

@@ -2,7 +2,9 @@
  * /DexcomParticipantDataPage (the spec leaves it open; issue #10 item 7): the
  * estimated glucose values of a chosen period (default 7 days; over 30 days
  * the server stitches 30-day windows), a step line with the 70–180 mg/dL
- * target shaded, the clinical summary and the readings, paged.
+ * target shaded, the clinical summary and the readings, paged. Asked for a
+ * day (?date=YYYY-MM-DD, a study-health cell's), it opens on that local day
+ * of the participant until another period is chosen.
  */
 import { Alert, Card, Group, Loader, SegmentedControl, Stack, Text } from '@mantine/core';
 import type { ColumnDef } from '@tanstack/react-table';
@@ -10,15 +12,22 @@ import { DATA_MESSAGES, type Egv, glucoseSummary, type Trial } from '@trialwear/
 import { useMemo, useState } from 'react';
 import { DataTable } from '../../../components/data-table/data-table';
 import { useDexcomEgvs } from '../api/dexcom-data-api';
-import { type DataParticipant, ParticipantFrame, WithParticipant } from '../components/participant-frame';
+import {
+  type DataParticipant,
+  ParticipantFrame,
+  useAskedDate,
+  WithParticipant,
+} from '../components/participant-frame';
 import { dataErrorText } from '../lib/data-error';
 import { showLocal } from '../lib/local-dates';
 import {
   DEFAULT_GLUCOSE_DAYS,
   egvReadings,
   GLUCOSE_PERIODS,
+  glucoseDayWindow,
   glucoseLine,
   glucoseWindow,
+  readingsOfDay,
   trendText,
 } from './glucose';
 import { GlucoseChart } from './glucose-chart';
@@ -41,11 +50,19 @@ const columns: ColumnDef<Reading, unknown>[] = [
 ];
 
 function DexcomData({ participant, trial }: { participant: DataParticipant; trial: Trial }) {
-  const [days, setDays] = useState<number>(DEFAULT_GLUCOSE_DAYS);
+  const asked = useAskedDate();
+  // A day asked for (a study-health cell): that local day of the participant, until a period is chosen.
+  const [day, setDay] = useState<string | null>(asked ?? null);
+  const [days, setDays] = useState<number>(asked ? 1 : DEFAULT_GLUCOSE_DAYS);
   // The window is fixed when the period is chosen, so the summary's days match what was asked.
-  const [window, setWindow] = useState(() => glucoseWindow(DEFAULT_GLUCOSE_DAYS));
+  const [window, setWindow] = useState(() =>
+    asked ? glucoseDayWindow(asked) : glucoseWindow(DEFAULT_GLUCOSE_DAYS),
+  );
   const egvs = useDexcomEgvs(participant.id, window);
-  const readings = useMemo(() => egvReadings(egvs.data?.series), [egvs.data]);
+  const readings = useMemo(() => {
+    const all = egvReadings(egvs.data?.series);
+    return day ? readingsOfDay(all, day) : all;
+  }, [egvs.data, day]);
   const summary = useMemo(
     () =>
       glucoseSummary(
@@ -72,13 +89,16 @@ function DexcomData({ participant, trial }: { participant: DataParticipant; tria
           aria-label="Period"
           value={String(days)}
           onChange={(v) => {
+            setDay(null);
             setDays(Number(v));
             setWindow(glucoseWindow(Number(v)));
           }}
           data={GLUCOSE_PERIODS.map((d) => ({ value: String(d), label: d === 1 ? '1 day' : `${d} days` }))}
         />
         <Text size="sm" c="dimmed" aria-label="Window">
-          {window.startDate.replace('T', ' ')} – {window.endDate.replace('T', ' ')} UTC
+          {day
+            ? `Day ${day} (participant’s clock)`
+            : `${window.startDate.replace('T', ' ')} – ${window.endDate.replace('T', ' ')} UTC`}
           {egvs.data?.timeZone ? ` · participant’s zone ${egvs.data.timeZone}` : ''}
         </Text>
       </Group>

@@ -1,6 +1,14 @@
 import { glucoseSummary, type Series } from '@trialwear/contract';
 import { describe, expect, it } from 'vitest';
-import { egvReadings, glucoseBands, glucoseLine, glucoseWindow, trendText } from './glucose';
+import {
+  egvReadings,
+  glucoseBands,
+  glucoseDayWindow,
+  glucoseLine,
+  glucoseWindow,
+  readingsOfDay,
+  trendText,
+} from './glucose';
 
 type Rec = { systemTime: string; displayTime: string; value: number | null; trend?: string };
 /** The server's `egv` series of these records (as providers/dexcom/series.ts answers it). */
@@ -42,6 +50,25 @@ describe('glucose page helpers', () => {
       endDate: '2026-11-15T10:31:00',
     });
     expect(glucoseWindow(90, now).startDate).toBe('2026-08-17T10:31:00');
+  });
+
+  it('asks for a whole local day of any zone (UTC−12 to +14), never past now, and keeps that day', () => {
+    const later = Date.parse('2026-12-01T00:00:00Z');
+    expect(glucoseDayWindow('2026-11-10', later)).toEqual({
+      startDate: '2026-11-09T10:00:00',
+      endDate: '2026-11-11T12:00:00',
+    });
+    // Yesterday's window ends now.
+    expect(glucoseDayWindow('2026-11-14', Date.parse('2026-11-15T10:31:47Z')).endDate).toBe(
+      '2026-11-15T10:31:00',
+    );
+    const readings = [
+      { displayTime: '2026-11-09T23:55:00-08:00' },
+      { displayTime: '2026-11-10T00:00:00-08:00' },
+      { displayTime: '2026-11-10T23:55:00+14:00' },
+      { displayTime: '2026-11-11T00:00:00+09:00' },
+    ];
+    expect(readingsOfDay(readings, '2026-11-10')).toEqual(readings.slice(1, 3));
   });
 
   it('keeps EGVs with a value and draws them oldest first on the displayed clock', () => {

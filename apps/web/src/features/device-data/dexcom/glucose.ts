@@ -25,6 +25,22 @@ export function glucoseWindow(days: number, nowMs: number = Date.now()) {
 }
 
 /**
+ * The window that holds one participant-local day whole, whatever the
+ * participant's zone (UTC−12 to UTC+14): the date's UTC midnight − 14 h to
+ * + 36 h, never past now. The page keeps the readings of the day itself
+ * (readingsOfDay), on the participant's displayed clock.
+ */
+export function glucoseDayWindow(date: string, nowMs: number = Date.now()) {
+  const midnight = Date.parse(`${date}T00:00:00Z`);
+  const end = Math.min(midnight + 36 * 3_600_000, Math.floor(nowMs / 60_000) * 60_000);
+  return { startDate: utcText(midnight - 14 * 3_600_000), endDate: utcText(end) };
+}
+
+/** The readings of one local day of the participant (their displayed clock). */
+export const readingsOfDay = <R extends Pick<Egv, 'displayTime'>>(readings: readonly R[], date: string) =>
+  readings.filter((r) => r.displayTime.slice(0, 10) === date);
+
+/**
  * The EGVs with a value, from the answer's `egv` series (decision 030): the
  * instant and the participant's displayed clock as Dexcom sent them (kept in
  * the point's detail), the value and the trend. A sensor may report a record

@@ -3,6 +3,8 @@
  * date, results limit, sort order), then the readings as a table and a chart.
  * The answer is checked against the contract before it is shown: an answer
  * that does not fit gets the spec's "could not prepare" text, not a blank page.
+ * Asked for a day (?date=YYYY-MM-DD, a study-health cell's), the form starts
+ * on that day, oldest first: its readings come first.
  */
 import {
   Alert,
@@ -21,7 +23,12 @@ import { DATA_MESSAGES, type OmronQuery, omronDataResultSchema } from '@trialwea
 import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useOmronData } from '../api/omron-data-api';
-import { type DataParticipant, ParticipantFrame, WithParticipant } from '../components/participant-frame';
+import {
+  type DataParticipant,
+  ParticipantFrame,
+  useAskedDate,
+  WithParticipant,
+} from '../components/participant-frame';
 import { dataErrorText } from '../lib/data-error';
 import { BloodPressureChart, WeightChart } from './omron-charts';
 import {
@@ -37,6 +44,7 @@ import { BloodPressureTable, WeightTable } from './omron-readings-table';
 import { bloodPressureLines, weightLines } from './omron-series';
 
 export default function OmronParticipantDataPage() {
+  const asked = useAskedDate();
   return (
     <WithParticipant>
       {(participant, trial, state) => (
@@ -44,6 +52,7 @@ export default function OmronParticipantDataPage() {
           participant={participant}
           trial={trial}
           initialCategory={state.category ?? state.subject}
+          {...(asked ? { initialDate: asked } : {})}
         />
       )}
     </WithParticipant>
@@ -58,13 +67,18 @@ function OmronData({
   participant,
   trial,
   initialCategory,
+  initialDate,
 }: {
   participant: DataParticipant;
   trial: Trial;
   initialCategory?: string;
+  /** The day to open (not in the future: then the default start). */
+  initialDate?: string;
 }) {
   const navigate = useNavigate();
-  const [form, setForm] = useState<OmronForm>(() => defaultOmronForm(categoryFromState(initialCategory)));
+  const [form, setForm] = useState<OmronForm>(() =>
+    defaultOmronForm(categoryFromState(initialCategory), new Date(), initialDate),
+  );
   const [errors, setErrors] = useState<OmronFormErrors>({});
   // The spec's page opens with its default query already shown.
   const [query, setQuery] = useState<OmronQuery | null>(() => toOmronQuery(form));

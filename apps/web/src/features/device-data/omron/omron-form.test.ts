@@ -16,6 +16,15 @@ describe('Omron form', () => {
     expect(defaultOmronForm('nonsense', now).category).toBe('bloodPressure');
   });
 
+  it('starts on a day asked for (a study-health cell), unless it is in the future or not a date', () => {
+    expect(defaultOmronForm(undefined, now, '2026-11-12')).toMatchObject({
+      startDate: '2026-11-12',
+      sortOrder: 'asc',
+    });
+    expect(defaultOmronForm(undefined, now, '2026-11-16').startDate).toBe('2026-11-08');
+    expect(defaultOmronForm(undefined, now, 'yesterday').startDate).toBe('2026-11-08');
+  });
+
   it('gives each message of core §5', () => {
     const ok = defaultOmronForm(undefined, now);
     expect(validateOmronForm(ok, now)).toEqual({});

@@ -29,11 +29,15 @@ export const LIMIT_OPTIONS = SCALE_LIMITS.map((n) => ({
 export const isOmronCategory = (c: unknown): c is OmronCategory =>
   typeof c === 'string' && (OMRON_CATEGORIES as readonly string[]).includes(c);
 
-/** Spec default: the category given (else blood pressure), start 7 days ago, all results, ascending. */
-export function defaultOmronForm(category?: unknown, now: Date = new Date()): OmronForm {
+/**
+ * Spec default: the category given (else blood pressure), start 7 days ago, all results, ascending;
+ * a day asked for (a study-health cell's) starts the form on that day unless it is in the future.
+ */
+export function defaultOmronForm(category?: unknown, now: Date = new Date(), day?: string): OmronForm {
+  const asked = day && /^\d{4}-\d{2}-\d{2}$/.test(day) && day <= localDate(now) ? day : undefined;
   return {
     category: isOmronCategory(category) ? category : 'bloodPressure',
-    startDate: daysAgo(7, now),
+    startDate: asked ?? daysAgo(7, now),
     limit: '0',
     sortOrder: 'asc',
   };

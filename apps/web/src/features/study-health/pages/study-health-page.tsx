@@ -37,6 +37,7 @@ import {
   type HeatRow,
   healthRange,
   heatRows,
+  participantPageLink,
 } from '../heat-map';
 
 export default function StudyHealthPage() {
@@ -82,15 +83,23 @@ function StudyHealth({ trialId }: { trialId: number }) {
     }),
     [],
   );
+  // The URL names the participant and the day too, so the page survives a reload or a new tab.
   const onOpenDay = useCallback(
     (row: HeatRow, date: string) =>
-      navigate(dayPageOf(row.participant), { state: { participant: participantState(row), trial, date } }),
-    [navigate, participantState, trial],
+      navigate(
+        participantPageLink(dayPageOf(row.participant), trialId, row.participant.participantId, date),
+        {
+          state: { participant: participantState(row), trial, date },
+        },
+      ),
+    [navigate, participantState, trial, trialId],
   );
   const onOpenParticipant = useCallback(
     (row: HeatRow) =>
-      navigate('/ParticipantOverview', { state: { participant: participantState(row), trial } }),
-    [navigate, participantState, trial],
+      navigate(participantPageLink('/ParticipantOverview', trialId, row.participant.participantId), {
+        state: { participant: participantState(row), trial },
+      }),
+    [navigate, participantState, trial, trialId],
   );
 
   const error = rules.error ?? table.error;

@@ -8,13 +8,12 @@ import { Alert, Button, Card, Group, Loader, SegmentedControl, Stack, Text, Text
 import { DATA_MESSAGES, TRACKER_FORM_MESSAGES } from '@trialwear/contract';
 import { addDays } from '@trialwear/zone';
 import { useMemo, useState } from 'react';
-import { useLocation } from 'react-router';
 import { seriesFor, TimeChart } from '../../../../components/chart';
 import { useTrackerPaths } from '../../api/fitbit-data-api';
 import { ParticipantHeader } from '../components/participant-header';
 import { dataErrorText } from '../data-error';
 import { type HeartDetail, intradayPaths, readIntraday } from '../intraday';
-import { type FitbitPageState, useFitbitPageState } from '../page-state';
+import { useAskedFitbitDate, useFitbitPageState } from '../page-state';
 import { todayIn, validateTimeWindow } from '../periods';
 import { useRawShortcut } from '../use-raw-shortcut';
 
@@ -35,9 +34,9 @@ function OneDay({ participant, trial }: NonNullable<ReturnType<typeof useFitbitP
   useRawShortcut(participant, trial);
   const today = todayIn();
   // A day named by the caller (a study-health cell), else yesterday.
-  const asked = (useLocation().state as FitbitPageState | null)?.date;
+  const asked = useAskedFitbitDate();
   const [form, setForm] = useState<DayQuery>({
-    date: asked && /^\d{4}-\d{2}-\d{2}$/.test(asked) && asked <= today ? asked : addDays(today, -1),
+    date: asked && asked <= today ? asked : addDays(today, -1),
     detail: '1min',
     startTime: '',
     endTime: '',
