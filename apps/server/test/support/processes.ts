@@ -6,8 +6,8 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Kysely, sql } from 'kysely';
-import type { Database } from '../../src/db/schema/index.js';
 import { freePort } from '../../../../scripts/free-port.mjs';
+import type { Database } from '../../src/db/schema/index.js';
 import type { TestApp } from './test-app.js';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
@@ -99,12 +99,7 @@ export function startWorkerWithEnv(env: NodeJS.ProcessEnv) {
  * COMMIT already in its socket lands after the kill — so counting rows right
  * after `kill()` races that commit (seen in CI under load: 30 rows late).
  */
-export async function killAndSettle(
-  child: ChildProcess,
-  db: Kysely<Database>,
-  appName: string,
-  ms = 30_000,
-) {
+export async function killAndSettle(child: ChildProcess, db: Kysely<Database>, appName: string, ms = 30_000) {
   const open = async () =>
     (
       await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity
