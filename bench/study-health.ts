@@ -14,16 +14,21 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, constants } from 'node:zlib';
+import { studyHealthSchema } from '@trialwear/contract';
 import { addDays, utcDate } from '@trialwear/zone';
-import { sql } from 'kysely';
 import { systemScope } from '../apps/server/src/access/system.js';
 import { loadConfig } from '../apps/server/src/config.js';
+import { healthDays } from '../apps/server/src/features/study-health/repo.js';
 import { trialHealthTable } from '../apps/server/src/features/study-health/service.js';
+import { brotliQuality } from '../apps/server/src/http/api-compression.js';
 import { buildApp } from '../apps/server/src/http/app.js';
 import { evaluateTrialAlerts } from '../apps/server/src/jobs/study-health/evaluate-alerts.js';
 import { startRuntime } from '../apps/server/src/runtime.js';
 import { freePort } from '../scripts/free-port.mjs';
 import { benchTeam, signedInCookie } from './support/bench-app.js';
+import { seedHealthTrial, vacuumAnalyze } from './support/health-trial.js';
 
 const N = Number(process.env.BENCH_PARTICIPANTS ?? 1000);
 const DAYS = 90;
@@ -51,41 +56,8 @@ try {
   const today = utcDate(Date.now());
   const { teamId, trialId } = await benchTeam(db, 'Bench health');
   console.log(`seeding ${N} participants × ${DAYS} days…`);
-  for (let start = 0; start < N; start += 500) {
-    await db
-      .insertInto('participants')
-      .values(
-        Array.from({ length: Math.min(500, N - start) }, (_, k) => ({
-          team_id: teamId,
-          trial_id: trialId,
-          email: `p${start + k}@bench.example`,
-          participant_code_suffix: String(start + k).padStart(5, '0'),
-          participant_code: `BEN-${String(start + k).padStart(5, '0')}`,
-        })),
-      )
-      .execute();
-  }
-  // One Fitbit link each, its state, and 90 days of wear (in SQL: the server writes the same rows).
-  await sql`
-    INSERT INTO participant_devices (participant_id, team_id, provider, authorization_status, authorization_date, provider_user_id)
-    SELECT id, team_id, 'fitbit', 'authorized', now(), 'B' || id FROM participants WHERE trial_id = ${trialId}`.execute(
-    db,
-  );
-  await sql`
-    INSERT INTO device_sync_state (participant_device_id, provider_last_sync_at, battery_level, device_checked_at)
-    SELECT d.id, now() - interval '1 hour', CASE WHEN d.participant_id % 11 = 0 THEN 9 ELSE 80 END, now()
-    FROM participant_devices d JOIN participants p ON p.id = d.participant_id WHERE p.trial_id = ${trialId}`.execute(
-    db,
-  );
-  await sql`
-    INSERT INTO device_health_days (participant_device_id, participant_id, local_date, wear_minutes, metrics_present)
-    SELECT d.id, d.participant_id, day::date,
-           CASE WHEN d.participant_id % 7 = 0 THEN 200 ELSE 600 + (d.participant_id * 37 + extract(doy FROM day)::int * 13) % 840 END,
-           ARRAY['heart_rate_intraday', 'steps']
-    FROM participant_devices d JOIN participants p ON p.id = d.participant_id
-    CROSS JOIN generate_series(${addDays(today, -(DAYS - 1))}::date, ${today}::date, interval '1 day') AS day
-    WHERE p.trial_id = ${trialId}`.execute(db);
-  await sql`ANALYZE`.execute(db);
+  await seedHealthTrial(db, { teamId, trialId, code: 'BEN' }, N, DAYS);
+  await vacuumAnalyze(dataDir, config.EMBEDDED_PG_PORT);
 
   // The rules' evaluation: the first run opens the alerts, the second finds them open.
   const scope = systemScope.trial('job', teamId, trialId);
@@ -105,6 +77,68 @@ try {
     await trialHealthTable(runtime.ctx, scope, { from: addDays(today, -13), to: today });
     if (i >= WARMUP) service.push(performance.now() - t0);
   }
+
+  // Where the time of the answer goes, stage by stage (CPU of this process, which runs them all
+  // but the query's PostgreSQL side): the days' query alone, the service (queries + merging), a
+  // zod validation of the whole answer, JSON.stringify, brotli at quality 4 and at the server's.
+  const brotli = promisify(brotliCompress);
+  const stages = async (days: number) => {
+    const range = { from: addDays(today, -(days - 1)), to: today };
+    const out = {
+      query: [] as number[],
+      service: [] as number[],
+      zod: [] as number[],
+      json: [] as number[],
+      brotli: [] as number[],
+      brotliServer: [] as number[],
+    };
+    let bytes = 0;
+    let sizes = '';
+    for (let i = 0; i < 3 + 10; i++) {
+      let t0 = performance.now();
+      await healthDays(db, scope, range.from, range.to);
+      const query = performance.now() - t0;
+      t0 = performance.now();
+      const table = await trialHealthTable(runtime.ctx, scope, range);
+      const service = performance.now() - t0;
+      const answer = {
+        trialId,
+        timezone: table.rules.timezone,
+        from: table.from,
+        to: table.to,
+        rules: table.rules,
+        digestSubscribed: false,
+        participants: table.participants,
+      };
+      t0 = performance.now();
+      studyHealthSchema.parse(answer);
+      const zod = performance.now() - t0;
+      t0 = performance.now();
+      const text = JSON.stringify(answer);
+      const json = performance.now() - t0;
+      t0 = performance.now();
+      const br4 = await brotli(text, { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } });
+      const br = performance.now() - t0;
+      t0 = performance.now();
+      const br2 = await brotli(text, {
+        params: { [constants.BROTLI_PARAM_QUALITY]: brotliQuality(text.length) },
+      });
+      const brServer = performance.now() - t0;
+      sizes = `${(br4.length / 1024).toFixed(0)} / ${(br2.length / 1024).toFixed(0)} KB`;
+      bytes = text.length;
+      if (i < 3) continue;
+      out.query.push(query);
+      out.service.push(service);
+      out.zod.push(zod);
+      out.json.push(json);
+      out.brotli.push(br);
+      out.brotliServer.push(brServer);
+    }
+    const med = (xs: number[]) => pct(xs, 50).toFixed(1);
+    return `query ${med(out.query)}, service ${med(out.service)}, zod ${med(out.zod)}, JSON.stringify ${med(out.json)}, brotli-4 ${med(out.brotli)}, brotli at the server's quality (${brotliQuality(bytes)}) ${med(out.brotliServer)} ms (${(bytes / 1024 / 1024).toFixed(1)} MB; brotli-4 / server ${sizes})`;
+  };
+  const stages14 = await stages(14);
+  const stages90 = await stages(90);
 
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
@@ -149,6 +183,8 @@ try {
   console.log(line('GET studyHealth, 14 days', d14, 150));
   console.log(line('GET studyHealth, 90 days', d90, 400));
   console.log(`  of which the service, 14 days (queries + merging): p50 ${pct(service, 50).toFixed(1)} ms`);
+  console.log(`  stages (medians, one at a time), 14 days: ${stages14}`);
+  console.log(`  stages (medians, one at a time), 90 days: ${stages90}`);
   console.log(
     `  evaluate the rules (${N} participants, ${opened} alerts opened): first ${evals[0]!.toFixed(0)} ms, then median ${pct(evals.slice(1), 50).toFixed(0)} ms  budget < 2000 ms: ${Math.max(...evals) < 2000 ? 'met' : 'MISSED'}`,
   );

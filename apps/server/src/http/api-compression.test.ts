@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chooseEncoding } from './api-compression.js';
+import { brotliQuality, chooseEncoding } from './api-compression.js';
 
 describe('the encoding of large /api answers', () => {
   it.each([
@@ -17,5 +17,14 @@ describe('the encoding of large /api answers', () => {
     ['deflate', null],
   ] as const)('Accept-Encoding %j → %s', (header, expected) => {
     expect(chooseEncoding(header)).toBe(expected);
+  });
+});
+
+describe('the brotli quality of a large /api answer', () => {
+  it('is 4 below 1 MiB and 2 from 1 MiB (the study-health tables of big trials)', () => {
+    expect(brotliQuality(16 * 1024)).toBe(4);
+    expect(brotliQuality(1024 * 1024 - 1)).toBe(4);
+    expect(brotliQuality(1024 * 1024)).toBe(2);
+    expect(brotliQuality(12 * 1024 * 1024)).toBe(2);
   });
 });

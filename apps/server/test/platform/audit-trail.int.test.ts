@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readAnchors } from '../../src/audit/anchors.js';
-import { recordAudit } from '../../src/audit/audit-log.js';
+import { recordAudit, recordAudits } from '../../src/audit/audit-log.js';
 import { verifyAuditChain } from '../../src/audit/verify-chain.js';
 import { auditAnchor } from '../../src/jobs/audit-anchor/job.js';
 import { teamWithRoles } from '../support/fixtures.js';
@@ -81,6 +81,27 @@ describe('audit trail', () => {
     expect(seqs).toEqual(Array.from({ length: rows.length }, (_, i) => i + 1));
     const v = await verifyAuditChain(t.ctx.db);
     expect(v).toMatchObject({ ok: true, entries: rows.length, firstBreak: null });
+  });
+
+  it('links the rows of one multi-row insert (recordAudits) one after the other, in the given order', async () => {
+    await write(2);
+    const entries = Array.from({ length: 1500 }, (_, i) => ({
+      userId: null,
+      teamId: null,
+      action: `test.batch.${i}`,
+      entityType: 'test',
+      entityId: i,
+      after: { i },
+    }));
+    await Promise.all([recordAudits(t.ctx.db, entries), write(5)]);
+    const batch = await t.ctx.db
+      .selectFrom('audit_log')
+      .select(['action'])
+      .where('action', 'like', 'test.batch.%')
+      .orderBy('chain_seq')
+      .execute();
+    expect(batch.map((r) => r.action)).toEqual(entries.map((e) => e.action));
+    expect(await verifyAuditChain(t.ctx.db)).toMatchObject({ ok: true, entries: 1507, firstBreak: null });
   });
 
   it('finds an edited entry', async () => {

@@ -218,25 +218,33 @@ export function healthParticipants(db: Db, { teamId, trialId }: TrialScope) {
     .execute();
 }
 
-/** The stored days of the trial's participants' devices from `from` to `to` (local dates): one query. */
+/**
+ * A stored day of one device, as PostgreSQL writes it into JSON: local date,
+ * wear minutes, CGM active percent, blood-pressure readings, metrics present.
+ */
+export type StoredDay = [string, number | null, number | null, number | null, string[]];
+
+/**
+ * The stored days of the trial's participants' devices from `from` to `to`
+ * (local dates): one query, one row per participant that has any, its days
+ * in one JSON array ordered by date and device. JSON (parsed at once by the
+ * driver) rather than a row per day: the driver's work per row and per text[]
+ * was most of the page's time at 90,000 days (bench/study-health.ts).
+ */
 export function healthDays(db: Db, { teamId, trialId }: TrialScope, from: string, to: string) {
   return db
     .selectFrom('device_health_days as h')
     .innerJoin('participants as p', 'p.id', 'h.participant_id')
     .select([
       'h.participant_id',
-      'h.local_date',
-      'h.wear_minutes',
-      'h.cgm_active_percent',
-      'h.bp_readings',
-      'h.metrics_present',
+      sql<StoredDay[]>`json_agg(json_build_array(
+        h.local_date, h.wear_minutes, h.cgm_active_percent, h.bp_readings, h.metrics_present)
+        ORDER BY h.local_date, h.participant_device_id)`.as('days'),
     ])
     .where('p.trial_id', '=', trialId)
     .where('p.team_id', '=', teamId)
     .where('h.local_date', '>=', from)
     .where('h.local_date', '<=', to)
-    .orderBy('h.participant_id')
-    .orderBy('h.local_date')
-    .orderBy('h.participant_device_id')
+    .groupBy('h.participant_id')
     .execute();
 }

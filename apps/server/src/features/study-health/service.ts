@@ -230,42 +230,49 @@ export function healthRange(
   return { from, to: end };
 }
 
-type DayRow = Awaited<ReturnType<typeof repo.healthDays>>[number];
-
-/** A participant's devices' rows of one date as one day: the measures each device gives, metrics united. */
-function mergeDay(rows: DayRow[]): HealthDay {
-  const max = (xs: (number | null)[]) => {
-    const known = xs.filter((x): x is number => x !== null);
-    return known.length ? Math.max(...known) : null;
-  };
-  const bp = rows.map((r) => r.bp_readings).filter((x): x is number => x !== null);
-  return {
-    date: rows[0]!.local_date,
-    wearMinutes: max(rows.map((r) => r.wear_minutes)),
-    cgmActivePercent: max(
-      rows.map((r) => (r.cgm_active_percent === null ? null : Number(r.cgm_active_percent))),
-    ),
-    bpReadings: bp.length ? bp.reduce((a, b) => a + b, 0) : null,
-    metricsPresent: [...new Set(rows.flatMap((r) => r.metrics_present))].sort(),
-  };
+/** Sorted without duplicates; the array itself when it already is (the stored arrays usually are). */
+function sortedUnique(xs: string[]): string[] {
+  for (let i = 1; i < xs.length; i++) if (!(xs[i - 1]! < xs[i]!)) return [...new Set(xs)].sort();
+  return xs;
 }
 
-function daysByParticipant(rows: DayRow[]): Map<number, HealthDay[]> {
-  const out = new Map<number, HealthDay[]>();
-  // Rows come ordered by participant, date, device: consecutive rows of one date are one day.
+/**
+ * A participant's devices' stored days of one date (rows[from..to), to
+ * exclusive) as one day: the measures each device gives, metrics united. Most
+ * dates have one device's day, taken as it is.
+ */
+function mergeDay(rows: repo.StoredDay[], from: number, to: number): HealthDay {
+  const [date, wear, cgm, bp, metrics] = rows[from]!;
+  if (to - from === 1)
+    return {
+      date,
+      wearMinutes: wear,
+      cgmActivePercent: cgm,
+      bpReadings: bp,
+      metricsPresent: sortedUnique(metrics),
+    };
+  let wearMinutes: number | null = null;
+  let cgmActivePercent: number | null = null;
+  let bpReadings: number | null = null;
+  const united: string[] = [];
+  for (let i = from; i < to; i++) {
+    const [, w, c, b, m] = rows[i]!;
+    if (w !== null) wearMinutes = Math.max(wearMinutes ?? w, w);
+    if (c !== null) cgmActivePercent = Math.max(cgmActivePercent ?? c, c);
+    if (b !== null) bpReadings = (bpReadings ?? 0) + b;
+    united.push(...m);
+  }
+  return { date, wearMinutes, cgmActivePercent, bpReadings, metricsPresent: [...new Set(united)].sort() };
+}
+
+/** A participant's stored days, ordered by date and device, as one day per date. */
+function mergeDays(rows: repo.StoredDay[]): HealthDay[] {
+  const out: HealthDay[] = [];
   let i = 0;
   while (i < rows.length) {
-    const first = rows[i]!;
     let j = i + 1;
-    while (
-      j < rows.length &&
-      rows[j]!.participant_id === first.participant_id &&
-      rows[j]!.local_date === first.local_date
-    )
-      j += 1;
-    const list = out.get(first.participant_id) ?? [];
-    list.push(mergeDay(rows.slice(i, j)));
-    out.set(first.participant_id, list);
+    while (j < rows.length && rows[j]![0] === rows[i]![0]) j += 1;
+    out.push(mergeDay(rows, i, j));
     i = j;
   }
   return out;
@@ -310,7 +317,7 @@ export async function trialHealthTable(ctx: Ctx, scope: TrialScope, query: Study
     repo.healthParticipants(ctx.db, scope),
     repo.healthDays(ctx.db, scope, from, to),
   ]);
-  const days = daysByParticipant(dayRows);
+  const days = new Map(dayRows.map((r) => [r.participant_id, mergeDays(r.days)]));
   return { rules, from, to, participants: participants.map((p) => toParticipant(p, days.get(p.id) ?? [])) };
 }
 

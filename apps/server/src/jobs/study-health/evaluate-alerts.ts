@@ -5,7 +5,8 @@
  * unique index allows one open alert per participant × rule, so a re-run or
  * a second worker raises nothing twice — and open alerts whose condition
  * cleared close by themselves. Each opening and closing is audited (by the
- * system). One transaction per trial. A linkError alert's opening queues,
+ * system). One transaction per trial, a few statements per trial (not per
+ * participant). A linkError alert's opening queues,
  * in that transaction, its immediate e-mail to the trial's subscribed staff
  * (one row per recipient: sent once per opened alert), delivered right after
  * the commit (mail.ts; the digest job retries what failed).
@@ -15,7 +16,7 @@ import { addDays, localDate } from '@trialwear/zone';
 import type { TrialScope } from '../../access/index.js';
 import { systemScope } from '../../access/system.js';
 import type { AppContext } from '../../app-context.js';
-import { recordAudit } from '../../audit/audit-log.js';
+import { type AuditEntry, recordAudits } from '../../audit/audit-log.js';
 import { inTransaction } from '../../db/transaction.js';
 import { holdingRules } from '../../features/study-health/evaluate-rules.js';
 import { trialHealthTable, trialRules } from '../../features/study-health/service.js';
@@ -39,50 +40,53 @@ export async function evaluateTrialAlerts(ctx: AppContext, scope: TrialScope) {
   const to = addDays(localDate(rules.timezone, now), 1);
   const from = addDays(to, -Math.min(longest + 2, HEALTH_RULE_LIMITS.maxRangeDays - 1));
   const table = await trialHealthTable(ctx, scope, { from, to });
+  // What holds, for every participant (pure); then one statement opens the new alerts and one
+  // closes those that cleared, with their audit rows in one insert: a round trip per participant
+  // and rule had made the 1,000-participant trial's evaluation take seconds (bench/study-health.ts).
+  const holding: repo.HoldingAlert[] = table.participants.flatMap((p) =>
+    holdingRules(table.rules, p, now).map((h) => ({
+      participantId: p.participantId,
+      ruleKey: h.ruleKey,
+      detail: h.detail,
+    })),
+  );
+  const detailOf = new Map(holding.map((h) => [`${h.participantId}:${h.ruleKey}`, h.detail]));
   let opened = 0;
   let closed = 0;
   let queuedMail = 0;
   await inTransaction(ctx, async (tx) => {
+    const audits: AuditEntry[] = [];
+    const system = { userId: null, teamId: scope.teamId, entityType: 'health_alert' } as const;
     let recipients: number[] | null = null;
-    for (const p of table.participants) {
-      const holding = holdingRules(table.rules, p, now);
-      const base = { teamId: scope.teamId, trialId: scope.trialId, participantId: p.participantId };
-      for (const h of holding) {
-        const id = await repo.openAlert(tx.db, { ...base, ruleKey: h.ruleKey, detail: h.detail, now });
-        if (id === null) continue;
-        opened++;
-        if (h.ruleKey === 'linkError') {
-          recipients ??= await repo.subscribedStaff(tx.db, scope);
-          await repo.queueAlertMails(tx.db, id, recipients, now);
-          queuedMail += recipients.length;
-        }
-        await recordAudit(tx.db, {
-          userId: null,
-          teamId: scope.teamId,
-          action: 'study_health.alert.opened',
-          entityType: 'health_alert',
-          entityId: id,
-          after: { participantId: p.participantId, ruleKey: h.ruleKey, detail: h.detail },
-        });
+    for (const a of await repo.openAlertsOf(tx.db, scope, holding, now)) {
+      opened++;
+      if (a.rule_key === 'linkError') {
+        recipients ??= await repo.subscribedStaff(tx.db, scope);
+        await repo.queueAlertMails(tx.db, a.id, recipients, now);
+        queuedMail += recipients.length;
       }
-      const gone = await repo.closeAlerts(tx.db, {
-        participantId: p.participantId,
-        trialId: scope.trialId,
-        holding: holding.map((h) => h.ruleKey),
-        now,
+      audits.push({
+        ...system,
+        action: 'study_health.alert.opened',
+        entityId: a.id,
+        after: {
+          participantId: a.participant_id,
+          ruleKey: a.rule_key,
+          detail: detailOf.get(`${a.participant_id}:${a.rule_key}`),
+        },
       });
-      for (const g of gone) {
-        closed++;
-        await recordAudit(tx.db, {
-          userId: null,
-          teamId: scope.teamId,
-          action: 'study_health.alert.closed',
-          entityType: 'health_alert',
-          entityId: g.id,
-          after: { participantId: p.participantId, ruleKey: g.rule_key, closedAt: now.toISOString() },
-        });
-      }
     }
+    const participantIds = table.participants.map((p) => p.participantId);
+    for (const g of await repo.closeAlertsExcept(tx.db, scope, participantIds, holding, now)) {
+      closed++;
+      audits.push({
+        ...system,
+        action: 'study_health.alert.closed',
+        entityId: g.id,
+        after: { participantId: g.participant_id, ruleKey: g.rule_key, closedAt: now.toISOString() },
+      });
+    }
+    await recordAudits(tx.db, audits);
   });
   if (queuedMail > 0) {
     // Committed: sent now; a failure waits for the digest job's next run (every 15 minutes).

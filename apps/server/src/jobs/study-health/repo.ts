@@ -27,40 +27,57 @@ export function trialsToEvaluate(db: Db, trialId?: number) {
     .execute();
 }
 
-/** Opens the alert unless one of the participant and rule is open (the partial unique index decides); its id, or null. */
-export async function openAlert(
-  db: Db,
-  a: {
-    teamId: number;
-    trialId: number;
-    participantId: number;
-    ruleKey: HealthRuleKey;
-    detail: unknown;
-    now: Date;
-  },
-): Promise<number | null> {
-  const row = await sql<{ id: number }>`
-    INSERT INTO health_alerts (team_id, trial_id, participant_id, rule_key, opened_at, detail)
-    VALUES (${a.teamId}, ${a.trialId}, ${a.participantId}, ${a.ruleKey}, ${a.now}, ${JSON.stringify(a.detail)}::jsonb)
-    ON CONFLICT (participant_id, rule_key) WHERE closed_at IS NULL DO NOTHING
-    RETURNING id`.execute(db);
-  return row.rows[0]?.id ?? null;
+export interface HoldingAlert {
+  participantId: number;
+  ruleKey: HealthRuleKey;
+  detail: unknown;
 }
 
-/** Closes the participant's open alerts of rules that no longer hold; their ids and rules. */
-export async function closeAlerts(
+/**
+ * Opens, in one statement, each alert of the list that is not open yet (the
+ * partial unique index decides): the opened ones' ids, in
+ * the list's order.
+ */
+export async function openAlertsOf(db: Db, scope: TrialScope, alerts: readonly HoldingAlert[], now: Date) {
+  if (alerts.length === 0) return [];
+  const rows = await sql<{ id: number; participant_id: number; rule_key: HealthRuleKey }>`
+    INSERT INTO health_alerts (team_id, trial_id, participant_id, rule_key, opened_at, detail)
+    SELECT ${scope.teamId}, ${scope.trialId}, x.participant_id, x.rule_key, ${now}, x.detail
+    FROM unnest(
+      ${alerts.map((a) => a.participantId)}::integer[],
+      ${alerts.map((a) => a.ruleKey)}::text[],
+      ${alerts.map((a) => JSON.stringify(a.detail))}::jsonb[]
+    ) WITH ORDINALITY AS x(participant_id, rule_key, detail, n)
+    ORDER BY x.n
+    ON CONFLICT (participant_id, rule_key) WHERE closed_at IS NULL DO NOTHING
+    RETURNING id, participant_id, rule_key`.execute(db);
+  return rows.rows.sort((a, b) => a.id - b.id);
+}
+
+/**
+ * Closes, in one statement, the open alerts of the trial's given participants
+ * whose participant × rule is not among those holding: their ids, participants
+ * and rules.
+ */
+export async function closeAlertsExcept(
   db: Db,
-  a: { participantId: number; trialId: number; holding: readonly HealthRuleKey[]; now: Date },
+  scope: TrialScope,
+  participantIds: readonly number[],
+  holding: readonly { participantId: number; ruleKey: HealthRuleKey }[],
+  now: Date,
 ) {
-  return db
-    .updateTable('health_alerts')
-    .set({ closed_at: a.now })
-    .where('participant_id', '=', a.participantId)
-    .where('trial_id', '=', a.trialId)
-    .where('closed_at', 'is', null)
-    .$if(a.holding.length > 0, (q) => q.where('rule_key', 'not in', [...a.holding]))
-    .returning(['id', 'rule_key'])
-    .execute();
+  if (participantIds.length === 0) return [];
+  const rows = await sql<{ id: number; participant_id: number; rule_key: HealthRuleKey }>`
+    UPDATE health_alerts a SET closed_at = ${now}
+    WHERE a.trial_id = ${scope.trialId}
+      AND a.closed_at IS NULL
+      AND a.participant_id = ANY(${participantIds}::integer[])
+      AND NOT EXISTS (
+        SELECT 1 FROM unnest(${holding.map((h) => h.participantId)}::integer[], ${holding.map((h) => h.ruleKey)}::text[])
+          AS h(participant_id, rule_key)
+        WHERE h.participant_id = a.participant_id AND h.rule_key = a.rule_key)
+    RETURNING a.id, a.participant_id, a.rule_key`.execute(db);
+  return rows.rows.sort((a, b) => a.id - b.id);
 }
 
 /** The authorized devices of the trial's participants (all trials: every authorized device). */

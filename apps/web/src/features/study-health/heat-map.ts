@@ -108,6 +108,9 @@ const LINK_ATTENTION: Record<HealthLinkStatus, number> = {
 };
 
 /** The rows in order: attention first (then more open alerts), then by participant code. */
+/** Codes in natural order (BEN-2 before BEN-10); one collator, not one per comparison of 1,000 rows. */
+const byCode = new Intl.Collator(undefined, { numeric: true }).compare;
+
 export function heatRows(participants: StudyHealthParticipant[], dates: string[]): HeatRow[] {
   const rows = participants.map((p) => {
     const byDate = new Map(p.days.map((d) => [d.date, d]));
@@ -122,7 +125,7 @@ export function heatRows(participants: StudyHealthParticipant[], dates: string[]
     (a, b) =>
       a.attention - b.attention ||
       b.participant.openAlerts.length - a.participant.openAlerts.length ||
-      a.code.localeCompare(b.code, undefined, { numeric: true }),
+      byCode(a.code, b.code),
   );
 }
 
