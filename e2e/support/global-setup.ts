@@ -32,8 +32,11 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
  * token, t, code, state or key) that appears in the server's log. The log
  * must hold none: anyone who reads it could use them.
  */
-function secretsInLog(inboxDir: string, log: string): string[] {
-  if (!fs.existsSync(inboxDir)) return [];
+function secretsInLog(inboxDir: string, log: string, wholeSuite: boolean): string[] {
+  if (!fs.existsSync(inboxDir)) {
+    if (wholeSuite) throw new Error('the journeys sent no e-mail: the log check would prove nothing');
+    return [];
+  }
   const secrets = new Set<string>();
   for (const file of fs.readdirSync(inboxDir)) {
     const text = fs
@@ -43,7 +46,8 @@ function secretsInLog(inboxDir: string, log: string): string[] {
     for (const m of text.matchAll(/[?&](?:token|t|code|state|key|verify)=([\w.~-]{12,})/g))
       secrets.add(m[1]!);
   }
-  if (secrets.size === 0)
+  // The whole suite e-mails links (sign-up, reset, consent); a run of some journeys may e-mail none.
+  if (secrets.size === 0 && wholeSuite)
     throw new Error('the journeys sent no emailed link: the log check would prove nothing');
   return [...secrets].filter((secret) => log.includes(secret));
 }
@@ -136,7 +140,9 @@ export default async function setup(project: TestProject) {
       if (postgresRunningOn(pgPort)) throw new Error('a postgres process was left behind after SIGTERM');
       if (!output.includes('stopped cleanly'))
         throw new Error(`no clean stop in the log:\n${output.slice(-3000)}`);
-      const leaked = secretsInLog(inboxDir, output);
+      const ran = project.vitest.state.getFiles().length;
+      const wholeSuite = ran >= (await project.globTestFiles()).testFiles.length;
+      const leaked = secretsInLog(inboxDir, output, wholeSuite);
       if (leaked.length)
         throw new Error(
           `${leaked.length} secret(s) from emailed links are in the server log, e.g. ${leaked[0]!.slice(0, 8)}…`,
