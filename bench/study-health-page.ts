@@ -28,11 +28,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { loadConfig } from '../apps/server/src/config.js';
 import { buildApp } from '../apps/server/src/http/app.js';
-import { startRuntime } from '../apps/server/src/runtime.js';
-import { freePort } from '../scripts/free-port.mjs';
-import { benchTeam, signedInCookie } from './support/bench-app.js';
+import { benchRuntime, benchTeam, signedInCookie } from './support/bench-app.js';
 import { seedHealthTrial, vacuumAnalyze } from './support/health-trial.js';
 import { root } from './support/processes.js';
 
@@ -47,17 +44,7 @@ if (!fs.existsSync(path.join(root, 'apps/web/dist/index.html'))) {
   process.exit(1);
 }
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-bench-health-page-'));
-fs.chmodSync(dataDir, 0o755);
-const config = loadConfig({
-  ...process.env,
-  DATA_DIR: dataDir,
-  LOG_LEVEL: 'silent',
-  EMBEDDED_PG_PORT: String(await freePort()),
-  SEED_DEMO: 'false',
-  DATABASE_URL: '',
-});
-const runtime = await startRuntime(config, () => {});
+const { runtime, config, dataDir, remove } = await benchRuntime('tw-bench-health-page-');
 const app = await buildApp(runtime.ctx, { logger: false, serveWeb: true });
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -185,5 +172,5 @@ try {
 } finally {
   await app.close();
   await runtime.stop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  remove();
 }

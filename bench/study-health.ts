@@ -1,33 +1,15 @@
-/*
- * Issue #23 budgets: a trial of 1,000 participants × 90 days of stored daily
- * health. GET /api/studyHealth/trials/{id} for 14 days answers in p95 <
- * 150 ms and for 90 days < 400 ms on this 2-core machine; evaluating the
- * rules for the 1,000 participants (opening and closing their alerts) takes
- * < 2 s. Seeds a fresh embedded database: one Fitbit link per participant
- * with its state (battery, the provider's last sync), 90 days of
- * device_health_days (wear minutes; every 7th participant wore it little,
- * every 11th has a low battery) and times the real app over real HTTP,
- * against a bare route (GET /api/appVersion) in the same run as the anchor.
- *
- *   npx tsx --conditions=source bench/study-health.ts
- */
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants } from 'node:zlib';
 import { studyHealthSchema } from '@trialwear/contract';
 import { addDays, utcDate } from '@trialwear/zone';
 import { systemScope } from '../apps/server/src/access/system.js';
-import { loadConfig } from '../apps/server/src/config.js';
 import { healthDays } from '../apps/server/src/features/study-health/repo.js';
 import { trialHealthTable } from '../apps/server/src/features/study-health/service.js';
 import { brotliQuality } from '../apps/server/src/http/api-compression.js';
 import { buildApp } from '../apps/server/src/http/app.js';
 import { evaluateTrialAlerts } from '../apps/server/src/jobs/study-health/evaluate-alerts.js';
-import { startRuntime } from '../apps/server/src/runtime.js';
-import { freePort } from '../scripts/free-port.mjs';
-import { benchTeam, signedInCookie } from './support/bench-app.js';
+import { benchRuntime, benchTeam, signedInCookie } from './support/bench-app.js';
 import { seedHealthTrial, vacuumAnalyze } from './support/health-trial.js';
 
 const N = Number(process.env.BENCH_PARTICIPANTS ?? 1000);
@@ -35,17 +17,7 @@ const DAYS = 90;
 const WARMUP = 10;
 const RUNS = Number(process.env.BENCH_RUNS ?? 100);
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-bench-health-'));
-fs.chmodSync(dataDir, 0o755);
-const config = loadConfig({
-  ...process.env,
-  DATA_DIR: dataDir,
-  LOG_LEVEL: 'silent',
-  EMBEDDED_PG_PORT: String(await freePort()),
-  SEED_DEMO: 'false',
-  DATABASE_URL: '',
-});
-const runtime = await startRuntime(config, () => {});
+const { runtime, config, dataDir, remove } = await benchRuntime('tw-bench-health-');
 const app = await buildApp(runtime.ctx, { logger: false });
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -191,5 +163,5 @@ try {
 } finally {
   await app.close();
   await runtime.stop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  remove();
 }

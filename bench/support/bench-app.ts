@@ -1,11 +1,38 @@
 /*
- * What the HTTP benches share: a team with one Admin (`bench`) and one trial,
- * and a signed-in staff cookie over real HTTP (the CSRF cookie and the
- * session cookie, as a browser holds them).
+ * What the HTTP benches share: the server's runtime on a fresh embedded
+ * database, a team with one Admin (`bench`) and one trial, and a signed-in
+ * staff cookie over real HTTP (the CSRF cookie and the session cookie, as a
+ * browser holds them).
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../../apps/server/src/config.js';
 import type { Db } from '../../apps/server/src/db/database.js';
 import { createTeam } from '../../apps/server/src/features/teams/service.js';
 import { createUser } from '../../apps/server/src/features/users/service.js';
+import { startRuntime } from '../../apps/server/src/runtime.js';
+import { freePort } from '../../scripts/free-port.mjs';
+
+/**
+ * The server's runtime (no demo, silent) on a fresh embedded PostgreSQL in a
+ * temporary data directory; `remove()` deletes that directory once the
+ * runtime has stopped.
+ */
+export async function benchRuntime(prefix: string) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  fs.chmodSync(dataDir, 0o755); // the embedded cluster's unprivileged user must reach it when run as root
+  const config = loadConfig({
+    ...process.env,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    EMBEDDED_PG_PORT: String(await freePort()),
+    SEED_DEMO: 'false',
+    DATABASE_URL: '',
+  });
+  const runtime = await startRuntime(config, () => {});
+  return { runtime, config, dataDir, remove: () => fs.rmSync(dataDir, { recursive: true, force: true }) };
+}
 
 const USERNAME = 'bench';
 const PASSWORD = 'Bench-pw1!';
