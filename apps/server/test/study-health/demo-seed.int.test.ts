@@ -40,21 +40,27 @@ interface HealthTable {
   }>;
 }
 
+/** A test app with the demo seeded at NOW: its team and the Study health demo trial. */
+async function seededDemo() {
+  const t = await createTestApp({ now: clock.now, listen: true });
+  const { teamId } = await seedDemo(t.ctx);
+  const trialId = (
+    await t.ctx.db
+      .selectFrom('trials')
+      .select('id')
+      .where('team_id', '=', teamId)
+      .where('trial_number', '=', DEMO_HEALTH_TRIAL)
+      .executeTakeFirstOrThrow()
+  ).id;
+  return { t, teamId, trialId };
+}
+
 describe('demo seed: Study health', () => {
   let t: TestApp;
   let teamId: number;
   let trialId: number;
   beforeAll(async () => {
-    t = await createTestApp({ now: clock.now, listen: true });
-    ({ teamId } = await seedDemo(t.ctx));
-    trialId = (
-      await t.ctx.db
-        .selectFrom('trials')
-        .select('id')
-        .where('team_id', '=', teamId)
-        .where('trial_number', '=', DEMO_HEALTH_TRIAL)
-        .executeTakeFirstOrThrow()
-    ).id;
+    ({ t, teamId, trialId } = await seededDemo());
   });
   afterAll(() => t?.close());
 
@@ -141,6 +147,18 @@ describe('demo seed: Study health', () => {
       'none',
     ]);
   });
+});
+
+// Its own seeded app: the real check stores what the simulator (on real time, not the test clock)
+// reports now — its last sync — so the seeded values the tests above compare would not be the seed's.
+describe('demo seed: Study health, checked for real', () => {
+  let t: TestApp;
+  let teamId: number;
+  let trialId: number;
+  beforeAll(async () => {
+    ({ t, teamId, trialId } = await seededDemo());
+  });
+  afterAll(() => t?.close());
 
   it("links with the simulator's own tokens: the real device check re-reads the same days, the alerts stay", async () => {
     const devices = await t.ctx.db
