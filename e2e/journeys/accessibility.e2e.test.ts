@@ -7,7 +7,6 @@
  * placeholders included. Serious and critical violations fail the test that
  * found them, each listed. One browser; one signed-in context per role.
  */
-import { AxeBuilder } from '@axe-core/playwright';
 import {
   OPEN_ROUTES,
   PARTICIPANT_ROUTES,
@@ -20,6 +19,7 @@ import {
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newPage, screenshotPath, signIn } from '../support/browser.js';
+import { runAxe } from '../support/page-checks.js';
 import { shows } from '../support/wait.js';
 
 const USER_OF: Record<Role, string> = {
@@ -75,12 +75,9 @@ function axeRun() {
   async function check(page: Page, where: string) {
     await settled(page);
     const started = Date.now();
-    const result = await new AxeBuilder({ page })
-      // LABEL_IN_NAME (WCAG 2.5.3, label in name) is one of axe's experimental rules: the
-      // tags leave those out, so it is switched on by name (a rule's `enabled` wins over runOnly tags).
-      .options({ rules: { 'label-content-name-mismatch': { enabled: true } } })
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-      .analyze();
+    // LABEL_IN_NAME (WCAG 2.5.3, label in name) is one of axe's experimental rules: the tags
+    // leave those out, so it is switched on by name (a rule's `enabled` wins over runOnly tags).
+    const result = await runAxe(page, { enable: [LABEL_IN_NAME] });
     if (
       !result.passes
         .concat(result.violations, result.incomplete, result.inapplicable)

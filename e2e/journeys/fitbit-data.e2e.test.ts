@@ -7,13 +7,13 @@
  * mode (mouse) and keep their order after a reload; a Viewer reads the data;
  * Ctrl+Shift+Q reaches /ParticipantRaw for a Sys_Admin only.
  */
-import { AxeBuilder } from '@axe-core/playwright';
 import { kgToLb } from '@trialwear/contract';
 import { fitbitDay, fitbitUserId } from '@trialwear/simulators';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newPage, screenshot, signIn } from '../support/browser.js';
 import { consentFromEmail, openManageParticipant } from '../support/consent.js';
+import { runAxe } from '../support/page-checks.js';
 import { shows } from '../support/wait.js';
 
 const TRIAL = 'Sleep and Activity Study';
@@ -43,10 +43,7 @@ async function tableRows(page: Page, name: string): Promise<Array<[string, strin
  * pages' markup; it is reported for the theme to fix.
  */
 async function seriousA11yIssues(page: Page) {
-  const result = await new AxeBuilder({ page: page as never })
-    .withTags(['wcag2a', 'wcag2aa'])
-    .disableRules(['color-contrast'])
-    .analyze();
+  const result = await runAxe(page, { tags: ['wcag2a', 'wcag2aa'], disable: ['color-contrast'] });
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);

@@ -149,6 +149,12 @@ export interface EmbeddedPostgresOptions {
   dataDir: string;
   port: number;
   log: (message: string) => void;
+  /**
+   * Extra server settings (`-c name=value`), e.g. the test clusters' `fsync=off`: a throwaway
+   * cluster need not survive a power cut, and flushing every commit to disk was most of the
+   * test suite's system time.
+   */
+  settings?: Record<string, string>;
 }
 
 export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Promise<EmbeddedPostgresHandle> {
@@ -237,6 +243,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
       'unix_socket_directories=',
       '-c',
       'max_connections=200',
+      ...Object.entries(opts.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
     ],
     { ...ids, env, detached: true, stdio: ['ignore', logFd, logFd] },
   );

@@ -84,6 +84,7 @@ export default async function setup(project: TestProject) {
       // A free port each run, so two checkouts (or a CI run beside a dev run) never collide.
       port: Number(process.env.TEST_PG_PORT ?? (await freePort())),
       log: () => {},
+      settings: THROWAWAY_CLUSTER,
     });
     adminUrl = embedded.connectionString('postgres');
     stop = embedded.stop;
@@ -114,6 +115,12 @@ export default async function setup(project: TestProject) {
 }
 
 const RUN_LOCK = 734_002;
+
+/**
+ * The test clusters are thrown away: nothing in them must survive a power cut, so commits are not
+ * flushed to disk (a killed server process or a stopped postmaster loses nothing either way).
+ */
+export const THROWAWAY_CLUSTER = { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' };
 
 /**
  * Drops every test database. An interrupted DROP leaves a database invalid (datconnlimit -2), which

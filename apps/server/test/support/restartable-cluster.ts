@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../../../scripts/free-port.mjs';
 import { type EmbeddedPostgresHandle, startEmbeddedPostgres } from '../../src/db/embedded-postgres.js';
-import { prepareTemplate, type TestCluster } from './global-setup.js';
+import { prepareTemplate, type TestCluster, THROWAWAY_CLUSTER } from './global-setup.js';
 
 export interface RestartableCluster {
   cluster: TestCluster;
@@ -28,7 +28,7 @@ export async function startRestartableCluster(): Promise<RestartableCluster> {
   // The cluster user (when run as root) must reach the directory: mkdtemp makes it 0700.
   fs.chmodSync(dataDir, 0o755);
   const port = Number(await freePort());
-  const open = () => startEmbeddedPostgres({ dataDir, port, log: () => {} });
+  const open = () => startEmbeddedPostgres({ dataDir, port, log: () => {}, settings: THROWAWAY_CLUSTER });
   let pg: EmbeddedPostgresHandle | null = await open();
   const cluster = await prepareTemplate(pg.connectionString('postgres'));
   return {
