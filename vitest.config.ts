@@ -24,6 +24,12 @@ export default defineConfig({
     // integration files mostly wait (real processes, a restarted database, pg-boss), and each file
     // has its own database, so they overlap without sharing anything.
     maxWorkers: Number(process.env.TEST_WORKERS ?? 3),
+    // A file shares its worker's modules with the files before it (no fresh module graph per file:
+    // loading the server's graph ~170 times was half the CPU of these layers). vitest.setup.ts
+    // resets the one module state a file may change. Vitest 3.2 needs minWorkers = maxWorkers with
+    // isolate off, or it terminates a worker still running files (vitest-dev/vitest#8133).
+    isolate: false,
+    minWorkers: Number(process.env.TEST_WORKERS ?? 3),
     projects: [
       {
         ...source,
@@ -37,6 +43,7 @@ export default defineConfig({
           ],
           exclude: [...configDefaults.exclude, googleHealthSimulator],
           environment: 'node',
+          setupFiles: ['vitest.setup.ts'],
         },
       },
       {
@@ -47,6 +54,7 @@ export default defineConfig({
           name: 'simulators',
           include: [googleHealthSimulator],
           environment: 'node',
+          setupFiles: ['vitest.setup.ts'],
         },
       },
       {
@@ -55,6 +63,7 @@ export default defineConfig({
           name: 'integration',
           include: ['apps/server/test/**/*.int.test.ts'],
           globalSetup: ['apps/server/test/support/global-setup.ts'],
+          setupFiles: ['vitest.setup.ts'],
           // Hang guards, not budgets: a file normally ends in seconds, but CI runs on whatever
           // machine the change came from, beside the browser journeys (seen 2.5x slower than usual).
           testTimeout: 60_000,

@@ -1,11 +1,11 @@
 // `npm test`: unit + integration tests (Vitest, real PostgreSQL) and the
-// browser journeys (real server, headless Chromium), side by side: the two
-// suites share nothing (each has its own PostgreSQL, ports and data
-// directory), and each mostly waits (real processes, a restarted database,
-// a browser), so together they keep two cores busy where one after the other
-// left them half idle. Every line is prefixed with its suite. Prints one
-// closing line "N passed, N failed" over all of them and exits non-zero on
-// any failure. Both suites run shuffled (files and the tests in each file),
+// browser journeys (real server, headless Chromium) in two shards
+// (TEST_E2E_SHARDS), all side by side: the suites share nothing (each has its
+// own PostgreSQL, ports and data directory), and the journeys mostly wait (a
+// server, a browser), so together they keep two cores busy where one after
+// the other left them half idle. Every line is prefixed with its suite. Prints
+// one closing line "N passed, N failed" over all of them and exits non-zero on
+// any failure. Every suite runs shuffled (files and the tests in each file),
 // with one seed printed at the start and the end: TEST_SEED=<seed> npm test
 // runs that order again. TEST_SUITES=sequential runs them one after another.
 import { spawn } from 'node:child_process';
@@ -26,14 +26,26 @@ console.log(`Test order: shuffled with seed ${seed} (TEST_SEED=${seed} npm test 
 buildStale();
 
 const reportsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-test-reports-'));
+// The journeys in shards, each a Vitest run of its own with its own server, database, mail sink
+// and browser (global-setup.ts): nothing is shared, so a shard's journeys never meet another's
+// data. Within a shard the journeys run one after another, as one person at a time would.
+const e2eShards = Number(process.env.TEST_E2E_SHARDS ?? 2);
+if (!Number.isSafeInteger(e2eShards) || e2eShards < 1)
+  throw new Error(`TEST_E2E_SHARDS must be a whole number ≥ 1, got ${process.env.TEST_E2E_SHARDS}`);
 const suites = [
   { name: 'unit + integration', label: '[int]', args: ['vitest', 'run'], cwd: root },
-  {
-    name: 'browser journeys',
-    label: '[e2e]',
-    args: ['vitest', 'run', '--config', 'vitest.config.ts'],
+  ...Array.from({ length: e2eShards }, (_, i) => ({
+    name: e2eShards === 1 ? 'browser journeys' : `browser journeys ${i + 1} of ${e2eShards}`,
+    label: e2eShards === 1 ? '[e2e]' : `[e2e ${i + 1}/${e2eShards}]`,
+    args: [
+      'vitest',
+      'run',
+      '--config',
+      'vitest.config.ts',
+      ...(e2eShards === 1 ? [] : [`--shard=${i + 1}/${e2eShards}`]),
+    ],
     cwd: path.join(root, 'e2e'),
-  },
+  })),
 ];
 
 /** Runs one suite; resolves with its exit status and its JSON report (or null). */
@@ -59,10 +71,9 @@ function run(suite) {
   });
 }
 
-const results =
-  process.env.TEST_SUITES === 'sequential'
-    ? [await run(suites[0]), await run(suites[1])]
-    : await Promise.all(suites.map(run));
+const results = [];
+if (process.env.TEST_SUITES === 'sequential') for (const suite of suites) results.push(await run(suite));
+else results.push(...(await Promise.all(suites.map(run))));
 
 let passed = 0;
 let failed = 0;
