@@ -11,5 +11,8 @@ export default defineConfig({
     hookTimeout: 120_000,
     // One server, one browser per file; files run one after another to keep CI steady on 2 cores.
     fileParallelism: false,
+    // The files share the worker's modules (contract, simulators, playwright-core): loaded once,
+    // not once per journey. No support module keeps state a journey could trip over.
+    isolate: false,
   },
 });
