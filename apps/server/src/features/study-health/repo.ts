@@ -106,9 +106,17 @@ function selectAlerts(db: Db) {
 }
 export type AlertRow = Awaited<ReturnType<ReturnType<typeof selectAlerts>['executeTakeFirstOrThrow']>>;
 
-/** A trial's alerts, open first, newest first; `status` narrows to one state. */
-export function listAlerts(db: Db, { teamId, trialId }: TrialScope, status?: HealthAlertStatus) {
+/**
+ * A trial's alerts, open first, newest first; `status` narrows to one state, `not_closed` to open
+ * and acknowledged (the compliance report's).
+ */
+export function listAlerts(
+  db: Db,
+  { teamId, trialId }: TrialScope,
+  status?: HealthAlertStatus | 'not_closed',
+) {
   let q = selectAlerts(db).where('a.trial_id', '=', trialId).where('a.team_id', '=', teamId);
+  if (status === 'not_closed') q = q.where('a.closed_at', 'is', null);
   if (status === 'open') q = q.where('a.closed_at', 'is', null).where('a.acknowledged_at', 'is', null);
   if (status === 'acknowledged')
     q = q.where('a.closed_at', 'is', null).where('a.acknowledged_at', 'is not', null);

@@ -118,7 +118,7 @@ export async function complianceReport(
   const table = await trialHealthTable(ctx, scope, { from: query.from, to: query.to });
   const [steps, alerts] = await Promise.all([
     stepsByDay(ctx.db, scope, table.from, table.to),
-    repo.listAlerts(ctx.db, scope),
+    repo.listAlerts(ctx.db, scope, 'not_closed'),
   ]);
   const stepsOf = new Map(
     steps.map((s) => [`${s.participant_id}/${s.local_date}`, s.steps === null ? null : Number(s.steps)]),
@@ -129,7 +129,7 @@ export async function complianceReport(
     to: table.to,
     timezone: table.rules.timezone,
     days: dayRows(table.participants, datesBetween(table.from, table.to), stepsOf as Map<string, number>),
-    alerts: alerts.filter((a) => a.closed_at === null).map((a) => alertRow(toAlert(a))),
+    alerts: alerts.map((a) => alertRow(toAlert(a))),
   };
   await inTransaction(ctx, ({ db }) =>
     recordActorAudit(db, actor, {
