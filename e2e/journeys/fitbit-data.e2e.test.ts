@@ -14,28 +14,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newPage, screenshot, signIn } from '../support/browser.js';
 import { consentFromEmail, openManageParticipant } from '../support/consent.js';
 import { runAxe } from '../support/page-checks.js';
+import { tablePairs } from '../support/tables.js';
 import { shows } from '../support/wait.js';
 
 const TRIAL = 'Sleep and Activity Study';
 const CODE = 'SLP-005';
-async function shot(page: Page, name: string) {
-  await screenshot(page, name);
-}
-
-/** The rows of a two-column date/value table as [date, text]. */
-async function tableRows(page: Page, name: string): Promise<Array<[string, string]>> {
-  const table = page.getByRole('table', { name });
-  await shows(table);
-  // Read it once it has rows: a run under load once read an empty body right after a switch of period.
-  await shows(table.locator('tbody tr').first());
-  const rows = await table
-    .locator('tbody tr')
-    .evaluateAll((trs) =>
-      trs.map((tr) => Array.from(tr.querySelectorAll('td')).map((td) => td.textContent ?? '')),
-    );
-  return rows.map((r) => [r[0]!, r[1]!]);
-}
-
 /**
  * axe-core's serious and critical findings on the page (WCAG 2 A/AA rules).
  * Colour contrast is left out here: the app-wide theme (primary teal text on
@@ -78,7 +61,7 @@ describe('Fitbit data pages', () => {
     await participant.context.close();
     await staff.page.reload();
     await shows(staff.page.getByText(/^Fitbit · Authorized on /));
-    await shot(staff.page, 'fitbit-data-linked-card');
+    await screenshot(staff.page, 'fitbit-data-linked-card');
     await shows(staff.page.getByRole('button', { name: 'Steps' }));
     await staff.page.getByRole('button', { name: 'Steps' }).click();
     await staff.page.waitForURL('**/FitbitParticipantDataPage**');
@@ -125,7 +108,7 @@ describe('Fitbit data pages', () => {
       await page.request.post('/sim/fitbit/_control/clock', { data: { advanceMs: 3_600_000 } });
       await page.reload();
     }
-    const rows = await tableRows(page, 'Steps table');
+    const rows = await tablePairs(page, 'Steps table');
     expect(rows).toHaveLength(7);
     for (const [date, text] of rows)
       expect(text, date).toBe(fitbitDay(user, date).steps.toLocaleString('en-US'));
@@ -136,7 +119,7 @@ describe('Fitbit data pages', () => {
     await shows(page.getByRole('img', { name: /^Steps \(steps\), / }));
     expect(await page.locator('.uplot canvas').count()).toBeGreaterThan(0);
     await shows(page.getByRole('button', { name: /^Trial: #.+ - Sleep and Activity Study$/ }));
-    await shot(page, 'fitbit-data-steps');
+    await screenshot(page, 'fitbit-data-steps');
     expect(await seriousA11yIssues(page)).toEqual([]);
   });
 
@@ -146,7 +129,7 @@ describe('Fitbit data pages', () => {
     await page.getByRole('option', { name: '1 Month' }).click();
     await page.getByRole('button', { name: 'Show data' }).click();
     await page.waitForURL(/period=1m/);
-    const month = await tableRows(page, 'Steps table');
+    const month = await tablePairs(page, 'Steps table');
     expect(month.length).toBeGreaterThanOrEqual(28);
     for (const [date, text] of month)
       expect(text, date).toBe(fitbitDay(user, date).steps.toLocaleString('en-US'));
@@ -156,7 +139,7 @@ describe('Fitbit data pages', () => {
     await page.getByRole('option', { name: 'Body' }).click();
     await page.getByRole('button', { name: 'Show data' }).click();
     await page.waitForURL(/category=body/);
-    const weights = await tableRows(page, 'Weight table');
+    const weights = await tablePairs(page, 'Weight table');
     expect(weights.length).toBeGreaterThanOrEqual(28);
     for (const [date, text] of weights) {
       const kg = fitbitDay(user, date).weightKg;
@@ -165,7 +148,7 @@ describe('Fitbit data pages', () => {
     await shows(page.getByText('Weight (Lbs)').first());
     // The device chooser shows the scale for body data.
     expect(await page.getByRole('radio', { name: 'Scale' }).isChecked()).toBe(true);
-    await shot(page, 'fitbit-data-weight-month');
+    await screenshot(page, 'fitbit-data-weight-month');
 
     // Custom dates: the spec's messages.
     await page.getByRole('textbox', { name: 'Period' }).click();
@@ -180,7 +163,7 @@ describe('Fitbit data pages', () => {
     await page.getByLabel('End date').fill('2099-01-01');
     await page.getByRole('button', { name: 'Show data' }).click();
     await shows(page.getByText('Date cannot be in the future'));
-    await shot(page, 'fitbit-data-form-messages');
+    await screenshot(page, 'fitbit-data-form-messages');
   });
 
   it('overview tiles: Shift mode by keyboard, Swap mode by mouse, the order kept after a reload', async () => {
@@ -232,7 +215,7 @@ describe('Fitbit data pages', () => {
     await shows(page.getByRole('table', { name: /last 14 days$/ }));
     await page.getByRole('button', { name: 'Save summary' }).click();
     await shows(page.getByText(/^Stored summary: /));
-    await shot(page, 'fitbit-overview-tiles');
+    await screenshot(page, 'fitbit-overview-tiles');
 
     // Ctrl+Shift+Q does nothing for an Admin.
     await page.keyboard.press('Control+Shift+Q');
@@ -248,7 +231,7 @@ describe('Fitbit data pages', () => {
     await page.waitForURL('**/FitbitParticipantOverview');
     await shows(page.locator('[data-tile]'), 20_000);
     expect(await tileOrder(page)).toEqual(order);
-    await shot(page, 'fitbit-overview-page');
+    await screenshot(page, 'fitbit-overview-page');
     expect(await seriousA11yIssues(page)).toEqual([]);
 
     await page.evaluate((usr) => {
@@ -258,10 +241,10 @@ describe('Fitbit data pages', () => {
     await shows(page.getByRole('form', { name: 'Tracker data query' }));
     await page.getByRole('textbox', { name: 'Category' }).click();
     await page.getByRole('option', { name: 'Sleep' }).click();
-    await shot(page, 'fitbit-data-form-page');
+    await screenshot(page, 'fitbit-data-form-page');
     await page.getByRole('button', { name: 'Show data' }).click();
     await page.waitForURL(/\/FitbitParticipantDataPage\?category=sleep/);
-    const sleep = await tableRows(page, 'Sleep duration table');
+    const sleep = await tablePairs(page, 'Sleep duration table');
     expect(sleep).toHaveLength(7);
     for (const [date, text] of sleep) {
       const night = fitbitDay(user, date).sleep;
@@ -294,7 +277,7 @@ describe('Fitbit data pages', () => {
     await page.getByText('1 second', { exact: true }).click();
     await page.getByRole('button', { name: 'Show day' }).click();
     await shows(page.getByRole('img', { name: 'Heart rate (1-second detail)' }), 20_000);
-    await shot(page, 'fitbit-one-day');
+    await screenshot(page, 'fitbit-one-day');
   });
 
   it('a Viewer sees the data; Ctrl+Shift+Q does nothing for them', async () => {
@@ -309,7 +292,7 @@ describe('Fitbit data pages', () => {
       );
       dispatchEvent(new PopStateEvent('popstate', { state: history.state }));
     }, navState);
-    const rows = await tableRows(viewer.page, 'Steps table');
+    const rows = await tablePairs(viewer.page, 'Steps table');
     expect(rows).toHaveLength(7);
     for (const [date, text] of rows)
       expect(text, date).toBe(fitbitDay(user, date).steps.toLocaleString('en-US'));
@@ -354,7 +337,7 @@ describe('Fitbit data pages', () => {
     expect(rows).toHaveLength(7);
     for (const [date, text] of rows) expect(text).toBe(fitbitDay(user, date!).steps.toLocaleString('en-US'));
     await shows(page.getByText(`#${pid}`).first());
-    await shot(page, 'fitbit-participants-data');
+    await screenshot(page, 'fitbit-participants-data');
   });
 
   it('a year of weight is one request and loads; a spent hourly limit is ONE notice with the resume time', async () => {
@@ -374,7 +357,7 @@ describe('Fitbit data pages', () => {
         { state: navState, search },
       );
     await open('?category=body&period=1y&subject=weight');
-    const weights = await tableRows(page, 'Weight table');
+    const weights = await tablePairs(page, 'Weight table');
     expect(weights.length).toBeGreaterThanOrEqual(365);
     // One request for the year, and one provider call: Fitbit's weight series by period (issue #21 §3).
     const weightCalls = dataCalls.filter((u) => u.includes('/body/'));
@@ -385,7 +368,7 @@ describe('Fitbit data pages', () => {
       expect(text, date).toBe(kg === null ? '—' : kgToLb(kg).toLocaleString('en-US'));
     }
     await shows(page.getByText('Weight (Lbs)').first());
-    await shot(page, 'fitbit-data-weight-year');
+    await screenshot(page, 'fitbit-data-weight-year');
 
     // Fitbit's hour used up (the simulator answers 429 with Retry-After): every chart of the page is refused.
     await page.request.post('/sim/fitbit/_control/exhaust-rate-limit', { data: {} });
@@ -399,7 +382,7 @@ describe('Fitbit data pages', () => {
         /^Fitbit's hourly limit for this participant is reached; data resumes at \d\d:\d\d$/,
       );
       expect(await page.getByText('Too Many Requests').count()).toBe(0);
-      await shot(page, 'fitbit-data-hourly-limit');
+      await screenshot(page, 'fitbit-data-hourly-limit');
     } finally {
       page.off('request', count);
       await page.request.post('/sim/fitbit/_control/reset-rate-limit', { data: {} });

@@ -14,7 +14,8 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newPage, screenshot, signIn } from '../support/browser.js';
 import { openManageParticipant } from '../support/consent.js';
-import { expectedBloodPressure, linkAllThree, SIM_CLIENT, tableRows } from '../support/omron-dexcom.js';
+import { expectedBloodPressure, linkAllThree, SIM_CLIENT } from '../support/omron-dexcom.js';
+import { tableRows } from '../support/tables.js';
 import { shows } from '../support/wait.js';
 
 const CODE = 'HBP-004';

@@ -7,7 +7,7 @@
  */
 import { omronDay } from '@trialwear/simulators';
 import { addDays, datesBetween, utcDate } from '@trialwear/zone';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { expect } from 'vitest';
 import { newPage, signIn } from './browser.js';
 import { consentFromEmail, openManageParticipant } from './consent.js';
@@ -22,16 +22,6 @@ export function expectedBloodPressure(userId: string, since: string, nowMs: numb
   for (const d of datesBetween(since, addDays(utcDate(nowMs), 1)))
     out.push(...omronDay(userId, d).bloodPressure.filter((r) => Date.parse(r.dateTime) <= nowMs));
   return out.sort((a, b) => Date.parse(a.dateTime) - Date.parse(b.dateTime));
-}
-
-export async function tableRows(page: Page, name: string) {
-  const table = page.getByRole('table', { name });
-  await shows(table.locator('tbody tr'));
-  return table
-    .locator('tbody tr')
-    .evaluateAll((trs) =>
-      trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => td.textContent?.trim() ?? '')),
-    );
 }
 
 /**

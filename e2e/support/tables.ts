@@ -1,0 +1,22 @@
+/* Reading a data table as a person sees it: the body rows' cell texts. */
+import type { Page } from 'playwright-core';
+import { shows } from './wait.js';
+
+/**
+ * The body rows of the table named `name`, each cell's text trimmed. Waits until it has a row: a
+ * run under load once read an empty body right after a switch of period.
+ */
+export async function tableRows(page: Page, name: string): Promise<string[][]> {
+  const table = page.getByRole('table', { name });
+  await shows(table.locator('tbody tr').first());
+  return table
+    .locator('tbody tr')
+    .evaluateAll((trs) =>
+      trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => td.textContent?.trim() ?? '')),
+    );
+}
+
+/** The rows of a two-column table (a date and its value) as pairs. */
+export async function tablePairs(page: Page, name: string): Promise<Array<[string, string]>> {
+  return (await tableRows(page, name)).map((r) => [r[0] ?? '', r[1] ?? '']);
+}
