@@ -187,6 +187,9 @@ describe('identity: sign-up', () => {
           confirmPassword: 'Patient-pw1!',
           email,
         });
+        // The account is created after the answer: let it finish before the next sign-up, so which
+        // one comes first (and wins the email and the username) is this test's order.
+        await settleAfterResponse();
         return { status: res.statusCode, body: res.json() };
       };
       const fresh = await signUp('carol01', 'carol@x.example');
@@ -203,7 +206,6 @@ describe('identity: sign-up', () => {
         t.dataDir,
         (m) => m.includes('To: carol@x.example') || m.includes('To: CAROL@x.example'),
       );
-      // The three sign-ups finish after their answers, in any order: compare as sets.
       const texts = carol.map(mailText);
       expect(texts).toHaveLength(2);
       expect(texts).toEqual(
@@ -248,6 +250,34 @@ describe('identity: sign-up', () => {
           },
         ]),
       );
+    });
+
+    it('concurrent participant sign-ups with one email create one account and tell every sender', async () => {
+      const usernames = ['erin01', 'erin02', 'erin03', 'erin04'];
+      const answers = await Promise.all(
+        usernames.map((username, i) =>
+          t.client().post('/api/Participants/signup', {
+            username,
+            password: 'Patient-pw1!',
+            confirmPassword: 'Patient-pw1!',
+            email: i % 2 ? 'ERIN@x.example' : 'erin@x.example',
+          }),
+        ),
+      );
+      expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 200]);
+      const texts = (await allMail(t.dataDir, (m) => /To: erin@x\.example/i.test(m))).map(mailText);
+      expect(texts).toHaveLength(4);
+      const accounts = await t.ctx.db
+        .selectFrom('participant_accounts')
+        .select(['username'])
+        .where('email', 'ilike', 'erin@x.example')
+        .execute();
+      expect(accounts).toHaveLength(1);
+      const winner = accounts[0]!.username;
+      expect(texts.filter((m) => m.includes(`account "${winner}" was created.`))).toHaveLength(1);
+      expect(
+        texts.filter((m) => m.includes(`(username "${winner}"). No second account was created.`)),
+      ).toHaveLength(3);
     });
   });
 });
