@@ -12,6 +12,22 @@ import { instantOfLocal, localDate, offsetMinutesAt, offsetText, wallClockMs } f
 const rnd = (seed: string) => createHash('sha256').update(seed).digest().readUInt32BE(0) / 0xffffffff;
 const FIVE_MIN = 5 * 60_000;
 
+/**
+ * rnd for the seeds that stay the same over many readings (a user's base, zone and gap day; a
+ * day's meals): the same numbers, hashed once instead of for every 5-minute reading (a 90-day read
+ * hashed about 400,000 times). Bounded: a long-running simulator starts it afresh.
+ */
+const steadyRnd = new Map<string, number>();
+function rndOnce(seed: string): number {
+  let r = steadyRnd.get(seed);
+  if (r === undefined) {
+    if (steadyRnd.size >= 50_000) steadyRnd.clear();
+    r = rnd(seed);
+    steadyRnd.set(seed, r);
+  }
+  return r;
+}
+
 export const dexcomUserHash = (userId: string) =>
   createHash('sha256').update(`dexcom-user:${userId}`).digest('hex');
 const transmitterId = (userId: string) => createHash('sha256').update(`tx:${userId}`).digest('hex');
@@ -19,22 +35,22 @@ const transmitterId = (userId: string) => createHash('sha256').update(`tx:${user
 function glucoseAt(userId: string, t: number): number | null {
   // A 2-hour gap every ~10 days (sensor change) at a user-specific hour.
   const day = Math.floor(t / 86_400_000);
-  if (day % 10 === Math.floor(rnd(`${userId}:gapday`) * 10)) {
+  if (day % 10 === Math.floor(rndOnce(`${userId}:gapday`) * 10)) {
     const hour = new Date(t).getUTCHours();
     if (hour >= 10 && hour < 12) return null;
   }
   // Meals follow the user's local clock (DST included).
   const localHour = (((t / 3_600_000 + offsetMinutesAt(dexcomZone(userId), t) / 60) % 24) + 24) % 24;
-  const base = 95 + rnd(`${userId}:base`) * 30;
+  const base = 95 + rndOnce(`${userId}:base`) * 30;
   const meal = (h: number, peak: number) => {
     const dt = localHour - h;
     return dt > 0 && dt < 3 ? peak * Math.sin((Math.PI * dt) / 3) : 0;
   };
   const value =
     base +
-    meal(7.5, 45 + rnd(`${userId}:${day}:b`) * 40) +
-    meal(12.5, 35 + rnd(`${userId}:${day}:l`) * 40) +
-    meal(18.5, 45 + rnd(`${userId}:${day}:d`) * 50) +
+    meal(7.5, 45 + rndOnce(`${userId}:${day}:b`) * 40) +
+    meal(12.5, 35 + rndOnce(`${userId}:${day}:l`) * 40) +
+    meal(18.5, 45 + rndOnce(`${userId}:${day}:d`) * 50) +
     (rnd(`${userId}:${Math.floor(t / FIVE_MIN)}`) - 0.5) * 8;
   return Math.max(40, Math.min(400, Math.round(value)));
 }
@@ -59,18 +75,22 @@ const ZONES = ['America/Los_Angeles', 'America/New_York', 'Europe/Berlin', 'Euro
 
 /** The user's IANA zone (with DST): displayTime offsets change with it. */
 export function dexcomZone(userId: string) {
-  return ZONES[Math.floor(rnd(`${userId}:off`) * 4)]!;
+  return ZONES[Math.floor(rndOnce(`${userId}:off`) * 4)]!;
 }
 
 /** EGVs with systemTime in [from, to). */
 export function dexcomEgvs(userId: string, from: number, to: number) {
   const tz = dexcomZone(userId);
+  const transmitter = transmitterId(userId);
   const records = [];
-  for (let t = Math.ceil(from / FIVE_MIN) * FIVE_MIN; t < to; t += FIVE_MIN) {
+  const first = Math.ceil(from / FIVE_MIN) * FIVE_MIN;
+  let prev = glucoseAt(userId, first - FIVE_MIN);
+  for (let t = first; t < to; t += FIVE_MIN) {
     const value = glucoseAt(userId, t);
+    const before = prev;
+    prev = value;
     if (value === null) continue;
-    const prev = glucoseAt(userId, t - FIVE_MIN);
-    const rate = prev === null ? null : Math.round(((value - prev) / 5) * 10) / 10;
+    const rate = before === null ? null : Math.round(((value - before) / 5) * 10) / 10;
     records.push({
       recordId: createHash('sha256')
         .update(`egv:${userId}:${t}`)
@@ -78,7 +98,7 @@ export function dexcomEgvs(userId: string, from: number, to: number) {
         .replace(/^(.{8})(.{4})(.{4})(.{4})(.{12}).*$/, '$1-$2-$3-$4-$5'),
       systemTime: systemTime(t),
       displayTime: displayTime(t, tz),
-      transmitterId: transmitterId(userId),
+      transmitterId: transmitter,
       transmitterTicks: Math.floor(t / 1000) % 10_000_000,
       value,
       status: null,
