@@ -5,6 +5,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expiredTokensCleanup } from '../../src/jobs/expired-tokens/job.js';
 import { countRows } from '../../src/jobs/expired-tokens/repo.js';
@@ -171,13 +172,18 @@ describe('expired-token clean-up in a worker process', () => {
     const before = await countRows(t.ctx.db);
     expect(before).toMatchObject({ passwordResetTokens: 3, oauthStates: 3, emailSfaCodes: 2 });
     const boss = await startQueue(t.ctx.config.DATABASE_URL!, { background: false });
+    let id: string | null;
     try {
-      expect(await enqueue(boss, expiredTokensCleanup, {})).toBeTruthy();
+      id = await enqueue(boss, expiredTokensCleanup, {});
+      expect(id).toBeTruthy();
     } finally {
       await boss.stop({ graceful: false });
     }
+    // The job deletes table after table: wait for it to end, not for its first table.
     await until(
-      async () => (await countRows(t.ctx.db)).passwordResetTokens === 1,
+      async () =>
+        (await sql<{ state: string }>`SELECT state FROM pgboss.job WHERE id = ${id}`.execute(t.ctx.db))
+          .rows[0]?.state === 'completed',
       `the clean-up to run:\n${worker.output()}`,
     );
     const left = {
