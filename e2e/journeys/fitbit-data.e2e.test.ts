@@ -108,7 +108,7 @@ describe('Fitbit data pages', () => {
       await page.request.post('/sim/fitbit/_control/clock', { data: { advanceMs: 3_600_000 } });
       await page.reload();
     }
-    const rows = await tablePairs(page, 'Steps table');
+    const rows = await tablePairs(page, 'Steps table', 7);
     expect(rows).toHaveLength(7);
     for (const [date, text] of rows)
       expect(text, date).toBe(fitbitDay(user, date).steps.toLocaleString('en-US'));
@@ -129,7 +129,7 @@ describe('Fitbit data pages', () => {
     await page.getByRole('option', { name: '1 Month' }).click();
     await page.getByRole('button', { name: 'Show data' }).click();
     await page.waitForURL(/period=1m/);
-    const month = await tablePairs(page, 'Steps table');
+    const month = await tablePairs(page, 'Steps table', 28);
     expect(month.length).toBeGreaterThanOrEqual(28);
     for (const [date, text] of month)
       expect(text, date).toBe(fitbitDay(user, date).steps.toLocaleString('en-US'));
@@ -139,7 +139,7 @@ describe('Fitbit data pages', () => {
     await page.getByRole('option', { name: 'Body' }).click();
     await page.getByRole('button', { name: 'Show data' }).click();
     await page.waitForURL(/category=body/);
-    const weights = await tablePairs(page, 'Weight table');
+    const weights = await tablePairs(page, 'Weight table', 28);
     expect(weights.length).toBeGreaterThanOrEqual(28);
     for (const [date, text] of weights) {
       const kg = fitbitDay(user, date).weightKg;
@@ -244,7 +244,7 @@ describe('Fitbit data pages', () => {
     await screenshot(page, 'fitbit-data-form-page');
     await page.getByRole('button', { name: 'Show data' }).click();
     await page.waitForURL(/\/FitbitParticipantDataPage\?category=sleep/);
-    const sleep = await tablePairs(page, 'Sleep duration table');
+    const sleep = await tablePairs(page, 'Sleep duration table', 7);
     expect(sleep).toHaveLength(7);
     for (const [date, text] of sleep) {
       const night = fitbitDay(user, date).sleep;
@@ -292,7 +292,7 @@ describe('Fitbit data pages', () => {
       );
       dispatchEvent(new PopStateEvent('popstate', { state: history.state }));
     }, navState);
-    const rows = await tablePairs(viewer.page, 'Steps table');
+    const rows = await tablePairs(viewer.page, 'Steps table', 7);
     expect(rows).toHaveLength(7);
     for (const [date, text] of rows)
       expect(text, date).toBe(fitbitDay(user, date).steps.toLocaleString('en-US'));
@@ -357,7 +357,7 @@ describe('Fitbit data pages', () => {
         { state: navState, search },
       );
     await open('?category=body&period=1y&subject=weight');
-    const weights = await tablePairs(page, 'Weight table');
+    const weights = await tablePairs(page, 'Weight table', 365);
     expect(weights.length).toBeGreaterThanOrEqual(365);
     // One request for the year, and one provider call: Fitbit's weight series by period (issue #21 §3).
     const weightCalls = dataCalls.filter((u) => u.includes('/body/'));
