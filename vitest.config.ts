@@ -1,4 +1,5 @@
 import { configDefaults, defineConfig } from 'vitest/config';
+import { LongFilesFirst } from './vitest.sequencer.js';
 
 // Our workspace packages are imported from their TypeScript source ('source'
 // export condition), never from a stale dist/: in the browser-like and in the
@@ -30,6 +31,9 @@ export default defineConfig({
     // isolate off, or it terminates a worker still running files (vitest-dev/vitest#8133).
     isolate: false,
     minWorkers: Number(process.env.TEST_WORKERS ?? 3),
+    // Shuffled with the run's seed, the long integration files queued first (vitest.sequencer.ts).
+    // (The seed: npm test passes its own; Vitest seeds only its own shuffling sequencer.)
+    sequence: { sequencer: LongFilesFirst, seed: Date.now() % 1_000_000 },
     projects: [
       {
         ...source,
