@@ -43,8 +43,8 @@ describe('stored metrics administration', () => {
   let e2eTeamId: number;
   beforeAll(async () => {
     browser = await launchBrowser();
-    managerTeamId = journeyTeam(MANAGER_TEAM);
-    const retentionTeamId = journeyTeam(RETENTION_TEAM, { retentionDays: 365, admin: RETENTION_ADMIN });
+    managerTeamId = await journeyTeam(MANAGER_TEAM);
+    const retentionTeamId = await journeyTeam(RETENTION_TEAM, { retentionDays: 365, admin: RETENTION_ADMIN });
     await withDatabase(async (db) => {
       // What a Sys_Admin's mode A and Enable make: every tracker metric of the catalog but Floors.
       await db.query(

@@ -21,7 +21,7 @@ describe('audit trail page', () => {
 
   it('shows the last verification to a Sys_Admin, and nothing to an Admin', async () => {
     // The operator's run (the helper fails the test if the command does).
-    const result = cli('verify-audit') as { entries: number };
+    const result = (await cli('verify-audit')) as { entries: number };
 
     const { page, context } = await newPage(browser);
     await signIn(page, 'sysadmin');

@@ -49,7 +49,7 @@ describe('sync health on the trial page', () => {
 
   beforeAll(async () => {
     browser = await launchBrowser();
-    const teamId = journeyTeam(TEAM, { hiddenFields: 'none', admin: ADMIN });
+    const teamId = await journeyTeam(TEAM, { hiddenFields: 'none', admin: ADMIN });
     await withDatabase(async (db) => {
       const trialId = (
         await db.query(

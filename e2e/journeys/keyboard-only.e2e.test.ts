@@ -8,28 +8,16 @@
  * back to the button that opened it. The participant is deleted at the end
  * (by keyboard as well), so the demo trial is left as later journeys expect.
  */
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { authenticator } from 'otplib';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD, dataDir, launchBrowser, newPage, screenshot } from '../support/browser.js';
+import { DEMO_PASSWORD, launchBrowser, newPage, screenshot } from '../support/browser.js';
+import { cli } from '../support/cli.js';
 import { waitForMail } from '../support/inbox.js';
 import { gone, shows } from '../support/wait.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const USERNAME = 'keyboarder';
 const EMAIL = 'keyboard.participant@participants.trialwear.local';
-
-function cli(...args: string[]) {
-  const run = spawnSync(process.execPath, ['apps/server/dist/cli/main.js', ...args], {
-    cwd: root,
-    encoding: 'utf8',
-    env: { ...process.env, NODE_ENV: 'production', DATA_DIR: dataDir(), DATABASE_URL: '' },
-  });
-  if (run.status !== 0) throw new Error(`cli ${args[0]} failed: ${run.stdout}${run.stderr}`);
-}
 
 /** What the focused element looks like: its name, and whether a focus ring is drawn. */
 function focusState(page: Page) {
@@ -87,7 +75,7 @@ describe('keyboard only', () => {
   let browser: Browser;
   beforeAll(async () => {
     browser = await launchBrowser();
-    cli(
+    await cli(
       'create-user',
       '--username',
       USERNAME,

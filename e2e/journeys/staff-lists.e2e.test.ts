@@ -3,24 +3,11 @@
  * and /UserTeams (a second team is made with the admin CLI, as an operator
  * would, against the running portal's database).
  */
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD, dataDir, launchBrowser, newPage, screenshot, signIn } from '../support/browser.js';
+import { DEMO_PASSWORD, launchBrowser, newPage, screenshot, signIn } from '../support/browser.js';
+import { cli } from '../support/cli.js';
 import { shows } from '../support/wait.js';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
-function cli(...args: string[]) {
-  const run = spawnSync(process.execPath, ['apps/server/dist/cli/main.js', ...args], {
-    cwd: root,
-    encoding: 'utf8',
-    env: { ...process.env, NODE_ENV: 'production', DATA_DIR: dataDir(), DATABASE_URL: '' },
-  });
-  if (run.status !== 0) throw new Error(`cli ${args[0]} failed: ${run.stdout}${run.stderr}`);
-}
 
 const rowsOf = (page: Page, table: string) => page.getByRole('table', { name: table }).locator('tbody tr');
 
@@ -68,9 +55,9 @@ describe('trials, participants and teams pages', () => {
   });
 
   it('/UserTeams shows each team with its role, marks the current one and switches', async () => {
-    cli('create-team', '--name', 'Second Study Team');
+    await cli('create-team', '--name', 'Second Study Team');
     // Its own user: the demo accounts keep one team for the other journeys.
-    cli(
+    await cli(
       'create-user',
       '--username',
       'teamhopper',
@@ -88,7 +75,15 @@ describe('trials, participants and teams pages', () => {
       'User',
       '--no-sfa',
     );
-    cli('add-membership', '--username', 'teamhopper', '--team', 'Second Study Team', '--role', 'Viewer');
+    await cli(
+      'add-membership',
+      '--username',
+      'teamhopper',
+      '--team',
+      'Second Study Team',
+      '--role',
+      'Viewer',
+    );
     const { page, context } = await newPage(browser);
     await signIn(page, 'teamhopper');
     await page.goto('/UserTeams');

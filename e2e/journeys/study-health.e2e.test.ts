@@ -122,8 +122,8 @@ describe('the study health page', () => {
 
   beforeAll(async () => {
     browser = await launchBrowser();
-    teamId = journeyTeam(TEAM, { hiddenFields: 'none', admin: ADMIN });
-    cli(
+    teamId = await journeyTeam(TEAM, { hiddenFields: 'none', admin: ADMIN });
+    await cli(
       'create-user',
       '--username',
       VIEWER,

@@ -1,24 +1,25 @@
 /*
  * The admin CLI against the running portal's database, as an operator runs
- * it (`npm run cli -- <command>`): the built entry with the journeys' DATA_DIR,
- * so it finds the embedded PostgreSQL the server started. Answers the one
- * JSON line the command prints.
+ * it (`npm run cli -- <command>`): the built CLI's command line (run-cli.js,
+ * exactly what the process runs) with the journeys' DATA_DIR, so it finds the
+ * embedded PostgreSQL the server started. Run in this process: a CLI process
+ * costs about a second of CPU to load the server's modules, and the journeys
+ * made twenty of them for their fixtures (the CLI as a process is tested in
+ * apps/server/test/cli). Answers the one JSON line the command prints.
  */
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { runCli } from '../../apps/server/dist/cli/run-cli.js';
 import { DEMO_PASSWORD, dataDir } from './browser.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
-export function cli(...args: string[]): Record<string, unknown> {
-  const run = spawnSync(process.execPath, ['apps/server/dist/cli/main.js', ...args], {
-    cwd: root,
-    encoding: 'utf8',
-    env: { ...process.env, NODE_ENV: 'production', DATA_DIR: dataDir(), DATABASE_URL: '' },
-  });
-  if (run.status !== 0) throw new Error(`cli ${args[0]} failed: ${run.stdout}${run.stderr}`);
-  return JSON.parse(run.stdout.trim().split('\n').at(-1)!);
+export async function cli(...args: string[]): Promise<Record<string, unknown>> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runCli(
+    args,
+    { out: (line) => out.push(line), err: (line) => err.push(line) },
+    { ...process.env, NODE_ENV: 'production', DATA_DIR: dataDir(), DATABASE_URL: '' },
+  );
+  if (code !== 0) throw new Error(`cli ${args[0]} failed (${code}): ${out.join('\n')}${err.join('\n')}`);
+  return JSON.parse(out.join('\n').trim().split('\n').at(-1)!);
 }
 
 /**
@@ -26,11 +27,11 @@ export function cli(...args: string[]): Record<string, unknown> {
  * supported devices) and, when `admin` is named, an Admin of it without a
  * second factor who signs in with the demo password. Answers the team's id.
  */
-export function journeyTeam(
+export async function journeyTeam(
   name: string,
   opts: { brands?: string; retentionDays?: number; hiddenFields?: string; admin?: string } = {},
-): number {
-  const { id } = cli(
+): Promise<number> {
+  const { id } = await cli(
     'create-team',
     '--name',
     name,
@@ -40,7 +41,7 @@ export function journeyTeam(
     ...(opts.hiddenFields ? ['--hidden-fields', opts.hiddenFields] : []),
   );
   if (opts.admin)
-    cli(
+    await cli(
       'create-user',
       '--username',
       opts.admin,
