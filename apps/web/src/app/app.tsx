@@ -1,16 +1,4 @@
-import {
-  Anchor,
-  Checkbox,
-  type CSSVariablesResolver,
-  createTheme,
-  darken,
-  defaultVariantColorsResolver,
-  InputWrapper,
-  MantineProvider,
-  Modal,
-  parseThemeColor,
-  type VariantColorsResolver,
-} from '@mantine/core';
+import { MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { TIMINGS } from '@trialwear/contract';
@@ -18,50 +6,7 @@ import { RouterProvider } from 'react-router';
 import { ServiceUnavailableBanner } from '../components/service-unavailable-banner';
 import { SessionProvider } from '../lib/session/session-context';
 import { router } from './router';
-
-/**
- * Text on the tinted backgrounds of the light and subtle variants (badges,
- * light buttons, alerts, the avatar) is 4.4:1 or less even in shade 9: it is
- * darkened by a third, which keeps the hue and passes AA (4.5:1).
- */
-const variantColorResolver: VariantColorsResolver = (input) => {
-  const colors = defaultVariantColorsResolver(input);
-  if (input.variant !== 'light' && input.variant !== 'subtle') return colors;
-  const { value } = parseThemeColor({ color: input.color ?? input.theme.primaryColor, theme: input.theme });
-  return { ...colors, color: darken(value, 0.3) };
-};
-
-const theme = createTheme({
-  variantColorResolver,
-  primaryColor: 'teal',
-  // WCAG AA contrast (4.5:1 for text, issue #14): Mantine's default shade 6 of teal, red … on white
-  // is about 2.6:1. Shade 9 is the darkest of each palette: links, filled and light buttons pass.
-  primaryShade: { light: 9, dark: 7 },
-  fontFamily: 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
-  defaultRadius: 'md',
-  // The default radius would make a checkbox look like a radio button: checkboxes stay square.
-  components: {
-    Checkbox: Checkbox.extend({ defaultProps: { radius: 'xs' } }),
-    // Links are underlined: colour is never the only thing telling a link from its sentence.
-    Anchor: Anchor.extend({ defaultProps: { underline: 'always' } }),
-    // A field's error is announced when it appears (role alert: assertive, read at once), and Mantine
-    // ties it to its input with aria-describedby and aria-invalid.
-    InputWrapper: InputWrapper.extend({ defaultProps: { errorProps: { role: 'alert' } } }),
-    // The modal's × is an icon: name it (axe button-name).
-    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
-  },
-});
-
-// "Dimmed" text (hints, captions) in gray 7 rather than gray 6, which is 3.3:1 on white; field errors
-// (message, invalid input's text and placeholder) in red 9 rather than red 6, which is 3.6:1.
-const cssVariablesResolver: CSSVariablesResolver = () => ({
-  variables: {},
-  light: {
-    '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
-    '--mantine-color-error': 'var(--mantine-color-red-9)',
-  },
-  dark: {},
-});
+import { cssVariablesResolver, theme } from './theme';
 
 const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } },
