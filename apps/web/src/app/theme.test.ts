@@ -1,6 +1,6 @@
 import { DEFAULT_THEME, type MantineColor, mergeMantineTheme } from '@mantine/core';
 import { describe, expect, it } from 'vitest';
-import { theme, variantColorResolver } from './theme';
+import { cssVariablesResolver, theme, variantColorResolver } from './theme';
 
 const full = mergeMantineTheme(DEFAULT_THEME, theme);
 
@@ -29,6 +29,13 @@ describe('theme contrast (WCAG AA, 4.5:1 for text)', () => {
       expect(contrastWithWhite(colors.hover)).toBeGreaterThanOrEqual(4.5);
     },
   );
+
+  it('a filled element without a color prop (the primary colour’s CSS variables) too', () => {
+    const light = cssVariablesResolver(full).light;
+    expect(contrastWithWhite(light['--mantine-primary-color-filled-hover']!)).toBeGreaterThanOrEqual(4.5);
+    for (const color of ['teal', 'red', 'gray', 'blue', 'dark'])
+      expect(contrastWithWhite(light[`--mantine-color-${color}-filled-hover`]!)).toBeGreaterThanOrEqual(4.5);
+  });
 
   it('the primary colour is teal, shade 9 (white on it 5.0:1 or more)', () => {
     expect(full.primaryColor).toBe('teal');

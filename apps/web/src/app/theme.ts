@@ -20,12 +20,15 @@ import {
  * light buttons, alerts, the avatar) is 4.4:1 or less even in shade 9: it is
  * darkened by a third, which keeps the hue and passes AA (4.5:1).
  */
+/** A filled element's hover: its colour 15 % darker (white text on it stays at 4.5:1 or more). */
+const filledHover = (color: string) => darken(color, 0.15);
+
 export const variantColorResolver: VariantColorsResolver = (input) => {
   const colors = defaultVariantColorsResolver(input);
   const { value } = parseThemeColor({ color: input.color ?? input.theme.primaryColor, theme: input.theme });
   // A filled button's hover: Mantine goes one shade lighter from shade 9 (teal 8 under white text
   // is 3.94:1, red 8 4.0:1; axe saw it when the pointer rested on "Add Participant"): darker instead.
-  if ((input.variant ?? 'filled') === 'filled') return { ...colors, hover: darken(value, 0.15) };
+  if ((input.variant ?? 'filled') === 'filled') return { ...colors, hover: filledHover(value) };
   if (input.variant !== 'light' && input.variant !== 'subtle') return colors;
   return { ...colors, color: darken(value, 0.3) };
 };
@@ -52,12 +55,21 @@ export const theme = createTheme({
 });
 
 // "Dimmed" text (hints, captions) in gray 7 rather than gray 6, which is 3.3:1 on white; field errors
-// (message, invalid input's text and placeholder) in red 9 rather than red 6, which is 3.6:1.
-export const cssVariablesResolver: CSSVariablesResolver = () => ({
+// (message, invalid input's text and placeholder) in red 9 rather than red 6, which is 3.6:1. A
+// filled element without a color prop takes its hover from these variables, not from the
+// variantColorResolver: the same darker hover for each palette and the primary colour.
+export const cssVariablesResolver: CSSVariablesResolver = (t) => ({
   variables: {},
   light: {
     '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
     '--mantine-color-error': 'var(--mantine-color-red-9)',
+    ...Object.fromEntries(
+      Object.entries(t.colors).map(([name, shades]) => [
+        `--mantine-color-${name}-filled-hover`,
+        filledHover(shades[9]),
+      ]),
+    ),
+    '--mantine-primary-color-filled-hover': filledHover(t.colors[t.primaryColor]![9]),
   },
   dark: {},
 });
