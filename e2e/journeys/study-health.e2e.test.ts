@@ -23,97 +23,12 @@ import { DEMO_PASSWORD, launchBrowser, newPage, screenshot, signIn } from '../su
 import { cli, journeyTeam } from '../support/cli.js';
 import { withDatabase } from '../support/database.js';
 import { accessible } from '../support/page-checks.js';
+import { healthTrial, utcDate } from '../support/study-health.js';
 import { gone, shows } from '../support/wait.js';
 
 const TEAM = 'E2E Health Team';
 const ADMIN = 'healthadmin';
 const VIEWER = 'healthviewer';
-
-async function shot(page: Page, name: string) {
-  await screenshot(page, name);
-}
-
-const utcDate = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
-
-let trials = 0;
-
-/**
- * A trial of the journey team (trial zone UTC: the participants' provider zone) with three Fitbit
- * participants: X-001 worn 9.5 h yesterday, 0 h the day before, nothing stored three days ago (no
- * data); X-002 with an errored link, no sync for 4 days and its two open alerts; X-003 fine.
- */
-async function healthTrial(teamId: number, prefix: string) {
-  trials += 1;
-  return withDatabase(async (db) => {
-    const trialId: number = (
-      await db.query(
-        `INSERT INTO trials (team_id, trial_number, trial_name, trial_code)
-         VALUES ($1, $2, $3, $4) RETURNING id`,
-        [teamId, `H${trials}`, `Health study ${prefix}`, prefix],
-      )
-    ).rows[0].id;
-    const participant = async (suffix: string, status: string, lastSyncDaysAgo: number, battery: number) => {
-      const code = `${prefix}-${suffix}`;
-      const pid: number = (
-        await db.query(
-          `INSERT INTO participants (team_id, trial_id, email, participant_code, participant_code_suffix)
-           VALUES ($1, $2, $3, $4, $5) RETURNING id`,
-          [teamId, trialId, `${code.toLowerCase()}@participants.trialwear.local`, code, suffix],
-        )
-      ).rows[0].id;
-      const deviceId: number = (
-        await db.query(
-          `INSERT INTO participant_devices (participant_id, team_id, provider, authorization_status,
-             authorization_date, provider_user_id, provider_timezone)
-           VALUES ($1, $2, 'fitbit', $3, now(), $4, 'UTC') RETURNING id`,
-          [pid, teamId, status, `HEALTHE2E${pid}`],
-        )
-      ).rows[0].id;
-      await db.query(
-        `INSERT INTO device_sync_state (participant_device_id, time_zone, provider_last_sync_at, battery_level)
-         VALUES ($1, 'UTC', now() - make_interval(days => $2), $3)`,
-        [deviceId, lastSyncDaysAgo, battery],
-      );
-      return { pid, deviceId, code };
-    };
-    const x1 = await participant('001', 'authorized', 0, 80);
-    const x2 = await participant('002', 'error', 4, 55);
-    const x3 = await participant('003', 'authorized', 0, 90);
-    const day = (p: { pid: number; deviceId: number }, daysAgo: number, minutes: number) =>
-      db.query(
-        `INSERT INTO device_health_days (participant_device_id, participant_id, local_date, wear_minutes, metrics_present)
-         VALUES ($1, $2, $3, $4, '{heart_rate}')`,
-        [p.deviceId, p.pid, utcDate(daysAgo), minutes],
-      );
-    await day(x1, 1, 570);
-    await day(x1, 2, 0);
-    for (const d of [1, 2, 3]) await day(x3, d, 900);
-    const alert = async (ruleKey: string) =>
-      (
-        await db.query(
-          `INSERT INTO health_alerts (team_id, trial_id, participant_id, rule_key, opened_at, detail)
-           VALUES ($1, $2, $3, $4, now() - interval '1 day', '{}') RETURNING id`,
-          [teamId, trialId, x2.pid, ruleKey],
-        )
-      ).rows[0].id as number;
-    await alert('noSync');
-    await alert('linkError');
-    // X-004 wears a Dexcom CGM: its day is CGM active time.
-    const x4 = await participant('004', 'authorized', 0, 70);
-    await db.query(`UPDATE participant_devices SET provider = 'dexcom' WHERE id = $1`, [x4.deviceId]);
-    await db.query(
-      `INSERT INTO device_health_days (participant_device_id, participant_id, local_date, cgm_active_percent, metrics_present)
-       VALUES ($1, $2, $3, 92.5, '{egv}')`,
-      [x4.deviceId, x4.pid, utcDate(2)],
-    );
-    // The Viewer is a trial user of every journey trial.
-    await db.query(
-      `INSERT INTO trial_users (trial_id, user_id) SELECT $1, id FROM users WHERE username = $2`,
-      [trialId, VIEWER],
-    );
-    return { trialId, codes: [x1.code, x2.code, x3.code, x4.code], pids: [x1.pid, x2.pid, x3.pid, x4.pid] };
-  });
-}
 
 describe('the study health page', () => {
   let browser: Browser;
@@ -155,7 +70,7 @@ describe('the study health page', () => {
   };
 
   it('shows the hours worn, the grey no-data cell, those needing attention first; a cell opens the day', async () => {
-    const { trialId, codes } = await healthTrial(teamId, 'HMA');
+    const { trialId, codes } = await healthTrial(teamId, 'HMA', VIEWER);
     const { page } = admin;
     // Reached from the trial page.
     await page.goto('/Trials');
@@ -185,7 +100,7 @@ describe('the study health page', () => {
     // The navigation's badge: open alerts of the trials the Admin sees.
     await shows(page.getByTestId('alert-count'));
     await accessible(page, 'the study health page');
-    await shot(page, 'study-health-page');
+    await screenshot(page, 'study-health-page');
 
     // The compliance report of the shown range: the same days as the page, then the open alerts.
     const [csv] = await Promise.all([
@@ -236,11 +151,11 @@ describe('the study health page', () => {
     await page.waitForURL((u) => u.pathname === '/FitbitParticipant1DayData');
     await shows(page.getByRole('heading', { name: 'Fitbit one-day data' }));
     expect(await page.getByLabel('Date').inputValue()).toBe(utcDate(1));
-    await shot(page, 'study-health-one-day');
+    await screenshot(page, 'study-health-one-day');
   });
 
   it('acknowledges an alert with a note (a modal), then shows who and when', async () => {
-    const { trialId, codes } = await healthTrial(teamId, 'HMB');
+    const { trialId, codes } = await healthTrial(teamId, 'HMB', VIEWER);
     const { page } = admin;
     await open(page, trialId);
     const alerts = page.getByRole('table', { name: 'Alerts' });
@@ -255,7 +170,7 @@ describe('the study health page', () => {
     await page.waitForFunction(() => document.getAnimations().length === 0);
     await accessible(page, 'the acknowledge modal');
     await dialog.getByLabel('Note').fill('Called: the tracker was left at home');
-    await shot(page, 'study-health-acknowledge');
+    await screenshot(page, 'study-health-acknowledge');
     await dialog.getByRole('button', { name: 'Acknowledge' }).click();
     await gone(dialog);
     const row = alerts.getByRole('row', { name: new RegExp(`${codes[1]}.*No sync`) });
@@ -267,7 +182,7 @@ describe('the study health page', () => {
   });
 
   it("saves the rules; a refused number shows the server's message under its field", async () => {
-    const { trialId } = await healthTrial(teamId, 'HMC');
+    const { trialId } = await healthTrial(teamId, 'HMC', VIEWER);
     const { page } = admin;
     await open(page, trialId);
     const form = page.getByRole('form', { name: 'Study health rules' });
@@ -280,7 +195,7 @@ describe('the study health page', () => {
     await shows(form.getByText(M.wearHours));
     await shows(form.getByText(M.timezoneUnknown));
     expect(await hours.getAttribute('aria-invalid')).toBe('true');
-    await shot(page, 'study-health-rules-refused');
+    await screenshot(page, 'study-health-rules-refused');
     await hours.fill('8');
     await form.getByLabel('Time zone of the trial').fill('Europe/Berlin');
     await form.getByRole('switch', { name: 'Low battery' }).click({ force: true });
@@ -313,11 +228,11 @@ describe('the study health page', () => {
       );
     for (let i = 0; i < 50 && (await subscribed()) !== true; i += 1) await page.waitForTimeout(100);
     expect(await subscribed()).toBe(true);
-    await shot(page, 'study-health-rules-saved');
+    await screenshot(page, 'study-health-rules-saved');
   });
 
   it('a Viewer sees the rules read-only, cannot acknowledge and has no digest switch', async () => {
-    const { trialId, codes } = await healthTrial(teamId, 'HMD');
+    const { trialId, codes } = await healthTrial(teamId, 'HMD', VIEWER);
     const viewer = await newPage(browser);
     try {
       await signIn(viewer.page, VIEWER);
@@ -338,14 +253,14 @@ describe('the study health page', () => {
         0,
       );
       await accessible(page, 'the study health page as a Viewer');
-      await shot(page, 'study-health-viewer');
+      await screenshot(page, 'study-health-viewer');
     } finally {
       await viewer.context.close();
     }
   });
 
   it("opens the e-mail's participant link directly; a Dexcom cell opens the glucose page on that day", async () => {
-    const { trialId, codes, pids } = await healthTrial(teamId, 'HME');
+    const { trialId, codes, pids } = await healthTrial(teamId, 'HME', VIEWER);
     // A trial and participant of another team (the demo's), which this Admin may not see.
     const other = await withDatabase(
       async (db) =>
@@ -363,7 +278,7 @@ describe('the study health page', () => {
     await shows(page.getByRole('heading', { name: 'Participant overview' }));
     await shows(page.getByLabel('Participant').getByText(codes[0]!));
     await shows(page.getByRole('button', { name: /^Trial: #H\d+ - Health study HME$/ }));
-    await shot(page, 'study-health-deep-link-participant');
+    await screenshot(page, 'study-health-deep-link-participant');
     // Another team's trial and participant: the page's not-found text, nothing of theirs.
     await page.goto(`/ParticipantOverview?trialId=${other.trialId}&participantId=${other.pid}`);
     await shows(page.getByText("Something went wrong! We could not find trial's info."));
@@ -387,7 +302,7 @@ describe('the study health page', () => {
     await page.reload();
     await shows(page.getByLabel('Participant').getByText(dexcom));
     await shows(page.getByLabel('Window').getByText(`Day ${utcDate(2)} (participant’s clock)`));
-    await shot(page, 'study-health-dexcom-day');
+    await screenshot(page, 'study-health-dexcom-day');
   });
 
   it("shows the demo trial's two participants needing attention on first start", async () => {
@@ -405,7 +320,7 @@ describe('the study health page', () => {
       expect(codes.slice(0, 2)).toEqual(['WCS-002', 'WCS-005']);
       await shows(table.getByRole('row', { name: /WCS-002/ }).getByText('Low wear'));
       await shows(table.getByRole('row', { name: /WCS-005/ }).getByText('Low battery'));
-      await shot(page, 'study-health-demo-trial');
+      await screenshot(page, 'study-health-demo-trial');
       // The digest's link to WCS-002, opened directly: the participant and their tracker's section.
       const pid: number = await withDatabase(
         async (db) =>
@@ -417,7 +332,7 @@ describe('the study health page', () => {
       await shows(page.getByText('Fitness tracker'));
       await gone(page.getByRole('progressbar'));
       await page.waitForLoadState('networkidle');
-      await shot(page, 'study-health-demo-participant-link');
+      await screenshot(page, 'study-health-demo-participant-link');
     } finally {
       await demo.context.close();
     }
