@@ -15,14 +15,14 @@ import {
   type VariantColorsResolver,
 } from '@mantine/core';
 
+/** A filled element's hover: its colour 15 % darker (white text on it stays at 4.5:1 or more). */
+const filledHover = (color: string) => darken(color, 0.15);
+
 /**
  * Text on the tinted backgrounds of the light and subtle variants (badges,
  * light buttons, alerts, the avatar) is 4.4:1 or less even in shade 9: it is
  * darkened by a third, which keeps the hue and passes AA (4.5:1).
  */
-/** A filled element's hover: its colour 15 % darker (white text on it stays at 4.5:1 or more). */
-const filledHover = (color: string) => darken(color, 0.15);
-
 export const variantColorResolver: VariantColorsResolver = (input) => {
   const colors = defaultVariantColorsResolver(input);
   const { value } = parseThemeColor({ color: input.color ?? input.theme.primaryColor, theme: input.theme });
