@@ -6,6 +6,8 @@
  * running, on one core, for a minute after everything else had ended. The shuffle still decides
  * which files share a worker and in which order, so order-dependence shows as before.
  */
+// Vitest's own seeded shuffle (what its RandomSequencer calls): one seed, the same order as Vitest's.
+import { shuffle as shuffled } from '@vitest/utils';
 import type { TestSpecification } from 'vitest/node';
 import { BaseSequencer } from 'vitest/node';
 
@@ -34,23 +36,6 @@ const LONG_FILES = [
 /** Integration first (its long files start at once); the short unit files fill in at the end. */
 const PROJECT_ORDER = ['integration', 'simulators', 'unit'];
 
-/** A deterministic shuffle (mulberry32 seeded by the run's seed): the same seed, the same order. */
-function shuffled<T>(items: T[], seed: number): T[] {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-  const out = [...items];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(next() * (i + 1));
-    [out[i], out[j]] = [out[j]!, out[i]!];
-  }
-  return out;
-}
-
 const rank = (spec: TestSpecification) => {
   const project = PROJECT_ORDER.indexOf(spec.project.name);
   const long = LONG_FILES.some((f) => spec.moduleId.endsWith(f)) ? 0 : 1;
@@ -61,7 +46,7 @@ export class LongFilesFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const { shuffle, seed } = this.ctx.config.sequence;
     // Unshuffled (a plain `vitest run`): Vitest's own order (longest last time first).
-    const ordered = shuffle ? shuffled(files, seed ?? Date.now()) : await super.sort(files);
+    const ordered = shuffle ? shuffled([...files], seed ?? Date.now()) : await super.sort(files);
     // Array.prototype.sort is stable: within a rank the shuffled order stays.
     return ordered.sort((a, b) => rank(a) - rank(b));
   }
