@@ -1,6 +1,6 @@
 /*
  * Export jobs against the simulators, stopping and waiting: cancel during
- * processing stops the job within a second and leaves no file; at most two
+ * processing stops the job at its next look and leaves no file; at most two
  * jobs of a team run at once, the rest wait in order, and another team is not
  * held up. What the jobs write: export-job.int.test.ts.
  */
@@ -31,7 +31,7 @@ describe('export jobs against the simulators: cancel and the queue', () => {
   const newTrial = (providers: Parameters<ExportJobWorld['newTrial']>[0]) => w.newTrial(providers);
   const jobRow = (id: string) => w.jobRow(id);
 
-  it('cancel during processing: the worker stops within a second, the job is cancelled and no file is left', async () => {
+  it('cancel during processing: the worker stops at its next look (no further provider call), the job is cancelled and no file is left', async () => {
     // A long Dexcom range not stored yet: the job spends seconds fetching.
     const { ids, users, request } = await newTrial(['dexcom']);
     const sim = simControl(t, 'dexcom');
@@ -48,14 +48,13 @@ describe('export jobs against the simulators: cancel and the queue', () => {
     await new Promise((r) => setTimeout(r, 300));
     const res = await a.as.User.post(`/api/dataExport/jobs/${id}/cancel`);
     expect(res.statusCode, res.body).toBe(200);
-    const cancelledAt = Date.now();
     const callsAtCancel = await sim.calls(user);
     expect(await run).toEqual({ status: 'cancelled' });
     // The promise is that the worker stops at its next look (every 200 ms) and never makes the next
-    // call: at most the call in flight at the cancel completes. Wall time on a shared 2-core machine,
-    // with the simulator generating its answers in this same process, is only a guard against a hang.
+    // call: at most the call in flight at the cancel completes. No wall-clock bound: on a shared
+    // 2-core machine, with the simulator generating its answers in this same process, the call in
+    // flight alone once took 6 s; the call count is what proves the stop, the test timeout a hang.
     expect(await sim.calls(user)).toBeLessThanOrEqual(callsAtCancel + 1);
-    expect(Date.now() - cancelledAt).toBeLessThan(5_000);
     const row = await jobRow(id);
     expect(row).toMatchObject({ status: 'cancelled', error_message: M.cancelledByUser, storage_key: null });
     const dir = path.join(t.dataDir, 'exports');
