@@ -70,13 +70,16 @@ describe('core pages: defects found', () => {
     await shows(participantsTable(page).getByText('SLP-011'));
     expect(await participantsTable(page).getByText('SLP-001', { exact: true }).count()).toBe(0);
 
-    // Row selection: square checkboxes, not round radio-like ones.
-    const radius = await participantsTable(page)
-      .locator('tbody tr')
-      .first()
-      .locator('input[type="checkbox"]')
-      .evaluate((el) => Number.parseFloat(getComputedStyle(el).borderTopLeftRadius));
-    expect(radius).toBeLessThanOrEqual(4);
+    // Row selection: square checkboxes, not round radio-like ones. Polled: the table may still
+    // re-render its rows after the reload, and a row's input replaced under the evaluation has no
+    // computed style (NaN).
+    const radius = () =>
+      participantsTable(page)
+        .locator('tbody tr')
+        .first()
+        .locator('input[type="checkbox"]')
+        .evaluate((el) => Number.parseFloat(getComputedStyle(el).borderTopLeftRadius));
+    await expect.poll(radius, { timeout: 10_000, interval: 100 }).toBeLessThanOrEqual(4);
     await screenshot(page, 'trial-page-page-2-checkboxes');
 
     // The route is open to Viewers, the write is not: say so before any form.
