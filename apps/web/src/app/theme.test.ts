@@ -1,6 +1,6 @@
 import { DEFAULT_THEME, type MantineColor, mergeMantineTheme } from '@mantine/core';
 import { describe, expect, it } from 'vitest';
-import { cssVariablesResolver, theme, variantColorResolver } from './theme';
+import { changeColors, cssVariablesResolver, theme, variantColorResolver } from './theme';
 
 const full = mergeMantineTheme(DEFAULT_THEME, theme);
 
@@ -40,5 +40,10 @@ describe('theme contrast (WCAG AA, 4.5:1 for text)', () => {
   it('the primary colour is teal, shade 9 (white on it 5.0:1 or more)', () => {
     expect(full.primaryColor).toBe('teal');
     expect(contrastWithWhite(full.colors.teal[9])).toBeGreaterThanOrEqual(4.5);
+  });
+
+  it('the text of a change up or down (overview tiles) on white', () => {
+    expect(contrastWithWhite(changeColors.up)).toBeGreaterThanOrEqual(4.5);
+    expect(contrastWithWhite(changeColors.down)).toBeGreaterThanOrEqual(4.5);
   });
 });

@@ -3,6 +3,7 @@ import { CSS } from '@dnd-kit/utilities';
 import { Badge, Button, Card, Checkbox, Collapse, Group, Stack, Table, Text } from '@mantine/core';
 import type { DayValue, SummarySubject, TrackerOverview } from '@trialwear/contract';
 import { useMemo } from 'react';
+import { changeColors } from '../../../../app/theme';
 import { formatValue, localDaysToUnix, seriesFor, TimeChart } from '../../../../components/chart';
 import { FITBIT_SUBJECTS } from '../fitbit-subjects';
 import { OVERVIEW_SUBJECT, sevenVsSeven } from '../overview-subjects';
@@ -11,7 +12,7 @@ function ChangeText({ change, pct, unit }: { change: number | null; pct: number 
   if (change === null) return <Text size="sm">Change: —</Text>;
   const sign = change > 0 ? '+' : '';
   return (
-    <Text size="sm" c={change === 0 ? undefined : change > 0 ? 'teal.8' : 'orange.8'}>
+    <Text size="sm" c={change === 0 ? undefined : change > 0 ? changeColors.up : changeColors.down}>
       Change: {sign}
       {formatValue(change, unit)}
       {pct !== null && ` (${sign}${pct}%)`}
