@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defaultClientConditions, defineConfig } from 'vite';
 import { precompress } from './build/precompress';
@@ -8,10 +10,23 @@ const apiTarget = `http://127.0.0.1:${process.env.PORT ?? 3000}`;
 const CORE_VENDOR =
   /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|cookie|set-cookie-parser)[\\/]/;
 
-export default defineConfig({
+/**
+ * react-router 7's package exports point every condition at its development build (its dev
+ * warnings on, remix-run/react-router#14102), so a production build would ship that. The build
+ * takes the production build it publishes beside it; `vite` (dev) keeps the warnings.
+ */
+const reactRouterProduction = path.join(
+  path.dirname(createRequire(import.meta.url).resolve('react-router/package.json')),
+  'dist/production/index.mjs',
+);
+
+export default defineConfig(({ command }) => ({
   plugins: [react(), precompress()],
-  // @trialwear/contract and @trialwear/zone are consumed as TypeScript source (their "source" export condition).
-  resolve: { conditions: ['source', ...defaultClientConditions] },
+  resolve: {
+    // @trialwear/contract and @trialwear/zone are consumed as TypeScript source (their "source" export condition).
+    conditions: ['source', ...defaultClientConditions],
+    alias: command === 'build' ? [{ find: /^react-router$/, replacement: reactRouterProduction }] : [],
+  },
   server: {
     port: 5173,
     proxy: { '/api': apiTarget, '/sim': apiTarget },
@@ -39,4 +54,4 @@ export default defineConfig({
       },
     },
   },
-});
+}));
