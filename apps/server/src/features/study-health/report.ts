@@ -21,7 +21,6 @@ import {
   studyHealthReportFileName,
 } from '@trialwear/contract';
 import { datesBetween } from '@trialwear/zone';
-import writeXlsxFile, { type Row, type SheetData } from 'write-excel-file/node';
 import { type Actor, requireTrial, type TrialScope } from '../../access/index.js';
 import type { AppContext } from '../../app-context.js';
 import { recordActorAudit } from '../../audit/audit-log.js';
@@ -29,6 +28,7 @@ import type { Db } from '../../db/database.js';
 import { inTransaction } from '../../db/transaction.js';
 import * as repo from './repo.js';
 import { toAlert, trialHealthTable } from './service.js';
+import { xlsxInWorker } from './xlsx-in-worker.js';
 
 type Ctx = Pick<AppContext, 'db' | 'now'>;
 type Cell = string | number | null;
@@ -182,15 +182,10 @@ export function reportCsv(report: ComplianceReport): Buffer {
   return Buffer.from(`\uFEFF${lines.join('\r\n')}\r\n`, 'utf8');
 }
 
-const header = (columns: readonly string[]): Row => columns.map((c) => ({ value: c, fontWeight: 'bold' }));
-const body = (rows: Cell[][]): SheetData =>
-  rows.map((row) =>
-    row.map((v) =>
-      typeof v === 'number' ? { type: Number, value: v } : { type: String, value: v === null ? '' : v },
-    ),
-  );
-
-/** Three sheets: Days, Open alerts, Definitions (the measures, as the data dictionary defines them). */
+/**
+ * Three sheets: Days, Open alerts, Definitions (the measures, as the data dictionary defines them).
+ * Written in a worker thread (xlsx-in-worker.ts): seconds of CPU for a large trial.
+ */
 export function reportXlsx(report: ComplianceReport): Promise<Buffer> {
   const definitions: Cell[][] = [
     ...STUDY_HEALTH_DEFINITIONS.map((d) => [d.key, d.name, d.unit, d.description]),
@@ -201,23 +196,11 @@ export function reportXlsx(report: ComplianceReport): Promise<Buffer> {
       `${report.from} to ${report.to}, local dates of the trial's zone ${report.timezone}`,
     ],
   ];
-  return writeXlsxFile([
-    {
-      sheet: 'Days',
-      data: [header(STUDY_HEALTH_REPORT_DAY_COLUMNS), ...body(report.days)],
-      stickyRowsCount: 1,
-    },
-    {
-      sheet: 'Open alerts',
-      data: [header(STUDY_HEALTH_REPORT_ALERT_COLUMNS), ...body(report.alerts)],
-      stickyRowsCount: 1,
-    },
-    {
-      sheet: 'Definitions',
-      data: [header(['column', 'name', 'unit', 'definition']), ...body(definitions)],
-      stickyRowsCount: 1,
-    },
-  ]).toBuffer();
+  return xlsxInWorker([
+    { sheet: 'Days', columns: STUDY_HEALTH_REPORT_DAY_COLUMNS, rows: report.days },
+    { sheet: 'Open alerts', columns: STUDY_HEALTH_REPORT_ALERT_COLUMNS, rows: report.alerts },
+    { sheet: 'Definitions', columns: ['column', 'name', 'unit', 'definition'], rows: definitions },
+  ]);
 }
 
 export const reportFileName = (report: ComplianceReport, format: StudyHealthReportQuery['format']) =>
