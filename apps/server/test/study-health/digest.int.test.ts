@@ -285,7 +285,7 @@ describe('study health: the daily digest and the link-error e-mail', () => {
       .where('trial_id', '=', h.trialId)
       .where('user_id', '=', h.team.userIds.User)
       .execute();
-    expect(await deliverHealthMail(t.ctx, h.trialId)).toEqual({ mailed: 1, failed: 0 });
+    expect(await deliverHealthMail(t.ctx, h.trialId)).toEqual({ mailed: 1, failed: 0, givenUp: 0 });
     expect(await digestsTo(h.team.userIds.Admin)).toHaveLength(1);
     expect(await digestsTo(h.team.userIds.User)).toEqual([]);
   });

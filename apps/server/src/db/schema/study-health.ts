@@ -62,6 +62,10 @@ export interface HealthDigestsSentTable {
   new_alert_ids: Generated<number[]>;
   /** When its mail went out; null: not yet, or nothing to send (no alerts). */
   mailed_at: Timestamp | null;
+  /** Failed tries of its mail, the last one's error, and when it was given up (019). */
+  attempts: Generated<number>;
+  last_error: string | null;
+  given_up_at: Timestamp | null;
 }
 
 /** The immediate e-mail of an opened linkError alert, per recipient, queued with the opening (018). */
@@ -70,4 +74,8 @@ export interface HealthAlertMailsTable {
   user_id: number;
   queued_at: Generated<Date>;
   mailed_at: Timestamp | null;
+  /** Failed tries of its mail, the last one's error, and when it was given up (019). */
+  attempts: Generated<number>;
+  last_error: string | null;
+  given_up_at: Timestamp | null;
 }

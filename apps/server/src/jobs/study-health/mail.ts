@@ -8,7 +8,8 @@
  * transaction that locks the row (FOR UPDATE SKIP LOCKED: a row another
  * worker holds is skipped), sends, and marks it mailed; a failed send rolls
  * back and the row waits for the next run (the digest job's every 15
- * minutes). The recipient is checked again when the mail goes out (still
+ * minutes), its failure counted on the row: the MAIL_ATTEMPTS-th is the
+ * last, the mail given up with an audit row (019). The recipient is checked again when the mail goes out (still
  * subscribed, still staff who see the trial). Plain text: participant codes, rules in words, links into the
  * portal — never a participant's e-mail or data.
  */
@@ -16,6 +17,8 @@ import type { HealthRuleKey } from '@trialwear/contract';
 import { wallClock } from '@trialwear/zone';
 import { systemScope } from '../../access/system.js';
 import type { AppContext } from '../../app-context.js';
+import { recordAudit } from '../../audit/audit-log.js';
+import type { Db } from '../../db/database.js';
 import { inTransaction } from '../../db/transaction.js';
 import { trialRules } from '../../features/study-health/service.js';
 import { findMailRecipient } from '../../features/users/repo.js';
@@ -23,8 +26,16 @@ import * as repo from './repo.js';
 
 export interface MailSummary {
   mailed: number;
+  /** Failed tries this run; `givenUp` of them were the last allowed try of their mail. */
   failed: number;
+  givenUp: number;
 }
+
+/**
+ * Tries of one queued mail before it is given up: the digest job runs every 15 minutes, so a mail
+ * refused eight times in a row has failed for about two hours.
+ */
+export const MAIL_ATTEMPTS = 8;
 
 type AlertRow = Awaited<ReturnType<typeof repo.alertsForMail>>[number];
 
@@ -138,81 +149,133 @@ export function linkErrorMail(
  * holds is skipped (it sends it), a failed send is counted and retried later.
  */
 export async function deliverHealthMail(ctx: AppContext, trialId?: number): Promise<MailSummary> {
-  const summary: MailSummary = { mailed: 0, failed: 0 };
-  const attempt = async (label: string, work: () => Promise<boolean>) => {
+  const summary: MailSummary = { mailed: 0, failed: 0, givenUp: 0 };
+  /**
+   * One queued mail: `work` sends it; a failure is counted on its row (`failed`), and the
+   * MAIL_ATTEMPTS-th gives it up, with an audit row in the same transaction.
+   */
+  const attempt = async (
+    label: string,
+    work: () => Promise<boolean>,
+    failed: (db: Db, error: string) => Promise<repo.MailFailure | undefined>,
+    audit: {
+      entityType: string;
+      entityId: string;
+      userId: number;
+      trialOf: (db: Db) => Promise<number | undefined>;
+    },
+  ) => {
     try {
       if (await work()) summary.mailed++;
     } catch (err) {
       summary.failed++;
-      console.error(`[trialwear] study health ${label}: the mail failed: ${(err as Error)?.message ?? err}`);
+      const error = String((err as Error)?.message ?? err).slice(0, 1000);
+      const outcome = await inTransaction(ctx, async (tx) => {
+        const failure = await failed(tx.db, error);
+        if (!failure?.givenUp) return failure;
+        const trialId = await audit.trialOf(tx.db);
+        const trial = trialId === undefined ? undefined : await repo.trialForMail(tx.db, trialId);
+        await recordAudit(tx.db, {
+          userId: null,
+          teamId: trial?.team_id ?? null,
+          action: 'study_health.mail_given_up',
+          entityType: audit.entityType,
+          entityId: audit.entityId,
+          after: { recipientUserId: audit.userId, attempts: failure.attempts, lastError: error },
+        });
+        return failure;
+      });
+      if (outcome?.givenUp) summary.givenUp++;
+      console.error(
+        `[trialwear] study health ${label}: the mail failed (try ${outcome?.attempts ?? '?'} of ${MAIL_ATTEMPTS}${outcome?.givenUp ? ', given up' : ''}): ${error}`,
+      );
     }
   };
 
   for (const key of await repo.unmailedDigests(ctx.db, trialId)) {
-    await attempt(`digest ${key.trial_id}/${key.local_date}/${key.user_id}`, () =>
-      inTransaction(ctx, async (tx) => {
-        const row = await repo.lockUnmailedDigest(tx.db, key);
-        if (!row) return false;
-        const [trial, user] = await Promise.all([
-          repo.trialForMail(tx.db, row.trial_id),
-          findMailRecipient(tx.db, row.user_id),
-        ]);
-        const alerts = await repo.alertsForMail(tx.db, row.trial_id, row.alert_ids);
-        const allowed =
-          trial !== undefined &&
-          (await repo.isSubscribedStaff(
-            tx.db,
-            systemScope.trial('job', trial.team_id, trial.id),
-            row.user_id,
-          ));
-        if (!trial || !user || alerts.length === 0 || !allowed) {
-          // Nothing left to tell (the trial or the alerts were deleted), or the recipient no longer
-          // sees the trial or unsubscribed since the claim: done, without a mail.
+    const label = `digest ${key.trial_id}/${key.local_date}/${key.user_id}`;
+    await attempt(
+      label,
+      () =>
+        inTransaction(ctx, async (tx) => {
+          const row = await repo.lockUnmailedDigest(tx.db, key);
+          if (!row) return false;
+          const [trial, user] = await Promise.all([
+            repo.trialForMail(tx.db, row.trial_id),
+            findMailRecipient(tx.db, row.user_id),
+          ]);
+          const alerts = await repo.alertsForMail(tx.db, row.trial_id, row.alert_ids);
+          const allowed =
+            trial !== undefined &&
+            (await repo.isSubscribedStaff(
+              tx.db,
+              systemScope.trial('job', trial.team_id, trial.id),
+              row.user_id,
+            ));
+          if (!trial || !user || alerts.length === 0 || !allowed) {
+            // Nothing left to tell (the trial or the alerts were deleted), or the recipient no longer
+            // sees the trial or unsubscribed since the claim: done, without a mail.
+            await repo.markDigestMailed(tx.db, key, ctx.now());
+            return false;
+          }
+          const mail = digestMail(ctx, {
+            firstName: user.first_name,
+            trial,
+            localDate: row.local_date,
+            zone: (await trialRules(tx.db, systemScope.trial('job', trial.team_id, trial.id))).timezone,
+            alerts,
+            newIds: new Set(row.new_alert_ids),
+          });
+          await ctx.mailer.send({ to: user.email, ...mail });
           await repo.markDigestMailed(tx.db, key, ctx.now());
-          return false;
-        }
-        const mail = digestMail(ctx, {
-          firstName: user.first_name,
-          trial,
-          localDate: row.local_date,
-          zone: (await trialRules(tx.db, systemScope.trial('job', trial.team_id, trial.id))).timezone,
-          alerts,
-          newIds: new Set(row.new_alert_ids),
-        });
-        await ctx.mailer.send({ to: user.email, ...mail });
-        await repo.markDigestMailed(tx.db, key, ctx.now());
-        return true;
-      }),
+          return true;
+        }),
+      (db, error) => repo.recordDigestFailure(db, key, { error, now: ctx.now(), limit: MAIL_ATTEMPTS }),
+      {
+        entityType: 'health_digest',
+        entityId: `${key.trial_id}/${key.local_date}/${key.user_id}`,
+        userId: key.user_id,
+        trialOf: async () => key.trial_id,
+      },
     );
   }
 
   for (const key of await repo.unmailedAlertMails(ctx.db, trialId)) {
-    await attempt(`alert ${key.alert_id}/${key.user_id}`, () =>
-      inTransaction(ctx, async (tx) => {
-        const row = await repo.lockUnmailedAlertMail(tx.db, key);
-        if (!row) return false;
-        const user = await findMailRecipient(tx.db, row.user_id);
-        const trialId = await repo.trialOfAlert(tx.db, row.alert_id);
-        const trial = trialId === undefined ? undefined : await repo.trialForMail(tx.db, trialId);
-        const [full] = trial ? await repo.alertsForMail(tx.db, trial.id, [row.alert_id]) : [];
-        const allowed =
-          trial !== undefined &&
-          (await repo.isSubscribedStaff(
-            tx.db,
-            systemScope.trial('job', trial.team_id, trial.id),
-            row.user_id,
-          ));
-        if (!user || !trial || !full || !allowed) {
+    await attempt(
+      `alert ${key.alert_id}/${key.user_id}`,
+      () =>
+        inTransaction(ctx, async (tx) => {
+          const row = await repo.lockUnmailedAlertMail(tx.db, key);
+          if (!row) return false;
+          const user = await findMailRecipient(tx.db, row.user_id);
+          const trialId = await repo.trialOfAlert(tx.db, row.alert_id);
+          const trial = trialId === undefined ? undefined : await repo.trialForMail(tx.db, trialId);
+          const [full] = trial ? await repo.alertsForMail(tx.db, trial.id, [row.alert_id]) : [];
+          const allowed =
+            trial !== undefined &&
+            (await repo.isSubscribedStaff(
+              tx.db,
+              systemScope.trial('job', trial.team_id, trial.id),
+              row.user_id,
+            ));
+          if (!user || !trial || !full || !allowed) {
+            await repo.markAlertMailMailed(tx.db, key, ctx.now());
+            return false;
+          }
+          await ctx.mailer.send({
+            to: user.email,
+            ...linkErrorMail(ctx, { firstName: user.first_name, trial, alert: full }),
+          });
           await repo.markAlertMailMailed(tx.db, key, ctx.now());
-          return false;
-        }
-        await ctx.mailer.send({
-          to: user.email,
-          ...linkErrorMail(ctx, { firstName: user.first_name, trial, alert: full }),
-        });
-        await repo.markAlertMailMailed(tx.db, key, ctx.now());
-        return true;
-      }),
+          return true;
+        }),
+      (db, error) => repo.recordAlertMailFailure(db, key, { error, now: ctx.now(), limit: MAIL_ATTEMPTS }),
+      {
+        entityType: 'health_alert_mail',
+        entityId: `${key.alert_id}/${key.user_id}`,
+        userId: key.user_id,
+        trialOf: (db) => repo.trialOfAlert(db, key.alert_id),
+      },
     );
   }
   return summary;

@@ -224,6 +224,7 @@ export function unmailedDigests(db: Db, trialId?: number): Promise<DigestKey[]> 
     .selectFrom('health_digests_sent')
     .select(['trial_id', sql<string>`local_date::text`.as('local_date'), 'user_id'])
     .where('mailed_at', 'is', null)
+    .where('given_up_at', 'is', null)
     .where(sql<boolean>`cardinality(alert_ids) > 0`)
     .$if(trialId !== undefined, (q) => q.where('trial_id', '=', trialId!))
     .orderBy('sent_at')
@@ -238,6 +239,7 @@ export function unmailedAlertMails(db: Db, trialId?: number): Promise<AlertMailK
     .innerJoin('health_alerts as a', 'a.id', 'm.alert_id')
     .select(['m.alert_id', 'm.user_id'])
     .where('m.mailed_at', 'is', null)
+    .where('m.given_up_at', 'is', null)
     .$if(trialId !== undefined, (q) => q.where('a.trial_id', '=', trialId!))
     .orderBy('m.queued_at')
     .limit(500)
@@ -259,6 +261,7 @@ export function lockUnmailedDigest(db: Db, k: DigestKey) {
     .where('local_date', '=', k.local_date)
     .where('user_id', '=', k.user_id)
     .where('mailed_at', 'is', null)
+    .where('given_up_at', 'is', null)
     .forUpdate()
     .skipLocked()
     .executeTakeFirst();
@@ -282,6 +285,7 @@ export function lockUnmailedAlertMail(db: Db, k: AlertMailKey) {
     .where('alert_id', '=', k.alert_id)
     .where('user_id', '=', k.user_id)
     .where('mailed_at', 'is', null)
+    .where('given_up_at', 'is', null)
     .forUpdate()
     .skipLocked()
     .executeTakeFirst();
@@ -294,6 +298,55 @@ export async function markAlertMailMailed(db: Db, k: AlertMailKey, now: Date) {
     .where('alert_id', '=', k.alert_id)
     .where('user_id', '=', k.user_id)
     .execute();
+}
+
+/** A failed try of a queued mail: counted with its error; given up (marked) at the `limit`-th. */
+export interface MailFailure {
+  attempts: number;
+  givenUp: boolean;
+}
+
+export async function recordDigestFailure(
+  db: Db,
+  k: DigestKey,
+  v: { error: string; now: Date; limit: number },
+): Promise<MailFailure | undefined> {
+  const row = await db
+    .updateTable('health_digests_sent')
+    .set({
+      attempts: sql`attempts + 1`,
+      last_error: v.error,
+      given_up_at: sql`CASE WHEN attempts + 1 >= ${v.limit} THEN ${v.now}::timestamptz END`,
+    })
+    .where('trial_id', '=', k.trial_id)
+    .where('local_date', '=', k.local_date)
+    .where('user_id', '=', k.user_id)
+    .where('mailed_at', 'is', null)
+    .where('given_up_at', 'is', null)
+    .returning(['attempts', 'given_up_at'])
+    .executeTakeFirst();
+  return row && { attempts: row.attempts, givenUp: row.given_up_at !== null };
+}
+
+export async function recordAlertMailFailure(
+  db: Db,
+  k: AlertMailKey,
+  v: { error: string; now: Date; limit: number },
+): Promise<MailFailure | undefined> {
+  const row = await db
+    .updateTable('health_alert_mails')
+    .set({
+      attempts: sql`attempts + 1`,
+      last_error: v.error,
+      given_up_at: sql`CASE WHEN attempts + 1 >= ${v.limit} THEN ${v.now}::timestamptz END`,
+    })
+    .where('alert_id', '=', k.alert_id)
+    .where('user_id', '=', k.user_id)
+    .where('mailed_at', 'is', null)
+    .where('given_up_at', 'is', null)
+    .returning(['attempts', 'given_up_at'])
+    .executeTakeFirst();
+  return row && { attempts: row.attempts, givenUp: row.given_up_at !== null };
 }
 
 /** The trial's name, number and team, for a mail's text. */
