@@ -6,7 +6,7 @@ import { useMemo } from 'react';
 import { changeColors } from '../../../../app/theme';
 import { formatValue, localDaysToUnix, seriesFor, TimeChart } from '../../../../components/chart';
 import { FITBIT_SUBJECTS } from '../fitbit-subjects';
-import { OVERVIEW_SUBJECT, sevenVsSeven } from '../overview-subjects';
+import { isDailyTotal, OVERVIEW_SUBJECT, sevenVsSeven } from '../overview-subjects';
 
 function ChangeText({ change, pct, unit }: { change: number | null; pct: number | null; unit: string }) {
   if (change === null) return <Text size="sm">Change: —</Text>;
@@ -60,6 +60,8 @@ export function OverviewTile({
     };
   }, [days, timeZone, s.chart, show]);
   const cmp = stats ? sevenVsSeven(subject, stats.last7, stats.previous7) : null;
+  // "a day" of daily totals only: an average weight or resting heart rate is not per day.
+  const perDay = isDailyTotal(subject) ? ' / day' : '';
 
   return (
     <Card
@@ -101,10 +103,12 @@ export function OverviewTile({
         {cmp && (
           <div>
             <Text size="sm">
-              Last 7 days: <b>{formatValue(cmp.last, s.unit)}</b> / day
+              Last 7 days: <b>{formatValue(cmp.last, s.unit)}</b>
+              {perDay}
             </Text>
             <Text size="sm" c="dimmed">
-              Previous 7 days: {formatValue(cmp.previous, s.unit)} / day
+              Previous 7 days: {formatValue(cmp.previous, s.unit)}
+              {perDay}
             </Text>
             <ChangeText change={cmp.change} pct={cmp.changePct} unit={s.unit} />
           </div>
