@@ -143,6 +143,14 @@ export function linkErrorMail(
   };
 }
 
+/** The recipient still subscribed and still staff who see the trial, when the mail goes out. */
+async function mayReceive(db: Db, trial: { id: number; team_id: number } | undefined, userId: number) {
+  return (
+    trial !== undefined &&
+    repo.isSubscribedStaff(db, systemScope.trial('job', trial.team_id, trial.id), userId)
+  );
+}
+
 /**
  * Sends every queued study-health mail not yet sent (of one trial, or all).
  * Each row: locked, sent, marked, in one transaction; a row another worker
@@ -205,13 +213,7 @@ export async function deliverHealthMail(ctx: AppContext, trialId?: number): Prom
             findMailRecipient(tx.db, row.user_id),
           ]);
           const alerts = await repo.alertsForMail(tx.db, row.trial_id, row.alert_ids);
-          const allowed =
-            trial !== undefined &&
-            (await repo.isSubscribedStaff(
-              tx.db,
-              systemScope.trial('job', trial.team_id, trial.id),
-              row.user_id,
-            ));
+          const allowed = await mayReceive(tx.db, trial, row.user_id);
           if (!trial || !user || alerts.length === 0 || !allowed) {
             // Nothing left to tell (the trial or the alerts were deleted), or the recipient no longer
             // sees the trial or unsubscribed since the claim: done, without a mail.
@@ -251,13 +253,7 @@ export async function deliverHealthMail(ctx: AppContext, trialId?: number): Prom
           const trialId = await repo.trialOfAlert(tx.db, row.alert_id);
           const trial = trialId === undefined ? undefined : await repo.trialForMail(tx.db, trialId);
           const [full] = trial ? await repo.alertsForMail(tx.db, trial.id, [row.alert_id]) : [];
-          const allowed =
-            trial !== undefined &&
-            (await repo.isSubscribedStaff(
-              tx.db,
-              systemScope.trial('job', trial.team_id, trial.id),
-              row.user_id,
-            ));
+          const allowed = await mayReceive(tx.db, trial, row.user_id);
           if (!user || !trial || !full || !allowed) {
             await repo.markAlertMailMailed(tx.db, key, ctx.now());
             return false;

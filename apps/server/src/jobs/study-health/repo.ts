@@ -306,26 +306,33 @@ export interface MailFailure {
   givenUp: boolean;
 }
 
+/** The update of a failed try: one more, its error, and given up at the `limit`-th. */
+const failedTry = (v: { error: string; now: Date; limit: number }) => ({
+  attempts: sql<number>`attempts + 1`,
+  last_error: v.error,
+  given_up_at: sql<Date | null>`CASE WHEN attempts + 1 >= ${v.limit} THEN ${v.now}::timestamptz END`,
+});
+const toFailure = (
+  row: { attempts: number; given_up_at: Date | null } | undefined,
+): MailFailure | undefined => row && { attempts: row.attempts, givenUp: row.given_up_at !== null };
+
 export async function recordDigestFailure(
   db: Db,
   k: DigestKey,
   v: { error: string; now: Date; limit: number },
 ): Promise<MailFailure | undefined> {
-  const row = await db
-    .updateTable('health_digests_sent')
-    .set({
-      attempts: sql`attempts + 1`,
-      last_error: v.error,
-      given_up_at: sql`CASE WHEN attempts + 1 >= ${v.limit} THEN ${v.now}::timestamptz END`,
-    })
-    .where('trial_id', '=', k.trial_id)
-    .where('local_date', '=', k.local_date)
-    .where('user_id', '=', k.user_id)
-    .where('mailed_at', 'is', null)
-    .where('given_up_at', 'is', null)
-    .returning(['attempts', 'given_up_at'])
-    .executeTakeFirst();
-  return row && { attempts: row.attempts, givenUp: row.given_up_at !== null };
+  return toFailure(
+    await db
+      .updateTable('health_digests_sent')
+      .set(failedTry(v))
+      .where('trial_id', '=', k.trial_id)
+      .where('local_date', '=', k.local_date)
+      .where('user_id', '=', k.user_id)
+      .where('mailed_at', 'is', null)
+      .where('given_up_at', 'is', null)
+      .returning(['attempts', 'given_up_at'])
+      .executeTakeFirst(),
+  );
 }
 
 export async function recordAlertMailFailure(
@@ -333,20 +340,17 @@ export async function recordAlertMailFailure(
   k: AlertMailKey,
   v: { error: string; now: Date; limit: number },
 ): Promise<MailFailure | undefined> {
-  const row = await db
-    .updateTable('health_alert_mails')
-    .set({
-      attempts: sql`attempts + 1`,
-      last_error: v.error,
-      given_up_at: sql`CASE WHEN attempts + 1 >= ${v.limit} THEN ${v.now}::timestamptz END`,
-    })
-    .where('alert_id', '=', k.alert_id)
-    .where('user_id', '=', k.user_id)
-    .where('mailed_at', 'is', null)
-    .where('given_up_at', 'is', null)
-    .returning(['attempts', 'given_up_at'])
-    .executeTakeFirst();
-  return row && { attempts: row.attempts, givenUp: row.given_up_at !== null };
+  return toFailure(
+    await db
+      .updateTable('health_alert_mails')
+      .set(failedTry(v))
+      .where('alert_id', '=', k.alert_id)
+      .where('user_id', '=', k.user_id)
+      .where('mailed_at', 'is', null)
+      .where('given_up_at', 'is', null)
+      .returning(['attempts', 'given_up_at'])
+      .executeTakeFirst(),
+  );
 }
 
 /** The trial's name, number and team, for a mail's text. */
