@@ -14,8 +14,10 @@ let trials = 0;
 /**
  * A trial of the journey team (trial zone UTC: the participants' provider zone) with three Fitbit
  * participants: X-001 worn 9.5 h yesterday, 0 h the day before, nothing stored three days ago (no
- * data); X-002 with an errored link, no sync for 4 days and its two open alerts; X-003 fine; X-004
- * a Dexcom CGM. `viewer` (a Viewer's username) is made a user of the trial.
+ * data); X-002 whose Fitbit has not synced for 4 days and whose Omron link errored, with the two
+ * open alerts the rules' evaluation keeps open for that (noSync counts active links only: an
+ * alert it could not hold was closed by the hourly evaluation when it ran during the journey);
+ * X-003 fine; X-004 a Dexcom CGM. `viewer` (a Viewer's username) is made a user of the trial.
  */
 export async function healthTrial(teamId: number, prefix: string, viewer: string) {
   trials += 1;
@@ -52,7 +54,13 @@ export async function healthTrial(teamId: number, prefix: string, viewer: string
       return { pid, deviceId, code };
     };
     const x1 = await participant('001', 'authorized', 0, 80);
-    const x2 = await participant('002', 'error', 4, 55);
+    const x2 = await participant('002', 'authorized', 4, 55);
+    await db.query(
+      `INSERT INTO participant_devices (participant_id, team_id, provider, authorization_status,
+         authorization_date, provider_user_id, provider_timezone)
+       VALUES ($1, $2, 'omron', 'error', now(), $3, 'UTC')`,
+      [x2.pid, teamId, `HEALTHE2EOMRON${x2.pid}`],
+    );
     const x3 = await participant('003', 'authorized', 0, 90);
     const day = (p: { pid: number; deviceId: number }, daysAgo: number, minutes: number) =>
       db.query(
