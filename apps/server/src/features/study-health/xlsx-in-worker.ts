@@ -35,7 +35,10 @@ const sheets = workerData.sheets.map((s) => ({
 writeXlsxFile(sheets)
   .toBuffer()
   .then((file) => {
-    const bytes = new Uint8Array(file.buffer, file.byteOffset, file.byteLength);
+    // A small file sits in Node's shared Buffer pool, which cannot be transferred (Node 22 refuses
+    // with DataCloneError): copy it; a file with a memory of its own is moved, not copied.
+    const own = file.byteOffset === 0 && file.byteLength === file.buffer.byteLength;
+    const bytes = own ? new Uint8Array(file.buffer) : new Uint8Array(file);
     parentPort.postMessage(bytes, [bytes.buffer]);
   });
 `;
