@@ -13,7 +13,8 @@
  * Links opened directly (the digest e-mail's, a reload) name the trial, the
  * participant and the day in the URL; a Dexcom participant's cell opens the
  * glucose page on that day. The demo seed's trial shows its two participants
- * needing attention on first start.
+ * needing attention on first start. A trial of 400 renders only the rows in
+ * view, and the arrow keys scroll the next one in.
  */
 import fs from 'node:fs';
 import { STUDY_HEALTH_MESSAGES as M, studyHealthDefinition } from '@trialwear/contract';
@@ -23,7 +24,7 @@ import { DEMO_PASSWORD, launchBrowser, newPage, screenshot, signIn } from '../su
 import { cli, journeyTeam } from '../support/cli.js';
 import { withDatabase } from '../support/database.js';
 import { accessible } from '../support/page-checks.js';
-import { healthTrial, utcDate } from '../support/study-health.js';
+import { crowdedTrial, healthTrial, utcDate } from '../support/study-health.js';
 import { gone, shows } from '../support/wait.js';
 
 const TEAM = 'E2E Health Team';
@@ -152,6 +153,45 @@ describe('the study health page', () => {
     await shows(page.getByRole('heading', { name: 'Fitbit one-day data' }));
     expect(await page.getByLabel('Date').inputValue()).toBe(utcDate(1));
     await screenshot(page, 'study-health-one-day');
+  });
+
+  it('a trial of 400: only the rows in view are rendered, the arrows scroll the next row in', async () => {
+    const { trialId, codes } = await crowdedTrial(teamId, 'HMV', 400);
+    const { page } = admin;
+    await open(page, trialId);
+    const table = page.getByRole('table', { name: 'Wear per participant and day' });
+    // The table says how many rows it has; the DOM holds the visible ones and a few either side.
+    expect(await table.getAttribute('aria-rowcount')).toBe('401');
+    const rendered = table.locator('tbody tr:not([aria-hidden])');
+    expect(await rendered.count()).toBeLessThan(80);
+    expect(await rendered.first().getAttribute('aria-rowindex')).toBe('2');
+    // Spacer rows keep the scroll height of all 400.
+    expect(await table.evaluate((t) => t.parentElement!.scrollHeight)).toBeGreaterThan(400 * 28);
+
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label'));
+    const inView = () =>
+      page.evaluate(() => {
+        const cell = document.activeElement!.getBoundingClientRect();
+        const box = document.activeElement!.closest('table')!.parentElement!.getBoundingClientRect();
+        // Below the sticky header row, above the container's bottom edge.
+        return cell.top >= box.top + 25 && cell.bottom <= box.bottom;
+      });
+    await table.locator('button[data-r="0"][data-c="0"]').focus();
+    for (let i = 0; i < 60; i += 1) await page.keyboard.press('ArrowDown');
+    expect(await focused()).toBe(`${codes[60]}, ${utcDate(13)}: no data (not synced yet)`);
+    expect(await inView()).toBe(true);
+    for (let i = 0; i < 3; i += 1) await page.keyboard.press('ArrowUp');
+    expect(await focused()).toBe(`${codes[57]}, ${utcDate(13)}: no data (not synced yet)`);
+    expect(await inView()).toBe(true);
+
+    // Scrolled to the end: the last participants are rendered; the focused cell's row stays.
+    await table.evaluate((t) => {
+      t.parentElement!.scrollTop = t.parentElement!.scrollHeight;
+    });
+    await shows(table.getByRole('rowheader', { name: codes[399], exact: true }));
+    expect(await focused()).toBe(`${codes[57]}, ${utcDate(13)}: no data (not synced yet)`);
+    await accessible(page, 'the study health page of 400 participants');
+    await screenshot(page, 'study-health-400');
   });
 
   it('acknowledges an alert with a note (a modal), then shows who and when', async () => {

@@ -97,3 +97,42 @@ export async function healthTrial(teamId: number, prefix: string, viewer: string
     return { trialId, codes: [x1.code, x2.code, x3.code, x4.code], pids: [x1.pid, x2.pid, x3.pid, x4.pid] };
   });
 }
+
+/**
+ * A trial of `count` Fitbit participants `<prefix>-0001`… (all synced today, nothing worn or
+ * stored: nobody needs attention, so the page lists them by code), written in three statements.
+ */
+export async function crowdedTrial(teamId: number, prefix: string, count: number) {
+  trials += 1;
+  return withDatabase(async (db) => {
+    const trialId: number = (
+      await db.query(
+        `INSERT INTO trials (team_id, trial_number, trial_name, trial_code)
+         VALUES ($1, $2, $3, $4) RETURNING id`,
+        [teamId, `H${trials}`, `Health study ${prefix}`, prefix],
+      )
+    ).rows[0].id;
+    await db.query(
+      `WITH p AS (
+         INSERT INTO participants (team_id, trial_id, email, participant_code, participant_code_suffix)
+         SELECT $1, $2, lower($3 || '-' || lpad(i::text, 4, '0')) || '@participants.trialwear.local',
+                $3 || '-' || lpad(i::text, 4, '0'), lpad(i::text, 4, '0')
+           FROM generate_series(1, $4::int) AS i
+         RETURNING id)
+       INSERT INTO participant_devices (participant_id, team_id, provider, authorization_status,
+          authorization_date, provider_user_id, provider_timezone)
+       SELECT id, $1, 'fitbit', 'authorized', now(), 'CROWD' || id, 'UTC' FROM p`,
+      [teamId, trialId, prefix, count],
+    );
+    await db.query(
+      `INSERT INTO device_sync_state (participant_device_id, time_zone, provider_last_sync_at, battery_level)
+       SELECT d.id, 'UTC', now(), 90 FROM participant_devices d
+         JOIN participants p ON p.id = d.participant_id WHERE p.trial_id = $1`,
+      [trialId],
+    );
+    return {
+      trialId,
+      codes: Array.from({ length: count }, (_, i) => `${prefix}-${String(i + 1).padStart(4, '0')}`),
+    };
+  });
+}
