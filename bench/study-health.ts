@@ -1,11 +1,11 @@
 import os from 'node:os';
-import { promisify } from 'node:util';
+import { isDeepStrictEqual, promisify } from 'node:util';
 import { brotliCompress, constants } from 'node:zlib';
 import { studyHealthSchema } from '@trialwear/contract';
 import { addDays, utcDate } from '@trialwear/zone';
 import { systemScope } from '../apps/server/src/access/system.js';
 import { healthDays } from '../apps/server/src/features/study-health/repo.js';
-import { trialHealthTable } from '../apps/server/src/features/study-health/service.js';
+import { studyHealth, trialHealthTable } from '../apps/server/src/features/study-health/service.js';
 import { brotliQuality } from '../apps/server/src/http/api-compression.js';
 import { buildApp } from '../apps/server/src/http/app.js';
 import { evaluateTrialAlerts } from '../apps/server/src/jobs/study-health/evaluate-alerts.js';
@@ -33,6 +33,20 @@ try {
 
   // The rules' evaluation: the first run opens the alerts, the second finds them open.
   const scope = systemScope.trial('job', teamId, trialId);
+  // The bench Admin (bench/support/bench-app.ts), as the route's actor.
+  const admin = await db
+    .selectFrom('users')
+    .select('id')
+    .where('username', '=', 'bench')
+    .executeTakeFirstOrThrow();
+  const actor = {
+    userId: admin.id,
+    teamId,
+    role: 'Admin' as const,
+    requestId: 'bench',
+    ip: '127.0.0.1',
+    hiddenParticipantFields: [],
+  };
   const evals: number[] = [];
   let opened = 0;
   for (let i = 0; i < 5; i++) {
@@ -58,6 +72,7 @@ try {
     const range = { from: addDays(today, -(days - 1)), to: today };
     const out = {
       query: [] as number[],
+      answer: [] as number[],
       service: [] as number[],
       zod: [] as number[],
       json: [] as number[],
@@ -70,6 +85,10 @@ try {
       let t0 = performance.now();
       await healthDays(db, scope, range.from, range.to);
       const query = performance.now() - t0;
+      // What the route runs: the answer as JSON text, the days as PostgreSQL wrote them.
+      t0 = performance.now();
+      const routeText = await studyHealth(runtime.ctx, actor, trialId, range);
+      const answerMs = performance.now() - t0;
       t0 = performance.now();
       const table = await trialHealthTable(runtime.ctx, scope, range);
       const service = performance.now() - t0;
@@ -88,6 +107,8 @@ try {
       t0 = performance.now();
       const text = JSON.stringify(answer);
       const json = performance.now() - t0;
+      if (!isDeepStrictEqual(JSON.parse(routeText).participants, answer.participants))
+        throw new Error('the route’s text and the table’s objects disagree');
       t0 = performance.now();
       const br4 = await brotli(text, { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } });
       const br = performance.now() - t0;
@@ -100,6 +121,7 @@ try {
       bytes = text.length;
       if (i < 3) continue;
       out.query.push(query);
+      out.answer.push(answerMs);
       out.service.push(service);
       out.zod.push(zod);
       out.json.push(json);
@@ -107,7 +129,7 @@ try {
       out.brotliServer.push(brServer);
     }
     const med = (xs: number[]) => pct(xs, 50).toFixed(1);
-    return `query ${med(out.query)}, service ${med(out.service)}, zod ${med(out.zod)}, JSON.stringify ${med(out.json)}, brotli-4 ${med(out.brotli)}, brotli at the server's quality (${brotliQuality(bytes)}) ${med(out.brotliServer)} ms (${(bytes / 1024 / 1024).toFixed(1)} MB; brotli-4 / server ${sizes})`;
+    return `days query (whole range, one connection) ${med(out.query)}, the route's answer text (queries, halves at once) ${med(out.answer)}; as objects (the evaluation's and the report's): service ${med(out.service)}, zod ${med(out.zod)}, JSON.stringify ${med(out.json)}; brotli-4 ${med(out.brotli)}, brotli at the server's quality (${brotliQuality(bytes)}) ${med(out.brotliServer)} ms (${(bytes / 1024 / 1024).toFixed(1)} MB; brotli-4 / server ${sizes})`;
   };
   const stages14 = await stages(14);
   const stages90 = await stages(90);

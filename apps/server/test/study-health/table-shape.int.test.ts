@@ -1,11 +1,13 @@
 /*
- * GET /api/studyHealth/trials/{id} writes its answer with JSON.stringify, not
- * through the zod response schema (decision 035: validating 90,000 day
- * objects per answer cost more than the query). Here the schema is held to
- * the answer instead: every participant kind (two devices' rows merged into a
- * day, one device's day as stored, a link with nothing known, no link) parses,
- * and parsing drops nothing, so the answer has no key the contract (and the
- * OpenAPI document) does not name.
+ * GET /api/studyHealth/trials/{id} writes its answer as JSON text, each
+ * participant's days as PostgreSQL wrote them, not through the zod response
+ * schema (decision 035: validating, parsing and writing 90,000 day objects
+ * per answer cost more than the query). Here the schema is held to the answer
+ * instead: every participant kind (two devices' rows merged into a day, one
+ * device's day as stored, a link with nothing known, no link) parses, and
+ * parsing drops nothing, so the answer has no key the contract (and the
+ * OpenAPI document) does not name. The 90-day range is read in two halves of
+ * dates, joined in date order.
  */
 import { studyHealthSchema } from '@trialwear/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -60,6 +62,14 @@ describe('study health table: the answer is the contract', () => {
       wearMinutes: 0,
       metrics: ['steps', 'heart_rate', 'steps'],
     });
+    // In the first half of a 90-day range (read as two halves of dates at once): joined before the rest.
+    await insertHealthDay(t, {
+      deviceId: fitbit,
+      participantId: a.id,
+      date: '2025-12-20',
+      wearMinutes: 61,
+      metrics: ['heart_rate'],
+    });
     await insertAlert(t, {
       teamId,
       trialId: h.trialId,
@@ -76,7 +86,15 @@ describe('study health table: the answer is the contract', () => {
       expect(parsed.error).toBeUndefined();
       expect(parsed.data).toEqual(body);
       const pa = body.participants.find((p: { participantId: number }) => p.participantId === a.id);
+      const early = {
+        date: '2025-12-20',
+        wearMinutes: 61,
+        cgmActivePercent: null,
+        bpReadings: null,
+        metricsPresent: ['heart_rate'],
+      };
       expect(pa.days).toEqual([
+        ...(query ? [early] : []),
         {
           date: '2026-03-08',
           wearMinutes: 0,
@@ -93,5 +111,50 @@ describe('study health table: the answer is the contract', () => {
         },
       ]);
     }
+  });
+
+  it("every write keeps a day's metrics a sorted set with its JSON text (migration 020), which the answer passes on", async () => {
+    const h = await healthTeam(t);
+    const a = await addParticipant(t, h.team, h.trialId, 'trigger@shape.example');
+    const fitbit = await insertLink(t, h.team.teamId, a.id, {});
+    // Out of order, twice, and in an order where the C and a language collation differ.
+    await insertHealthDay(t, {
+      deviceId: fitbit,
+      participantId: a.id,
+      date: '2026-03-09',
+      wearMinutes: 5,
+      metrics: ['steps', 'heart_rate_intraday', 'heartRate', 'steps'],
+    });
+    const stored = () =>
+      t.ctx.db
+        .selectFrom('device_health_days')
+        .select(['metrics_present', 'metrics_json'])
+        .where('participant_device_id', '=', fitbit)
+        .executeTakeFirstOrThrow();
+    expect(await stored()).toEqual({
+      metrics_present: ['heartRate', 'heart_rate_intraday', 'steps'],
+      metrics_json: '["heartRate","heart_rate_intraday","steps"]',
+    });
+    // A writer that sets the JSON itself gets the set's JSON.
+    await t.ctx.db
+      .updateTable('device_health_days')
+      .set({ metrics_json: '["not","this"]' } as never)
+      .where('participant_device_id', '=', fitbit)
+      .execute();
+    expect((await stored()).metrics_json).toBe('["heartRate","heart_rate_intraday","steps"]');
+    // NULL is refused, not turned into an empty set.
+    await expect(
+      t.ctx.db
+        .updateTable('device_health_days')
+        .set({ metrics_present: null as never })
+        .where('participant_device_id', '=', fitbit)
+        .execute(),
+    ).rejects.toThrow(/null value in column "metrics_present"/);
+    const res = await h.team.as.Viewer.get(`/api/studyHealth/trials/${h.trialId}`);
+    const day = res.json().participants.find((p: { participantId: number }) => p.participantId === a.id)
+      .days[0];
+    expect(day.metricsPresent).toEqual(['heartRate', 'heart_rate_intraday', 'steps']);
+    // As JavaScript sorts them.
+    expect(day.metricsPresent).toEqual([...day.metricsPresent].sort());
   });
 });

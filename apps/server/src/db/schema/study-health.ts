@@ -16,7 +16,10 @@ export interface DeviceHealthDaysTable {
   /** numeric(5,2), which node-postgres answers as text. */
   cgm_active_percent: string | null;
   bp_readings: number | null;
+  /** A set, sorted in code-point order (migration 020's trigger makes it so on every write). */
   metrics_present: Generated<string[]>;
+  /** metrics_present as JSON text, written by the same trigger (the study-health answer's). */
+  metrics_json: Generated<string>;
   computed_at: Generated<Date>;
 }
 

@@ -227,27 +227,47 @@ export function healthParticipants(db: Db, { teamId, trialId }: TrialScope) {
 }
 
 /**
- * A stored day of one device, as PostgreSQL writes it into JSON: local date,
- * wear minutes, CGM active percent, blood-pressure readings, metrics present.
+ * A participant's stored days of a range: `days` is the JSON text of an
+ * array of the API's day objects (`HealthDay`), one per device and date,
+ * ordered by date and device, as PostgreSQL writes it; `repeated` says
+ * whether a date has the days of two devices (they need merging into one).
  */
-export type StoredDay = [string, number | null, number | null, number | null, string[]];
+export interface StoredDays {
+  participant_id: number;
+  days: string;
+  repeated: boolean;
+}
 
 /**
  * The stored days of the trial's participants' devices from `from` to `to`
- * (local dates): one query, one row per participant that has any, its days
- * in one JSON array ordered by date and device. JSON (parsed at once by the
- * driver) rather than a row per day: the driver's work per row and per text[]
- * was most of the page's time at 90,000 days (bench/study-health.ts).
+ * (local dates): one query, one row per participant that has any. The days
+ * are written as the API's JSON text by PostgreSQL, so a participant whose
+ * dates each have one device's day goes into the answer as it is, without
+ * being parsed and written again in Node (most of the 90-day page's time:
+ * bench/study-health.ts, decision 035). `metrics_present` is stored as the
+ * answer has it, a sorted set, with its JSON text (migration 020's trigger).
  */
-export function healthDays(db: Db, { teamId, trialId }: TrialScope, from: string, to: string) {
+export function healthDays(
+  db: Db,
+  { teamId, trialId }: TrialScope,
+  from: string,
+  to: string,
+): Promise<StoredDays[]> {
   return db
     .selectFrom('device_health_days as h')
     .innerJoin('participants as p', 'p.id', 'h.participant_id')
     .select([
       'h.participant_id',
-      sql<StoredDay[]>`json_agg(json_build_array(
-        h.local_date, h.wear_minutes, h.cgm_active_percent, h.bp_readings, h.metrics_present)
-        ORDER BY h.local_date, h.participant_device_id)`.as('days'),
+      // A date as text is ISO (YYYY-MM-DD) under PostgreSQL's default DateStyle, as the DATE
+      // parser of db/database.ts assumes too; metrics_json is the trigger's JSON of the set.
+      sql<string>`'[' || string_agg(concat(
+          '{"date":"', h.local_date,
+          '","wearMinutes":', coalesce(h.wear_minutes::text, 'null'),
+          ',"cgmActivePercent":', coalesce(h.cgm_active_percent::text, 'null'),
+          ',"bpReadings":', coalesce(h.bp_readings::text, 'null'),
+          ',"metricsPresent":', h.metrics_json, '}'),
+        ',' ORDER BY h.local_date, h.participant_device_id) || ']'`.as('days'),
+      sql<boolean>`count(*) > count(DISTINCT h.local_date)`.as('repeated'),
     ])
     .where('p.trial_id', '=', trialId)
     .where('p.team_id', '=', teamId)

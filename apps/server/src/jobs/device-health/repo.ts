@@ -29,7 +29,9 @@ export async function saveStatus(
 /**
  * The measured days, upserted (a re-check replaces a day's measures), with
  * the team's stored metrics that have a value on that day, from the device's
- * readings of those dates.
+ * readings of those dates, sorted in code-point order (COLLATE "C", as
+ * JavaScript sorts; whatever the database's collation): the study-health
+ * answer passes them on as stored.
  */
 export async function saveDays(
   db: Db,
@@ -41,7 +43,10 @@ export async function saveDays(
   const dates = days.map((d) => d.date);
   const present = await db
     .selectFrom('device_readings')
-    .select(['local_date', sql<string[]>`array_agg(DISTINCT metric_key ORDER BY metric_key)`.as('metrics')])
+    .select([
+      'local_date',
+      sql<string[]>`array_agg(DISTINCT metric_key COLLATE "C" ORDER BY metric_key COLLATE "C")`.as('metrics'),
+    ])
     .where('participant_id', '=', device.participant_id)
     .where('participant_device_id', '=', device.id)
     .where('local_date', 'in', dates)
