@@ -12,7 +12,8 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   SELECT coalesce(array_agg(DISTINCT m COLLATE "C" ORDER BY m COLLATE "C"), '{}') FROM unnest(metrics) AS m
 $$;
 
-ALTER TABLE device_health_days ADD COLUMN metrics_json text;
+-- The default is metrics_present's ('{}'), in JSON; the trigger writes every row's own.
+ALTER TABLE device_health_days ADD COLUMN metrics_json text NOT NULL DEFAULT '[]';
 
 CREATE FUNCTION device_health_days_metric_set() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -29,4 +30,3 @@ CREATE TRIGGER device_health_days_metric_set
   FOR EACH ROW EXECUTE FUNCTION device_health_days_metric_set();
 
 UPDATE device_health_days SET metrics_present = metrics_present;
-ALTER TABLE device_health_days ALTER COLUMN metrics_json SET NOT NULL;
