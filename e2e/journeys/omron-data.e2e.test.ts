@@ -109,6 +109,10 @@ describe('Omron data pages', () => {
     // Limit 10, newest first: the ten newest readings.
     await limit.click();
     await staff.page.getByRole('option', { name: '10', exact: true }).click();
+    // Picking the option already chosen keeps it (it used to empty the field and block the form).
+    await limit.click();
+    await staff.page.getByRole('option', { name: '10', exact: true }).click();
+    expect(await limit.inputValue()).toBe('10');
     await staff.page.getByText('Newest first', { exact: true }).click();
     await staff.page.getByRole('button', { name: 'Show data' }).click();
     await staff.page.waitForFunction(

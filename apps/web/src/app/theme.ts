@@ -13,6 +13,7 @@ import {
   InputWrapper,
   Modal,
   parseThemeColor,
+  Select,
   type VariantColorsResolver,
 } from '@mantine/core';
 
@@ -62,6 +63,9 @@ export const theme = createTheme({
     InputWrapper: InputWrapper.extend({ defaultProps: { errorProps: { role: 'alert' } } }),
     // The modal's × is an icon: name it (axe button-name).
     Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
+    // Picking the option a dropdown already shows keeps it (Mantine's default clears it, which left
+    // a required field empty and the form blocked); a field that may be emptied has a clear button.
+    Select: Select.extend({ defaultProps: { allowDeselect: false } }),
   },
 });
 

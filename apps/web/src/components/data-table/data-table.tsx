@@ -336,7 +336,6 @@ export function DataTable<T>(props: DataTableProps<T>) {
               data={TABLE.pageSizes.map(String)}
               value={String(pagination.pageSize)}
               onChange={(v) => v && setPagination({ pageIndex: 0, pageSize: Number(v) })}
-              allowDeselect={false}
             />
           )}
           <Pagination

@@ -41,7 +41,6 @@ export function RawDataPanel({ participantId, provider }: { participantId: numbe
               data={choices}
               value={resource}
               onChange={(v) => v && setResource(v)}
-              allowDeselect={false}
               w={260}
             />
             <TextInput

@@ -54,7 +54,6 @@ export function ParticipantFields({
           onChange={(v) =>
             setValue('gender', (v ?? 'None') as ParticipantFormValues['gender'], { shouldValidate: true })
           }
-          allowDeselect={false}
         />
         <TextInput
           label="Age"

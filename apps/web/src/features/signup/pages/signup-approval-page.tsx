@@ -55,7 +55,6 @@ export default function SignupApprovalPage() {
                   data={[...SIGNUP_ROLES]}
                   value={field.value}
                   onChange={(v) => field.onChange(v ?? 'Viewer')}
-                  allowDeselect={false}
                 />
               )}
             />

@@ -18,7 +18,6 @@ export function TeamPicker({ user }: { user: SessionUser }) {
     <Select
       label="Team"
       w={260}
-      allowDeselect={false}
       value={String(user.team_id)}
       data={teams.data.map((t) => ({ value: String(t.team_id), label: `${t.team_name} (${t.role})` }))}
       onChange={async (value) => {

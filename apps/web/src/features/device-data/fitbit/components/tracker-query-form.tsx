@@ -50,7 +50,6 @@ export function TrackerQueryForm({
         <Select
           label="Category"
           w={170}
-          allowDeselect={false}
           value={q.category}
           data={categories.map((c) => ({ value: c, label: CATEGORY_LABELS[c] }))}
           onChange={(c) => setQ({ ...q, category: c as TrackerCategory, subject: null })}
@@ -59,7 +58,6 @@ export function TrackerQueryForm({
           <Select
             label="Subject"
             w={210}
-            allowDeselect={false}
             value={q.subject ?? 'all'}
             data={[
               { value: 'all', label: 'All of the category' },

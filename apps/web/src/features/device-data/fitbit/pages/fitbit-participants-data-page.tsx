@@ -157,7 +157,6 @@ function ManyParticipants({
           <Select
             label="Metric"
             w={220}
-            allowDeselect={false}
             value={form.subject}
             data={subjectKeys.map((k) => ({ value: k, label: FITBIT_SUBJECTS[k].label }))}
             onChange={(v) => {
