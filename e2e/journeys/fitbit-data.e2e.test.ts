@@ -112,8 +112,13 @@ describe('Fitbit data pages', () => {
 
   it('switching period and category', async () => {
     const page = await openPage('/FitbitParticipantDataPage?subject=steps&period=7d');
-    await page.getByRole('textbox', { name: 'Period' }).click();
+    const period = page.getByRole('textbox', { name: 'Period' });
+    await period.click();
     await page.getByRole('option', { name: '1 Month' }).click();
+    // Picking the option already chosen keeps it (it used to clear the field: "Select a period").
+    await period.click();
+    await page.getByRole('option', { name: '1 Month' }).click();
+    expect(await period.inputValue()).toBe('1 Month');
     await page.getByRole('button', { name: 'Show data' }).click();
     await page.waitForURL(/period=1m/);
     const month = await tablePairs(page, 'Steps table', 28);
@@ -193,6 +198,12 @@ describe('Fitbit data pages', () => {
     await page.waitForTimeout(400);
     const swapped = await tileOrder(page);
     expect(swapped).toEqual([shifted[2], shifted[1], shifted[0], ...shifted.slice(3)]);
+    // The message names the tiles by their titles (as their handles do), not by internal keys.
+    const titleAt = async (position: number) =>
+      (await page
+        .getByRole('button', { name: new RegExp(`\\(position ${position}\\)$`) })
+        .getAttribute('aria-label'))!.replace(/^Move tile (.+) \(position \d+\)$/, '$1');
+    await shows(page.getByText(`Swapped ${await titleAt(3)} and ${await titleAt(1)}.`, { exact: true }));
     await page.reload();
     await shows(page.locator('[data-tile]'), 20_000);
     expect(await tileOrder(page)).toEqual(swapped);

@@ -1,6 +1,8 @@
 import { SUMMARY_SUBJECTS } from '@trialwear/contract';
 import { describe, expect, it } from 'vitest';
-import { restoreOrder, shiftTile, swapTiles } from './tile-order';
+import { FITBIT_SUBJECTS } from './fitbit-subjects';
+import { OVERVIEW_SUBJECT } from './overview-subjects';
+import { reorderMessage, restoreOrder, shiftTile, swapTiles } from './tile-order';
 
 describe('overview tile order', () => {
   const order = ['a', 'b', 'c', 'd'];
@@ -18,5 +20,15 @@ describe('overview tile order', () => {
       ...SUMMARY_SUBJECTS.filter((s) => s !== 'weight' && s !== 'steps'),
     ]);
     expect(restoreOrder('garbage')).toEqual([...SUMMARY_SUBJECTS]);
+  });
+  it("says what a drag did in the tiles' titles, never their keys", () => {
+    const title = (k: keyof typeof OVERVIEW_SUBJECT) => FITBIT_SUBJECTS[OVERVIEW_SUBJECT[k]].label;
+    expect(title('sleepDuration')).not.toBe('sleepDuration');
+    expect(reorderMessage('swap', title('distance'), title('sleepDuration'), 3)).toBe(
+      `Swapped ${title('distance')} and ${title('sleepDuration')}.`,
+    );
+    expect(reorderMessage('shift', title('steps'), title('floors'), 2)).toBe(
+      `Moved ${title('steps')} to position 3.`,
+    );
   });
 });

@@ -26,6 +26,10 @@ export function swapTiles<T>(order: readonly T[], a: number, b: number): T[] {
 export const reorder = <T>(mode: TileMode, order: readonly T[], from: number, to: number) =>
   mode === 'shift' ? shiftTile(order, from, to) : swapTiles(order, from, to);
 
+/** What a drag did, in the tiles' titles (read out by screen readers and shown under the tiles). */
+export const reorderMessage = (mode: TileMode, moved: string, over: string, to: number) =>
+  mode === 'shift' ? `Moved ${moved} to position ${to + 1}.` : `Swapped ${moved} and ${over}.`;
+
 const storageKey = (userId: number) => `trialwear.fitbitOverviewTiles.${userId}`;
 
 export function restoreOrder(stored: unknown): SummarySubject[] {

@@ -23,11 +23,14 @@ import { useEffect, useState } from 'react';
 import { useSession } from '../../../../lib/session/session-context';
 import { useLocalSummary, useSaveLocalSummary, useTrackerOverview } from '../../api/fitbit-data-api';
 import { dataErrorText } from '../data-error';
-import type { FitbitSubjectKey } from '../fitbit-subjects';
+import { FITBIT_SUBJECTS, type FitbitSubjectKey } from '../fitbit-subjects';
 import { OVERVIEW_SUBJECT } from '../overview-subjects';
 import type { DataParticipant } from '../page-state';
-import { loadTileOrder, reorder, saveTileOrder, type TileMode } from '../tile-order';
+import { loadTileOrder, reorder, reorderMessage, saveTileOrder, type TileMode } from '../tile-order';
 import { OverviewTile } from './overview-tile';
+
+/** A tile's title, as its heading shows it. */
+const tileTitle = (subject: SummarySubject) => FITBIT_SUBJECTS[OVERVIEW_SUBJECT[subject]].label;
 
 /** In Swap mode the other tiles stay in place while one is dragged over them. */
 const noShift = () => null;
@@ -64,9 +67,7 @@ export function OverviewTiles({
     const next = reorder(mode, order, from, to);
     setOrder(next);
     saveTileOrder(userId, next);
-    setAnnounce(
-      mode === 'shift' ? `Moved ${active.id} to position ${to + 1}.` : `Swapped ${active.id} and ${over.id}.`,
-    );
+    setAnnounce(reorderMessage(mode, tileTitle(order[from]!), tileTitle(order[to]!), to));
   };
 
   const toggle = (set: Set<SummarySubject>, s: SummarySubject) => {
