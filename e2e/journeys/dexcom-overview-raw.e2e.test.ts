@@ -19,6 +19,17 @@ import { tableRows } from '../support/tables.js';
 import { shows } from '../support/wait.js';
 
 const CODE = 'HBP-006';
+/** Dexcom's trend values as the page words them (the receiver's arrows). */
+const TREND_WORDS: Record<string, string> = {
+  doubleUp: '⇈ rising quickly',
+  singleUp: '↑ rising',
+  fortyFiveUp: '↗ rising slowly',
+  flat: '→ steady',
+  fortyFiveDown: '↘ falling slowly',
+  singleDown: '↓ falling',
+  doubleDown: '⇊ falling quickly',
+  notComputable: 'trend not computable',
+};
 const EMAIL = 'hbp-006@participants.trialwear.local';
 
 describe('Dexcom data, participant overview and raw pages', () => {
@@ -69,6 +80,14 @@ describe('Dexcom data, participant overview and raw pages', () => {
         newest.displayTime.slice(0, 16).replace('T', ' '),
         String(newest.value),
       ]);
+      // Ten rows a page (the spec's default), trends in words, one clock: the participant's.
+      expect(rows).toHaveLength(10);
+      expect(rows[0]![2]).toBe(TREND_WORDS[newest.trend ?? ''] ?? newest.trend);
+      const windowText = await staff.page.getByLabel('Window').textContent();
+      expect(windowText).toContain(
+        `${newest.displayTime.slice(0, 16).replace('T', ' ')} (participant’s clock)`,
+      );
+      expect(windowText).not.toContain('UTC');
       await screenshot(staff.page, 'dexcom-glucose');
 
       // 30 days: the server stitches windows; the count follows the generator again.

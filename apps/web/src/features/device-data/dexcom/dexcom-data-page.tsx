@@ -4,7 +4,9 @@
  * the server stitches 30-day windows), a step line with the 70–180 mg/dL
  * target shaded, the clinical summary and the readings, paged. Asked for a
  * day (?date=YYYY-MM-DD, a study-health cell's), it opens on that local day
- * of the participant until another period is chosen.
+ * of the participant until another period is chosen. Times are the
+ * participant's clock throughout (Dexcom's displayTime): the window's header
+ * names the first and last reading shown, as the table does.
  */
 import { Alert, Card, Group, Loader, SegmentedControl, Stack, Text } from '@mantine/core';
 import type { ColumnDef } from '@tanstack/react-table';
@@ -98,7 +100,9 @@ function DexcomData({ participant, trial }: { participant: DataParticipant; tria
         <Text size="sm" c="dimmed" aria-label="Window">
           {day
             ? `Day ${day} (participant’s clock)`
-            : `${window.startDate.replace('T', ' ')} – ${window.endDate.replace('T', ' ')} UTC`}
+            : newestFirst.length
+              ? `${showLocal(newestFirst.at(-1)!.displayTime)} – ${showLocal(newestFirst[0]!.displayTime)} (participant’s clock)`
+              : `Last ${days === 1 ? 'day' : `${days} days`}`}
           {egvs.data?.timeZone ? ` · participant’s zone ${egvs.data.timeZone}` : ''}
         </Text>
       </Group>
@@ -118,7 +122,7 @@ function DexcomData({ participant, trial }: { participant: DataParticipant; tria
             stateKey="dexcom-egvs"
             emptyText={DATA_MESSAGES.noDataAvailable}
             globalFilter={false}
-            pageSize={20}
+            pageSize={10}
             label="Glucose readings"
             exportAs={{
               fileBase: 'glucose',

@@ -118,10 +118,14 @@ describe('glucose page helpers', () => {
     expect(Object.values(bands).reduce((a, b) => a + b, 0)).toBe(100);
   });
 
-  it('names trends with an arrow', () => {
-    expect(trendText('singleUp')).toBe('↑ singleUp');
+  it('names trends in words a clinician reads, with the arrow', () => {
+    expect(trendText('singleUp')).toBe('↑ rising');
+    expect(trendText('fortyFiveUp')).toBe('↗ rising slowly');
+    expect(trendText('doubleDown')).toBe('⇊ falling quickly');
+    expect(trendText('flat')).toBe('→ steady');
     expect(trendText(null)).toBe('—');
-    expect(trendText('notComputable')).toBe('notComputable');
+    expect(trendText('notComputable')).toBe('trend not computable');
+    expect(trendText('somethingNew')).toBe('somethingNew');
   });
 
   it('keeps time order when the displayed clock goes back (DST end): instants shifted by the newest offset', () => {

@@ -119,16 +119,28 @@ export function glucoseBands(s: GlucoseSummary): GlucoseBand[] {
   ];
 }
 
-const TREND_ARROW: Record<string, string> = {
-  doubleUp: '⇈',
-  singleUp: '↑',
-  fortyFiveUp: '↗',
-  flat: '→',
-  fortyFiveDown: '↘',
-  singleDown: '↓',
-  doubleDown: '⇊',
+/**
+ * Dexcom's trends (providers.md §3.3) as a clinician reads them on the
+ * receiver: the arrow and its meaning in words, with the rate it stands for
+ * (mg/dL per minute: flat under 1, "slowly" 1–2, plain 2–3, "quickly" over 3).
+ */
+const TRENDS: Record<string, { arrow: string; words: string }> = {
+  doubleUp: { arrow: '⇈', words: 'rising quickly' },
+  singleUp: { arrow: '↑', words: 'rising' },
+  fortyFiveUp: { arrow: '↗', words: 'rising slowly' },
+  flat: { arrow: '→', words: 'steady' },
+  fortyFiveDown: { arrow: '↘', words: 'falling slowly' },
+  singleDown: { arrow: '↓', words: 'falling' },
+  doubleDown: { arrow: '⇊', words: 'falling quickly' },
+  none: { arrow: '', words: 'no trend' },
+  notComputable: { arrow: '', words: 'trend not computable' },
+  rateOutOfRange: { arrow: '', words: 'rate out of range' },
+  unknown: { arrow: '', words: 'trend unknown' },
 };
 
-/** A trend as people read it on the receiver: an arrow and Dexcom's name. */
-export const trendText = (trend: string | null | undefined) =>
-  trend ? `${TREND_ARROW[trend] ?? ''} ${trend}`.trim() : '—';
+/** A trend in words with its arrow; a value Dexcom adds later is shown as sent. */
+export const trendText = (trend: string | null | undefined) => {
+  if (!trend) return '—';
+  const t = TRENDS[trend];
+  return t ? `${t.arrow} ${t.words}`.trim() : trend;
+};
