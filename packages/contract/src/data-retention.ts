@@ -28,6 +28,10 @@ export const DATA_RETENTION_MESSAGES = {
   // the stop note (issue #11 item 6): disabling keeps what is stored until retention removes it
   disableNote:
     'Disabling a metric stops collecting it; readings already stored stay until the retention period removes them.',
+  // Which of the two retention figures applies (issue #26): the purge's rule, said where both are seen.
+  retentionRule:
+    "Each metric's readings are kept for its own retention days, set per device by a system administrator, but never longer than the team's retention period; older readings are removed every night.",
+  keptFor: 'Kept for',
 } as const;
 
 /** 'Retention: N days (X years)' (§2), years = days/365 to one decimal. */
@@ -59,6 +63,13 @@ export const storableMetricSchema = z.object({
   units: z.string().nullable(),
   category: z.string().nullable(),
   description: z.string().nullable(),
+  /**
+   * How long the team keeps this metric's readings, the rule the retention
+   * purge applies: the metric's retention days (set per device by a system
+   * administrator; the longest if two devices measure it), never more than the
+   * team's retention period.
+   */
+  retention_days: z.number(),
 });
 export type StorableMetric = z.infer<typeof storableMetricSchema>;
 

@@ -1,6 +1,7 @@
 import { DATA_RETENTION_MESSAGES } from '@trialwear/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TeamFixture, teamWithRoles } from '../support/fixtures.js';
+import { purgeTargets } from '../../src/jobs/retention-purge/repo.js';
+import { insertParticipant, insertTrial, type TeamFixture, teamWithRoles } from '../support/fixtures.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 interface Device {
@@ -86,6 +87,61 @@ describe('data storage and retention', () => {
     expect(metrics.map((m: { metric_key: string }) => m.metric_key)).toEqual(['steps', 'distance']);
     expect(metrics[0]).toMatchObject({ metric_name: 'Steps', category: 'Activity', units: 'steps' });
     expect((await a.as.Admin.get(`${base}/metrics/cgm`)).json()).toEqual([]);
+  });
+
+  it('says how long each metric is kept: its retention days, capped by the team’s (the purge’s rule)', async () => {
+    const team = await teamWithRoles(t, 'Store kept', { retentionDays: 60 });
+    const devices: Device[] = (await team.as.Admin.get(`${base}/team/${team.teamId}/devices`)).json();
+    const put = await team.as.Sys_Admin.put(
+      `/api/deviceSettings/${team.teamId}/${trackerOf(devices).team_supported_device_id}`,
+      {
+        settings: [
+          // Over the team's 60 days: kept 60.
+          {
+            metric_key: 'steps',
+            metric_name: 'Steps',
+            metric_units: 'steps',
+            is_enabled: true,
+            retention_days: 90,
+          },
+          {
+            metric_key: 'distance',
+            metric_name: 'Distance',
+            metric_units: 'km',
+            is_enabled: true,
+            retention_days: 20,
+          },
+        ],
+      },
+    );
+    expect(put.statusCode, put.body).toBe(200);
+    const metrics = (await team.as.Admin.get(`${base}/metrics/fitness_tracker`)).json();
+    expect(
+      Object.fromEntries(
+        metrics.map((m: { metric_key: string; retention_days: number }) => [m.metric_key, m.retention_days]),
+      ),
+    ).toEqual({ steps: 60, distance: 20 });
+    // The purge keeps each for as long (its targets are the pairs that hold readings).
+    const trialId = await insertTrial(t, { teamId: team.teamId, number: '1', name: 'Kept', code: 'KPT' });
+    const pid = await insertParticipant(t, { teamId: team.teamId, trialId, email: 'kept@x.example' });
+    await t.ctx.db
+      .insertInto('device_readings')
+      .values(
+        ['steps', 'distance'].map((metric_key) => ({
+          participant_id: pid,
+          team_id: team.teamId,
+          metric_key,
+          measured_at: new Date(),
+          local_date: '2026-01-01',
+          value: 1,
+        })),
+      )
+      .execute();
+    const targets = (await purgeTargets(t.ctx.db)).filter((x) => x.teamId === team.teamId);
+    expect(Object.fromEntries(targets.map((x) => [x.metricKey, x.retentionDays]))).toEqual({
+      steps: 60,
+      distance: 20,
+    });
   });
 
   it('enables and disables metrics for the team, audited; selections reflect them', async () => {

@@ -2,6 +2,7 @@
 import { sql } from 'kysely';
 import type { TeamScope } from '../../access/index.js';
 import type { Db } from '../../db/database.js';
+import { effectiveRetentionDays } from './effective-retention.js';
 
 export function teamDevices(db: Db, { teamId }: TeamScope) {
   return db
@@ -34,7 +35,8 @@ export async function hasDeviceType(db: Db, { teamId }: TeamScope, deviceType: s
 /**
  * The metrics a Sys_Admin enabled for any of the team's active devices of this
  * type, one row per key, with the catalog's id, category and description
- * (the catalog row of the same type first, else any with that key).
+ * (the catalog row of the same type first, else any with that key), and how
+ * long the team keeps its readings (the purge's rule).
  */
 export function enabledMetrics(db: Db, { teamId }: TeamScope, deviceType: string, metricKey?: string) {
   return db
@@ -42,6 +44,7 @@ export function enabledMetrics(db: Db, { teamId }: TeamScope, deviceType: string
     .innerJoin('team_supported_devices as s', 's.id', 'd.team_supported_device_id')
     .innerJoin('global_device_catalog as g', 'g.id', 's.global_device_catalog_id')
     .leftJoin('metric_catalog as c', 'c.metric_key', 'd.metric_key')
+    .innerJoin('teams as t', 't.id', 'd.team_id')
     .distinctOn('d.metric_key')
     .select([
       'c.id',
@@ -50,6 +53,9 @@ export function enabledMetrics(db: Db, { teamId }: TeamScope, deviceType: string
       'd.metric_units as units',
       'c.category',
       'c.description',
+      effectiveRetentionDays(sql.ref('d.team_id'), sql.ref('t.retention_days'), sql.ref('d.metric_key')).as(
+        'retention_days',
+      ),
     ])
     .where('d.team_id', '=', teamId)
     .where('d.is_enabled', '=', true)

@@ -3,9 +3,9 @@
  * long each may keep them, and the bounded, index-driven delete of one pair's
  * old readings.
  */
-import { RETENTION } from '@trialwear/contract';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
+import { effectiveRetentionDays } from '../../features/data-retention/effective-retention.js';
 
 export interface PurgeTarget {
   teamId: number;
@@ -15,12 +15,9 @@ export interface PurgeTarget {
 }
 
 /**
- * Every (team, metric) pair that has readings, with its retention:
- * the longest retention_days among the team's settings of that metric (a team
- * may have two devices measuring it; disabled settings count too, since a
- * disabled metric keeps its readings until retention removes them), never more
- * than the team's retention_days when that is set. A metric with no setting at
- * all (the Sys_Admin removed it) keeps the team's retention, else the default.
+ * Every (team, metric) pair that has readings, with its retention (the rule
+ * of features/data-retention/effective-retention.ts, which the Data Storage &
+ * Retention page shows too).
  *
  * The pairs come from a skip scan of device_readings_team_metric_time_idx
  * (one index probe per distinct pair, not a scan of the table), so this costs
@@ -50,14 +47,8 @@ export function targetsQuery() {
       ) n
     )
     SELECT p.team_id, p.metric_key,
-           LEAST(
-             COALESCE(
-               (SELECT max(d.retention_days) FROM device_metric_settings d
-                 WHERE d.team_id = p.team_id AND d.metric_key = p.metric_key),
-               t.retention_days,
-               ${RETENTION.defaultDays}::int),
-             COALESCE(t.retention_days, 2147483647)
-           ) AS retention_days
+           ${effectiveRetentionDays(sql.ref('p.team_id'), sql.ref('t.retention_days'), sql.ref('p.metric_key'))}
+             AS retention_days
     FROM pairs p
     JOIN teams t ON t.id = p.team_id
     ORDER BY p.team_id, p.metric_key`;

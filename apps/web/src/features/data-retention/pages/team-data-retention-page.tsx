@@ -8,6 +8,7 @@
 import { Alert, Button, Checkbox, Group, Paper, Select, Stack, Table, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import {
+  deviceTypeLabel,
   enabledCountText,
   DATA_RETENTION_MESSAGES as M,
   retentionText,
@@ -25,7 +26,7 @@ import {
   useTeamRetention,
 } from '../api/data-retention-api';
 
-const deviceLabel = (d: StorageDevice) => `${d.device_name} (${d.device_type})`;
+const deviceLabel = (d: StorageDevice) => `${d.device_name} (${deviceTypeLabel(d.device_type)})`;
 
 export default function TeamDataRetentionPage() {
   const { session } = useSession();
@@ -104,7 +105,7 @@ function RetentionSettings({ teamId }: { teamId: number }) {
   ].filter(Boolean) as string[];
 
   return (
-    <Stack maw={960}>
+    <Stack>
       <Title order={2}>{M.title}</Title>
       {errors.map((e) => (
         <Alert key={e} color="red" role="alert">
@@ -114,7 +115,7 @@ function RetentionSettings({ teamId }: { teamId: number }) {
       <Paper withBorder p="md">
         <Text fw={500}>{retention.data ? retentionText(retention.data.retention_days) : ' '}</Text>
         <Text size="sm" c="dimmed">
-          The retention period is set for your team by the portal's administrators.
+          The retention period is set for your team by the portal's administrators. {M.retentionRule}
         </Text>
       </Paper>
       {devices.data && devices.data.length === 0 ? (
@@ -136,7 +137,8 @@ function RetentionSettings({ teamId }: { teamId: number }) {
         <>
           <Group justify="space-between">
             <Text size="sm" aria-live="polite">
-              {enabledCountText(list.filter((m) => chosen.has(m.metric_key)).length, list.length)}
+              {/* What is saved, not the ticks not yet saved (the bar below counts those). */}
+              {enabledCountText(list.filter((m) => stored.has(m.metric_key)).length, list.length)}
             </Text>
             {saved && (
               <Text c="teal" fw={500} role="status">
@@ -161,12 +163,13 @@ function RetentionSettings({ teamId }: { teamId: number }) {
                 <Table.Th>Metric</Table.Th>
                 <Table.Th>Category</Table.Th>
                 <Table.Th>Description</Table.Th>
+                <Table.Th>{M.keptFor}</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
               {list.length === 0 ? (
                 <Table.Tr>
-                  <Table.Td colSpan={4}>
+                  <Table.Td colSpan={5}>
                     <Text c="dimmed" ta="center" py="sm">
                       {metrics.isLoading
                         ? 'Loading…'
@@ -190,6 +193,7 @@ function RetentionSettings({ teamId }: { teamId: number }) {
                     </Table.Td>
                     <Table.Td>{m.category ?? ''}</Table.Td>
                     <Table.Td>{m.description ?? ''}</Table.Td>
+                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{`${m.retention_days} days`}</Table.Td>
                   </Table.Tr>
                 ))
               )}

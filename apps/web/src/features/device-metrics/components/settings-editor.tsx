@@ -19,6 +19,7 @@ import {
 } from '@mantine/core';
 import {
   type AvailableMetric,
+  DATA_RETENTION_MESSAGES,
   type DeviceMetricSetting,
   type DeviceMetricSettingInput,
   DEVICE_METRICS_ERRORS as E,
@@ -205,6 +206,9 @@ export function SettingsEditor(props: {
           {selected.size} selected · {saved.length} settings
         </Text>
       </Group>
+      <Text size="sm" c="dimmed">
+        {DATA_RETENTION_MESSAGES.retentionRule}
+      </Text>
       <Table withTableBorder striped aria-label="Metric settings">
         <Table.Thead>
           <Table.Tr>
