@@ -115,7 +115,7 @@ describe('stored metrics administration', () => {
     );
     expect(await page.getByRole('textbox', { name: 'Device', exact: true }).isDisabled()).toBe(true);
     await pick(page, 'Team', `${MANAGER_TEAM} (id ${managerTeamId})`);
-    await pick(page, 'Device', 'Fitbit Sense (fitness_tracker)');
+    await pick(page, 'Device', 'Fitbit Sense (Fitness tracker)');
 
     const table = page.getByRole('table', { name: 'Available metrics' });
     await shows(table.getByText('Resting heart rate'));
@@ -132,13 +132,17 @@ describe('stored metrics administration', () => {
     await screenshot(page, 'metrics-manager-mode-a');
     await bar.getByRole('button', { name: 'Save' }).click();
     await shows(bar.getByText(`${TRACKER_METRICS - 1} selected · 0 new · 0 removed`));
+    // Saving says so, and where the new (disabled) metrics get enabled.
+    await shows(bar.getByRole('status').getByText(/^Changes saved\. New metrics are added disabled/));
     // Newly ticked metrics are stored disabled.
     expect(await table.getByText('Yes', { exact: true }).count()).toBe(0);
 
     // Enabling them: the settings table of the same device, select all, Enable.
-    await page.getByText('Enable and retention').click();
+    await page.getByText('Enable and retention', { exact: true }).click();
     const settings = page.getByRole('table', { name: 'Metric settings' });
     await shows(settings.getByText('Resting heart rate'));
+    // Which retention applies, said beside the metric's retention days.
+    await shows(page.getByText(DATA_RETENTION_MESSAGES.retentionRule));
     await page.getByRole('checkbox', { name: 'Select all settings' }).check();
     await page.getByRole('button', { name: 'Enable', exact: true }).click();
     await shows(page.getByText(`0 selected · ${TRACKER_METRICS - 1} settings`));
@@ -152,9 +156,9 @@ describe('stored metrics administration', () => {
     await signIn(page, 'sysadmin');
     await page.goto('/DeviceMetricsManager');
     await pick(page, 'Team', `${E2E_TEAM} (id ${e2eTeamId})`);
-    await pick(page, 'Device', `${OXIMETER} (pulse_oximeter)`);
+    await pick(page, 'Device', `${OXIMETER} (Pulse oximeter)`);
     await shows(page.getByText('No metric settings yet: add one.'));
-    expect(await page.getByText('Enable and retention').count()).toBe(0);
+    expect(await page.getByText('Enable and retention', { exact: true }).count()).toBe(0);
 
     // Bulk actions need a selection.
     await page.getByRole('button', { name: 'Disable', exact: true }).click();
@@ -171,7 +175,12 @@ describe('stored metrics administration', () => {
     const picker = page.getByRole('textbox', { name: 'Metric name' });
     await picker.click();
     await picker.fill('Pulse');
-    await shows(page.getByText('blood_pressure'));
+    // The group is the device type in words (it was the raw key, blood_pressure); the list opens
+    // under its input.
+    await shows(page.getByText('Blood pressure monitor', { exact: true }));
+    const inputBox = (await picker.boundingBox())!;
+    const listBox = (await page.getByRole('listbox').boundingBox())!;
+    expect(listBox.y).toBeGreaterThanOrEqual(inputBox.y + inputBox.height - 1);
     await screenshot(page, 'metrics-manager-mode-b-picker');
     await page.getByRole('option', { name: 'Pulse', exact: true }).click();
     await page.getByLabel('Retention days').fill('60');
@@ -229,7 +238,7 @@ describe('stored metrics administration', () => {
     await page.goto('/TeamDataRetention');
     await shows(page.getByRole('heading', { name: DATA_RETENTION_MESSAGES.title }));
     await shows(page.getByText(retentionText(365)));
-    await pick(page, 'Device', 'Fitbit Sense (fitness_tracker)');
+    await pick(page, 'Device', 'Fitbit Sense (Fitness tracker)');
     const enabled = TRACKER_METRICS - 1;
     await shows(page.getByText(`0 of ${enabled} metrics enabled`));
     // Disabling stops the sync only: the retention purge removes stored readings later (issue #11 item 6).
@@ -239,9 +248,16 @@ describe('stored metrics administration', () => {
     await shows(table.getByText('Resting heart rate'));
     expect(await table.getByText('Floors').count()).toBe(0);
 
+    // The team's figure and the metrics' own: which applies, and each metric's effective days.
+    await shows(page.getByText(DATA_RETENTION_MESSAGES.retentionRule, { exact: false }));
+    await shows(table.getByRole('columnheader', { name: DATA_RETENTION_MESSAGES.keptFor }));
+    // The settings' 30 days (the column's default) under the team's 365.
+    await shows(table.getByRole('row', { name: /Resting heart rate/ }).getByText('30 days', { exact: true }));
     await page.getByRole('checkbox', { name: 'Select all metrics' }).check();
     const bar = page.getByLabel('Unsaved changes');
     await shows(bar.getByText(`${enabled} to enable, 0 to disable`));
+    // The count is of what is saved: the unsaved ticks are the bar's.
+    await shows(page.getByText(`0 of ${enabled} metrics enabled`));
     await bar.getByRole('button', { name: DATA_RETENTION_MESSAGES.discard }).click();
     await shows(page.getByText(`0 of ${enabled} metrics enabled`));
 
@@ -263,7 +279,7 @@ describe('stored metrics administration', () => {
     await bar.getByRole('button', { name: DATA_RETENTION_MESSAGES.save }).click();
     await shows(saved);
     await page.reload();
-    await pick(page, 'Device', 'Fitbit Sense (fitness_tracker)');
+    await pick(page, 'Device', 'Fitbit Sense (Fitness tracker)');
     await shows(page.getByText(`${enabled - 1} of ${enabled} metrics enabled`));
     expect(await page.getByRole('checkbox', { name: 'Store Distance' }).isChecked()).toBe(false);
     expect(await page.getByRole('checkbox', { name: 'Store Steps' }).isChecked()).toBe(true);

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { retentionText } from './data-retention.js';
-import { type AvailableMetric, checkboxModeSettings, type DeviceMetricSetting } from './device-metrics.js';
+import {
+  type AvailableMetric,
+  checkboxModeSettings,
+  type DeviceMetricSetting,
+  deviceTypeLabel,
+} from './device-metrics.js';
 
 const metric = (key: string, retention = 30): AvailableMetric => ({
   id: key.length,
@@ -60,5 +65,14 @@ describe('retention text (admin §2, §9)', () => {
     expect(retentionText(730)).toBe('Retention: 730 days (2.0 years)');
     expect(retentionText(400)).toBe('Retention: 400 days (1.1 years)');
     expect(retentionText(null)).toBe('No retention period set yet.');
+  });
+});
+
+describe('device types in words', () => {
+  it('names the catalog types as people read them, never the raw key', () => {
+    expect(deviceTypeLabel('fitness_tracker')).toBe('Fitness tracker');
+    expect(deviceTypeLabel('blood_pressure')).toBe('Blood pressure monitor');
+    expect(deviceTypeLabel('cgm')).toBe('Continuous glucose monitor');
+    expect(deviceTypeLabel('sleep_ring')).toBe('Sleep ring');
   });
 });

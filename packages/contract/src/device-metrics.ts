@@ -36,6 +36,22 @@ export const DEVICE_METRICS_ERRORS = {
 
 export const withReason = (banner: string, reason: string) => `${banner}: ${reason}`;
 
+/** The catalog's device types as people read them (the group labels of the metric pickers). */
+const CATALOG_DEVICE_TYPES: Record<string, string> = {
+  fitness_tracker: 'Fitness tracker',
+  scale: 'Scale',
+  blood_pressure: 'Blood pressure monitor',
+  cgm: 'Continuous glucose monitor',
+};
+
+/** A catalog device type in words; a type added later reads as its key in words ("sleep_ring" → "Sleep ring"). */
+export function deviceTypeLabel(deviceType: string): string {
+  const known = CATALOG_DEVICE_TYPES[deviceType];
+  if (known) return known;
+  const words = deviceType.replace(/_/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
 /** Available metric (§3), one row of the metric catalog. */
 export const availableMetricSchema = z.object({
   id: z.number(),

@@ -2,14 +2,17 @@
  * Mode A (device type with catalog metrics): tick the metrics the team's
  * device may store. A newly ticked metric joins with is_enabled false and its
  * default retention, an unticked one leaves, the others keep their flag and
- * retention (admin §4); Save PUTs the whole list and reloads.
+ * retention (admin §4); Save PUTs the whole list, reloads and says so for 3 s
+ * (with where the new, disabled metrics get enabled).
  */
 import { Badge, Button, Checkbox, Group, Paper, Table, Text } from '@mantine/core';
 import {
   type AvailableMetric,
   checkboxModeSettings,
+  DATA_RETENTION_MESSAGES,
   DEVICE_METRICS_ERRORS,
   type DeviceMetricSetting,
+  TIMINGS,
   withReason,
 } from '@trialwear/contract';
 import { useEffect, useMemo, useState } from 'react';
@@ -28,6 +31,13 @@ export function CheckboxMode(props: {
   const [checked, setChecked] = useState<Set<string>>(savedKeys);
   useEffect(() => setChecked(new Set(savedKeys)), [savedKeys]);
   const [saving, setSaving] = useState(false);
+  // After a save: 'Changes saved' for 3 s, and where newly added metrics get enabled.
+  const [savedNote, setSavedNote] = useState<string | null>(null);
+  useEffect(() => {
+    if (!savedNote) return;
+    const timer = setTimeout(() => setSavedNote(null), TIMINGS.changesSavedMs);
+    return () => clearTimeout(timer);
+  }, [savedNote]);
 
   const plan = checkboxModeSettings(saved, catalog, checked);
   const dirty = plan.added > 0 || plan.removed > 0;
@@ -49,6 +59,11 @@ export function CheckboxMode(props: {
     try {
       await putDeviceSettings(props.teamId, props.deviceId, plan.settings);
       await props.onSaved();
+      setSavedNote(
+        plan.added > 0
+          ? `${DATA_RETENTION_MESSAGES.saved}. New metrics are added disabled: enable them under “Enable and retention”.`
+          : DATA_RETENTION_MESSAGES.saved,
+      );
     } catch (err) {
       props.onError(withReason(DEVICE_METRICS_ERRORS.saveSelections, reasonOf(err)));
     } finally {
@@ -113,6 +128,11 @@ export function CheckboxMode(props: {
           <Text size="sm">
             {selectedCount} selected · {plan.added} new · {plan.removed} removed
           </Text>
+          {savedNote && (
+            <Text size="sm" c="teal.9" fw={500} role="status">
+              {savedNote}
+            </Text>
+          )}
           <Group gap="sm">
             <Button
               variant="default"

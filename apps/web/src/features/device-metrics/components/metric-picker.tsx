@@ -1,10 +1,10 @@
 /*
  * Mode B's metric name: a searchable dropdown of the catalog grouped by
- * device type, without the metrics already used on this device. Mantine's
- * Select opens under its input and closes on an outside click.
+ * device type (in words), without the metrics already used on this device.
+ * It opens under its input and closes on an outside click.
  */
 import { Select } from '@mantine/core';
-import type { AvailableMetric } from '@trialwear/contract';
+import { type AvailableMetric, deviceTypeLabel } from '@trialwear/contract';
 import { useMemo } from 'react';
 
 export function MetricPicker(props: {
@@ -24,10 +24,8 @@ export function MetricPicker(props: {
     for (const m of catalog) {
       if (usedKeys.has(m.metric_key) || seen.has(m.metric_key)) continue;
       seen.add(m.metric_key);
-      groups.set(m.device_type, [
-        ...(groups.get(m.device_type) ?? []),
-        { value: m.metric_key, label: m.metric_name },
-      ]);
+      const group = deviceTypeLabel(m.device_type);
+      groups.set(group, [...(groups.get(group) ?? []), { value: m.metric_key, label: m.metric_name }]);
     }
     return [...groups].map(([group, items]) => ({ group, items }));
   }, [catalog, usedKeys]);
@@ -41,7 +39,12 @@ export function MetricPicker(props: {
       data={data}
       value={props.value || null}
       error={props.error}
-      comboboxProps={{ position: 'bottom-start', withinPortal: true }}
+      // Under its input always (the spec's place), also near the window's bottom: no flipping above.
+      comboboxProps={{
+        position: 'bottom-start',
+        withinPortal: true,
+        middlewares: { flip: false, shift: true },
+      }}
       onChange={(key) => props.onPick(catalog.find((m) => m.metric_key === key) ?? null)}
       miw={220}
     />

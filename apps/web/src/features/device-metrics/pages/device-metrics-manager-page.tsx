@@ -11,6 +11,7 @@
 import { Alert, List, Loader, SegmentedControl, Select, Stack, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import {
+  deviceTypeLabel,
   DEVICE_METRICS_ERRORS as E,
   DEVICE_METRICS_MESSAGES as M,
   SYS_ADMIN_SCOPE_NOTES,
@@ -44,7 +45,7 @@ export default function DeviceMetricsManagerPage() {
     null;
 
   return (
-    <Stack maw={1100}>
+    <Stack>
       <Title order={2}>Device Metrics Manager</Title>
       <Text size="sm" fw={600}>
         {SYS_ADMIN_SCOPE_NOTES.deviceMetrics}
@@ -87,7 +88,7 @@ export default function DeviceMetricsManagerPage() {
         disabled={teamId === null || noDevices}
         data={(devices.data ?? []).map((d) => ({
           value: String(d.id),
-          label: `${d.device_name} (${d.device_type})`,
+          label: `${d.device_name} (${deviceTypeLabel(d.device_type)})`,
         }))}
         value={deviceId === null ? null : String(deviceId)}
         onChange={(v) => {
