@@ -220,7 +220,8 @@ describe('batch data export', () => {
     await shows(row.getByRole('progressbar', { name: `Progress of ${FILE}` }));
     await shows(row.getByText('Preparing the data'));
     await shows(row.getByText(`2 participants: ${codes.join(', ')}`));
-    await shows(row.getByText('2 metrics: steps, calories (one CSV per metric)'));
+    // Metrics by the names the form shows, participants by code (the server's labels).
+    await shows(row.getByText('2 metrics: Steps, Calories burned (one CSV per metric)'));
     await shows(row.getByText(`${from} to ${to}`));
     await shows(row.getByRole('button', { name: `Cancel ${FILE}.zip` }));
     expect(await row.getByRole('link', { name: `Download ${FILE}.zip` }).count()).toBe(0);
@@ -239,7 +240,15 @@ describe('batch data export', () => {
     await shows(cancelRow);
     await shows(cancelRow.getByRole('button', { name: `Cancel ${CANCEL_FILE}.zip` }));
     expect(['pending', 'processing']).toContain(await statusOf(cancelRow));
+    // Cancel asks first, as Delete does; keeping it running changes nothing.
     await cancelRow.getByRole('button', { name: `Cancel ${CANCEL_FILE}.zip` }).click();
+    const confirmCancel = page.getByRole('dialog', { name: EXPORT_MESSAGES.cancelTitle });
+    await shows(confirmCancel.getByText(EXPORT_MESSAGES.cancelConfirm, { exact: false }));
+    await confirmCancel.getByRole('button', { name: 'Keep it running' }).click();
+    await gone(confirmCancel);
+    expect(['pending', 'processing']).toContain(await statusOf(cancelRow));
+    await cancelRow.getByRole('button', { name: `Cancel ${CANCEL_FILE}.zip` }).click();
+    await confirmCancel.getByRole('button', { name: 'Cancel export' }).click();
     await shows(page.getByText(EXPORT_MESSAGES.cancelled, { exact: true }));
     await expect.poll(() => statusOf(cancelRow), { timeout: 15_000, interval: 250 }).toBe('cancelled');
     await shows(cancelRow.getByText(EXPORT_MESSAGES.cancelledByUser, { exact: true }));

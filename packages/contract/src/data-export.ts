@@ -72,6 +72,8 @@ export const EXPORT_MESSAGES = {
   deleted: 'Export job deleted.',
   deleteTitle: 'Delete Export Job',
   deleteConfirm: 'The export file will be permanently removed. This cannot be undone.',
+  cancelTitle: 'Cancel Export Job',
+  cancelConfirm: 'The export stops and writes no file. Start a new export to get the data.',
   expiredNote: 'Expired: the file was deleted after 7 days.',
   cancelledByUser: 'Cancelled by the user.',
   // a job failed on a full or read-only export store (issue 27): a retry fails the same way
@@ -356,6 +358,17 @@ export const exportJobSchema = z.object({
   expires_at: z.string().nullable(),
   /** A pending job waiting for a brand's hourly limit (issue #21): which brand, and when it resumes. */
   waiting: z.object({ brand: z.string(), resumesAt: z.string() }).nullable().optional(),
+  /**
+   * In the jobs list: the codes of the job's participants (by id; only those
+   * of trials the user sees, null for one without a code) and the names of its
+   * metrics (by key), so the panel names them as the form does.
+   */
+  labels: z
+    .object({
+      participants: z.record(z.string(), z.string().nullable()),
+      metrics: z.record(z.string(), z.string()),
+    })
+    .optional(),
 });
 export type ExportJob = z.infer<typeof exportJobSchema>;
 

@@ -61,6 +61,25 @@ describe('batch data export calls: jobs', () => {
       error_message: null,
       progress: null,
     });
+    // The panel's words: the participants' codes (null for one without) and the metric's name, as
+    // the form shows them.
+    const [first, second] = body.participantIds as number[];
+    await t.ctx.db
+      .updateTable('participants')
+      .set({ participant_code: 'EXP-001', participant_code_suffix: '001' })
+      .where('id', '=', first!)
+      .execute();
+    await t.ctx.db
+      .updateTable('device_metric_settings')
+      .set({ metric_name: 'Daily steps' })
+      .where('team_id', '=', a.teamId)
+      .where('metric_key', '=', 'steps')
+      .execute();
+    const labelled = (await a.as.Admin.get('/api/dataExport/jobs?limit=10')).json().data[0];
+    expect(labelled.labels).toEqual({
+      participants: { [String(first)]: 'EXP-001', [String(second)]: null },
+      metrics: { steps: 'Daily steps' },
+    });
     // Not ready yet.
     expect((await a.as.User.get(`/api/dataExport/jobs/${id}/download`)).statusCode).toBe(409);
     expect((await a.as.User.delete(`/api/dataExport/jobs/${id}`)).statusCode).toBe(409);

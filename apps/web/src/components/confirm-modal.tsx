@@ -10,6 +10,7 @@ export function ConfirmModal({
   title,
   children,
   confirmLabel,
+  cancelLabel = 'Cancel',
   loading,
   onCancel,
   onConfirm,
@@ -18,6 +19,8 @@ export function ConfirmModal({
   title: string;
   children: ReactNode;
   confirmLabel: string;
+  /** The button that changes nothing ('Cancel'; another word where the action itself is a cancel). */
+  cancelLabel?: string;
   loading?: boolean;
   onCancel: () => void;
   onConfirm: () => void;
@@ -28,7 +31,7 @@ export function ConfirmModal({
         <Text>{children}</Text>
         <Group justify="flex-end">
           <Button variant="default" onClick={onCancel}>
-            Cancel
+            {cancelLabel}
           </Button>
           <Button color="red" loading={loading} onClick={onConfirm}>
             {confirmLabel}

@@ -187,6 +187,51 @@ export function latestJobs(db: Db, scope: TrialsScope, limit: number) {
     .execute();
 }
 
+/**
+ * What the jobs panel names a job's participants and metrics by: the codes of
+ * those participants whose trial is in the scope (another trial's stays a
+ * number), and the team's names of the metrics (the catalog's for a metric
+ * the team no longer lists).
+ */
+export async function jobLabels(db: Db, scope: TrialsScope, participantIds: number[], metricKeys: string[]) {
+  const [participants, teamNames, catalogNames] = await Promise.all([
+    participantIds.length === 0
+      ? []
+      : db
+          .selectFrom('participants')
+          .select(['id', 'participant_code'])
+          .where('team_id', '=', scope.teamId)
+          .where('id', 'in', participantIds)
+          .$if(scope.trialUserId !== null, (q) => q.where(trialIdInScope('trial_id', scope)))
+          .execute(),
+    metricKeys.length === 0
+      ? []
+      : db
+          .selectFrom('device_metric_settings')
+          .distinctOn('metric_key')
+          .select(['metric_key', 'metric_name'])
+          .where('team_id', '=', scope.teamId)
+          .where('metric_key', 'in', metricKeys)
+          .orderBy('metric_key')
+          .orderBy('id')
+          .execute(),
+    metricKeys.length === 0
+      ? []
+      : db
+          .selectFrom('metric_catalog')
+          .distinctOn('metric_key')
+          .select(['metric_key', 'metric_name'])
+          .where('metric_key', 'in', metricKeys)
+          .orderBy('metric_key')
+          .orderBy('id')
+          .execute(),
+  ]);
+  return {
+    codes: new Map(participants.map((p) => [p.id, p.participant_code])),
+    metricNames: new Map([...catalogNames, ...teamNames].map((m) => [m.metric_key, m.metric_name])),
+  };
+}
+
 export async function countJobs(db: Db, scope: TrialsScope) {
   const r = await jobsInScope(db, scope)
     .select((eb) => eb.fn.countAll<string>().as('n'))

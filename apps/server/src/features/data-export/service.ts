@@ -161,11 +161,33 @@ export function toExportJob(row: JobRow): ExportJob {
 }
 
 export async function listJobs(ctx: AppContext, actor: Actor, limit: number): Promise<ExportJobsResult> {
+  const scope = visibleTrials(actor);
   const [rows, total] = await Promise.all([
-    repo.latestJobs(ctx.db, visibleTrials(actor), limit),
-    repo.countJobs(ctx.db, visibleTrials(actor)),
+    repo.latestJobs(ctx.db, scope, limit),
+    repo.countJobs(ctx.db, scope),
   ]);
-  return { success: true, data: rows.map(toExportJob), total };
+  // The panel names participants by code and metrics by name, as the form does.
+  const jobs = rows.map(toExportJob);
+  const { codes, metricNames } = await repo.jobLabels(
+    ctx.db,
+    scope,
+    [...new Set(jobs.flatMap((j) => j.job_params.participantIds))],
+    [...new Set(jobs.flatMap((j) => j.job_params.metrics))],
+  );
+  const data = jobs.map((j) => ({
+    ...j,
+    labels: {
+      participants: Object.fromEntries(
+        j.job_params.participantIds.flatMap((id) =>
+          codes.has(id) ? [[String(id), codes.get(id) ?? null]] : [],
+        ),
+      ),
+      metrics: Object.fromEntries(
+        j.job_params.metrics.flatMap((k) => (metricNames.has(k) ? [[k, metricNames.get(k)!]] : [])),
+      ),
+    },
+  }));
+  return { success: true, data, total };
 }
 
 /** What the audit keeps of a job: its parameters and state (never data). */

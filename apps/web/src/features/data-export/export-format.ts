@@ -81,12 +81,15 @@ export function participantsText(
 export function jobParamLines(
   p: ExportJobParams,
   codeOf: (id: number) => string | undefined = () => undefined,
+  metricName: (key: string) => string | undefined = () => undefined,
 ): { file: string; period: string; participants: string; metrics: string; mode: string } {
   return {
     file: `${p.fileName}.zip`,
     period: p.startDate === p.endDate ? p.startDate : `${p.startDate} to ${p.endDate}`,
     participants: participantsText(p.participantIds, codeOf),
-    metrics: `${p.metrics.length} metric${p.metrics.length === 1 ? '' : 's'}: ${p.metrics.join(', ')}`,
+    metrics: `${p.metrics.length} metric${p.metrics.length === 1 ? '' : 's'}: ${p.metrics
+      .map((k) => metricName(k) ?? k)
+      .join(', ')}`,
     mode: p.exportMode === 'single-tab' ? 'single CSV' : 'one CSV per metric',
   };
 }

@@ -4,8 +4,10 @@
  * progress bar of rows written while processing), the job's parameters in
  * words, created_at on the browser's clock, the ZIP's size, the error.
  * Completed → Download (a link opened in a new tab); pending/processing →
- * Cancel; completed/failed/cancelled/expired → Delete after a confirmation
- * that the file is permanently removed. An expired job says so.
+ * Cancel after a confirmation that the job stops; completed/failed/cancelled/
+ * expired → Delete after a confirmation that the file is permanently removed.
+ * An expired job says so. Participants are named by code and metrics by name
+ * (the server's labels of the list), as the form names them.
  */
 import { Alert, Badge, Button, Group, Paper, Progress, Stack, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
@@ -105,7 +107,12 @@ function ParamsCell({
   deviceOf: (id: number) => ExportDevice | undefined;
 }) {
   const p = job.job_params;
-  const lines = jobParamLines(p, codeOf);
+  // The server's labels first (codes and names as the form shows them), then what the page has loaded.
+  const lines = jobParamLines(
+    p,
+    (id) => job.labels?.participants[String(id)] ?? codeOf(id),
+    (key) => job.labels?.metrics[key],
+  );
   const trial = trialOf(p.trialId);
   const device = deviceOf(p.deviceId);
   return (
@@ -233,6 +240,7 @@ export function JobsPanel({ trials, devices }: { trials: ExportTrial[]; devices:
     .getQueriesData<ExportParticipant[]>({ queryKey: [...exportKeys.all, 'participants'] })
     .flatMap(([, list]) => list ?? []);
   const [deleting, setDeleting] = useState<ExportJob | null>(null);
+  const [cancelling, setCancelling] = useState<ExportJob | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const narrow = useMediaQuery('(max-width: 48em)');
 
@@ -261,7 +269,7 @@ export function JobsPanel({ trials, devices }: { trials: ExportTrial[]; devices:
     <JobActions
       job={job}
       busy={busy === job.id}
-      onCancel={() => act(job, cancelExportJob)}
+      onCancel={() => setCancelling(job)}
       onDelete={() => setDeleting(job)}
     />
   );
@@ -388,6 +396,22 @@ export function JobsPanel({ trials, devices }: { trials: ExportTrial[]; devices:
       >
         {deleting ? `${exportZipName(deleting.job_params.fileName)}: ` : ''}
         {EXPORT_MESSAGES.deleteConfirm}
+      </ConfirmModal>
+      {/* Cancelling stops a job for good, as Delete removes a file: both ask first. */}
+      <ConfirmModal
+        opened={cancelling !== null}
+        title={EXPORT_MESSAGES.cancelTitle}
+        confirmLabel="Cancel export"
+        cancelLabel="Keep it running"
+        onCancel={() => setCancelling(null)}
+        onConfirm={() => {
+          const job = cancelling;
+          setCancelling(null);
+          if (job) void act(job, cancelExportJob);
+        }}
+      >
+        {cancelling ? `${exportZipName(cancelling.job_params.fileName)}: ` : ''}
+        {EXPORT_MESSAGES.cancelConfirm}
       </ConfirmModal>
     </Stack>
   );
