@@ -46,7 +46,7 @@ describe('consent and token pages', () => {
     await shows(page.getByRole('heading', { name: 'Fitbit token management' }));
     const token = page.getByRole('table', { name: 'Token' });
     await shows(token.getByText(/^Authorized on /));
-    await shows(token.getByText('activity'));
+    await shows(token.getByText('Activity and exercise', { exact: true }));
     await screenshot(page, 'fitbit-token-management');
     await page.getByRole('button', { name: 'Refresh Token' }).click();
     await shows(page.getByText('The access token was refreshed.'));

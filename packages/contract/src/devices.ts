@@ -196,3 +196,50 @@ export type ProviderClientIdResult = z.infer<typeof providerClientIdResultSchema
 /** GET /api/{fitbit,omron}IsParticipantAuth/{id}: whether the participant has an authorized link. */
 export const participantAuthResultSchema = z.object({ message: z.enum(['found', 'not found']) });
 export type ParticipantAuthResult = z.infer<typeof participantAuthResultSchema>;
+
+/**
+ * OAuth scopes as a coordinator reads them on the token pages: the Fitbit Web
+ * API's, the Google Health API's (a URL; its `.readonly` is said as "read"),
+ * Omron's and Dexcom's. A scope not listed shows as granted, without its URL.
+ */
+const SCOPE_LABELS: Record<string, string> = {
+  // Fitbit Web API
+  activity: 'Activity and exercise',
+  heartrate: 'Heart rate',
+  sleep: 'Sleep',
+  weight: 'Weight and body',
+  profile: 'Profile',
+  settings: 'Settings and devices',
+  location: 'Location (GPS)',
+  nutrition: 'Food and water',
+  oxygen_saturation: 'Oxygen saturation (SpO2)',
+  respiratory_rate: 'Breathing rate',
+  temperature: 'Skin temperature',
+  cardio_fitness: 'Cardio fitness (VO2 max)',
+  electrocardiogram: 'ECG',
+  irregular_rhythm_notifications: 'Irregular rhythm notifications',
+  social: 'Friends',
+  // Google Health API (after googlehealth.)
+  activity_and_fitness: 'Activity and fitness',
+  health_metrics_and_measurements: 'Health metrics and measurements',
+  // Omron, Dexcom, OpenID
+  bloodpressure: 'Blood pressure',
+  openid: 'Sign-in identity (OpenID)',
+  offline_access: 'Access while the participant is away (refresh token)',
+};
+
+const GOOGLE_HEALTH_SCOPE =
+  /^https:\/\/www\.googleapis\.com\/auth\/googlehealth\.([a-z_]+?)(\.readonly|\.writeonly)?$/;
+
+export function scopeLabel(scope: string): string {
+  const google = GOOGLE_HEALTH_SCOPE.exec(scope);
+  if (google) {
+    const name = SCOPE_LABELS[google[1]!] ?? google[1]!.replace(/_/g, ' ');
+    return google[2] === '.readonly'
+      ? `${name} (read)`
+      : google[2] === '.writeonly'
+        ? `${name} (write)`
+        : name;
+  }
+  return SCOPE_LABELS[scope] ?? scope.replace(/^https?:\/\/[^/]+\/(auth\/)?/, '');
+}

@@ -99,10 +99,12 @@ export function refreshOnce(
       if (row.version !== staleVersion) return; // already refreshed by another request
       const current = openToken(ctx, participantDeviceId, row.refresh_token_enc);
       const fresh = await refresh(current);
-      // A provider that does not rotate (Google) answers no refresh token: the stored one stays valid.
+      // A provider that does not rotate (Google) answers no refresh token: the stored one stays valid;
+      // one that answers no scope keeps the scope granted before (RFC 6749 §6).
       await saveTokens({ ...ctx, db: trx }, participantDeviceId, {
         ...fresh,
         refresh_token: fresh.refresh_token ?? current,
+        scope: fresh.scope ?? row.scope ?? undefined,
       });
     });
     const tokens = await loadTokens(ctx, participantDeviceId);

@@ -35,7 +35,7 @@ export function findTokens(db: Db, participantDeviceId: number) {
 export function lockTokensForRefresh(db: Db, participantDeviceId: number) {
   return db
     .selectFrom('provider_tokens')
-    .select(['version', 'refresh_token_enc'])
+    .select(['version', 'refresh_token_enc', 'scope'])
     .where('participant_device_id', '=', participantDeviceId)
     .forUpdate()
     .executeTakeFirst();

@@ -93,6 +93,18 @@ describe('token status', () => {
     });
   });
 
+  it("Omron's token answers carry no scope: the page shows the scope asked for, kept through a refresh", async () => {
+    const pid = await newParticipant();
+    await linkParticipant(t, a, pid, 'omron');
+    const asked = t.ctx.providers.omron.settings.scopes;
+    expect(asked).toEqual(['openid', 'offline_access', 'bloodpressure', 'weight', 'activity']);
+    expect((await a.as.Admin.get(url(pid, 'omron'))).json().scopes).toEqual(asked);
+    const refreshed = await a.as.Admin.post('/api/omronRefreshToken', { id: pid });
+    expect(refreshed.statusCode, refreshed.body).toBe(200);
+    const after = (await a.as.Admin.get(url(pid, 'omron'))).json();
+    expect(after.scopes).toEqual(asked);
+  });
+
   it('User and Viewer are refused; another team gets 404; signed out gets 401', async () => {
     const pid = await newParticipant();
     expect((await a.as.User.get(url(pid))).statusCode).toBe(403);

@@ -158,7 +158,11 @@ export async function completeConsent(
           catalogId: await repo.catalogDeviceId(trx, c.catalogDevice),
           ...values,
         });
-    await saveTokens({ ...ctx, db: trx }, linkId, tokens.data);
+    // A token answer without `scope` was granted the scope asked for (RFC 6749 §5.1: Omron's omits it).
+    await saveTokens({ ...ctx, db: trx }, linkId, {
+      ...tokens.data,
+      scope: tokens.data.scope ?? c.settings.scopes.join(' '),
+    });
     linked = linkId;
     await recordAudit(trx, {
       userId: null,

@@ -7,7 +7,7 @@
  */
 import { Alert, Badge, Button, Card, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { LINK_MESSAGES, PROVIDER_BRAND, type Provider } from '@trialwear/contract';
+import { LINK_MESSAGES, PROVIDER_BRAND, type Provider, scopeLabel } from '@trialwear/contract';
 import { useState } from 'react';
 import { displayableMessage } from '../../../lib/api-client';
 import { refreshToken, revokeAccess, useTokenStatus } from '../api/device-links-api';
@@ -84,8 +84,9 @@ function ManageToken({ provider, participant, trial }: ProviderParticipantProps)
                 <Group gap={4}>
                   {token.data?.scopes.length
                     ? token.data.scopes.map((s) => (
-                        <Badge key={s} size="sm" variant="outline">
-                          {s}
+                        // In words, as written (a Badge's capitals made URLs unreadable); the scope itself on hover.
+                        <Badge key={s} size="sm" variant="outline" tt="none" title={s}>
+                          {scopeLabel(s)}
                         </Badge>
                       ))
                     : '—'}
