@@ -334,6 +334,8 @@ describe('Fitbit data pages', () => {
       );
     expect(rows).toHaveLength(7);
     for (const [date, text] of rows) expect(text).toBe(fitbitDay(user, date!).steps.toLocaleString('en-US'));
+    // Each participant's column names the unit, as the chart's axis does.
+    await shows(table.getByRole('columnheader', { name: `#${pid} (steps)` }));
     await shows(page.getByText(`#${pid}`).first());
     await screenshot(page, 'fitbit-participants-data');
   });

@@ -191,6 +191,25 @@ describe('Omron data pages', () => {
     );
     expect(summary).toContain('HBP-005: no values');
     await shows(staff.page.getByRole('alert').filter({ hasText: /^HBP-005: / }));
+    // Diastolic too, and the same daily means as a table: systolic/diastolic per participant and day.
+    await shows(staff.page.getByRole('img', { name: 'Diastolic blood pressure', exact: true }));
+    const days = staff.page.getByRole('table', { name: 'Daily mean blood pressure' });
+    await shows(days.getByRole('columnheader', { name: `${CODE} (mmHg)` }));
+    await shows(days.getByRole('columnheader', { name: 'HBP-005 (mmHg)' }));
+    const mean = (v: number[]) => Math.round((v.reduce((a, b) => a + b, 0) / v.length) * 10) / 10;
+    const first = [...perDay.keys()].sort()[0]!;
+    const ofFirst = expectedBloodPressure(userId, since, Date.now()).filter(
+      (r) => r.dateTimeLocal.slice(0, 10) === first,
+    );
+    const firstRow = await days
+      .locator('tbody tr')
+      .first()
+      .evaluate((tr) => Array.from(tr.querySelectorAll('td')).map((td) => td.textContent ?? ''));
+    expect(firstRow).toEqual([
+      first,
+      `${mean(ofFirst.map((r) => r.systolic))}/${mean(ofFirst.map((r) => r.diastolic))}`,
+      '—',
+    ]);
     await screenshot(staff.page, 'omron-participants');
     await staff.context.close();
   });

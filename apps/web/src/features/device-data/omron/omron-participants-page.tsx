@@ -1,11 +1,14 @@
 /*
  * /OmronParticipantsDataPage (core §2, from /ParticipantsDataPage): up to 10
- * participants on one chart for a category since a start date, one line per
- * participant (daily mean of systolic or of weight in Lbs: see dailyMeans), the legend by
- * participant code or #id. One Omron call per participant, in parallel.
+ * participants for a category since a start date, one line per participant
+ * (daily means, see dailyMeans): blood pressure as a systolic and a diastolic
+ * chart, weight in Lbs as one, and the same numbers in a table (a row per day,
+ * a column per participant); the legend and columns by participant code or
+ * #id. One Omron call per participant, in parallel.
  */
 import { Alert, Button, Card, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQueries } from '@tanstack/react-query';
+import type { ColumnDef } from '@tanstack/react-table';
 import {
   DATA_MESSAGES,
   kgToLb,
@@ -16,10 +19,11 @@ import {
 } from '@trialwear/contract';
 import { useMemo, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
+import { DataTable } from '../../../components/data-table/data-table';
 import { fetchOmronData } from '../api/omron-data-api';
 import { type DataParticipant, participantLabel } from '../components/participant-frame';
 import { dataErrorText } from '../lib/data-error';
-import { dailyMeans, participantLines } from '../lib/line-data';
+import { dailyMeans, type LineData, participantLines } from '../lib/line-data';
 import { wallClockSeconds } from '../lib/local-dates';
 import { ParticipantsChart } from './omron-charts';
 import {
@@ -63,21 +67,27 @@ function Compare({ participants: all, trial }: { participants: DataParticipant[]
     combine,
   });
 
-  const lines = useMemo(
-    () =>
-      participantLines(
-        participants.map((p, i) => {
-          const parsed = omronDataResultSchema.safeParse(results.data[i]);
-          const d = parsed.success ? parsed.data : null;
-          const points =
-            query.category === 'bloodPressure'
-              ? (d?.bloodPressure ?? []).map((r) => ({ x: wallClockSeconds(r.dateTimeLocal), y: r.systolic }))
-              : (d?.weight ?? []).map((r) => ({ x: wallClockSeconds(r.dateTimeLocal), y: kgToLb(r.weight) }));
-          return { label: participantLabel(p), points: dailyMeans(points) };
-        }),
-      ),
-    [participants, results.data, query.category],
-  );
+  // Daily means per participant: systolic and diastolic (blood pressure) or weight in Lbs.
+  const { lines, diastolic } = useMemo(() => {
+    const answers = participants.map((p, i) => {
+      const parsed = omronDataResultSchema.safeParse(results.data[i]);
+      return { label: participantLabel(p), d: parsed.success ? parsed.data : null };
+    });
+    const perDay = (value: (a: (typeof answers)[number]) => Array<{ x: number; y: number }>) =>
+      participantLines(answers.map((a) => ({ label: a.label, points: dailyMeans(value(a)) })));
+    if (query.category !== 'bloodPressure')
+      return {
+        lines: perDay((a) =>
+          (a.d?.weight ?? []).map((r) => ({ x: wallClockSeconds(r.dateTimeLocal), y: kgToLb(r.weight) })),
+        ),
+        diastolic: null,
+      };
+    const bp = (pick: 'systolic' | 'diastolic') =>
+      perDay((a) =>
+        (a.d?.bloodPressure ?? []).map((r) => ({ x: wallClockSeconds(r.dateTimeLocal), y: r[pick] })),
+      );
+    return { lines: bp('systolic'), diastolic: bp('diastolic') };
+  }, [participants, results.data, query.category]);
 
   const submit = () => {
     const found = validateOmronForm(form);
@@ -148,18 +158,84 @@ function Compare({ participants: all, trial }: { participants: DataParticipant[]
         <Card withBorder>
           <Text fw={500} mb="xs">
             Daily mean{' '}
-            {query.category === 'bloodPressure' ? 'systolic blood pressure (mmHg)' : 'weight (Lbs)'} since{' '}
-            {query.since}
+            {query.category === 'bloodPressure'
+              ? 'systolic and diastolic blood pressure (mmHg)'
+              : 'weight (Lbs)'}{' '}
+            since {query.since}
           </Text>
           {lines.x.length === 0 ? (
             <Text c="dimmed">{DATA_MESSAGES.noDataToDisplay}</Text>
-          ) : query.category === 'bloodPressure' ? (
-            <ParticipantsChart data={lines} unit="mmHg" title="Systolic blood pressure" />
+          ) : diastolic ? (
+            <Stack>
+              <ParticipantsChart data={lines} unit="mmHg" title="Systolic blood pressure" />
+              <ParticipantsChart data={diastolic} unit="mmHg" title="Diastolic blood pressure" />
+              <DailyMeansTable lines={lines} diastolic={diastolic} unit="mmHg" />
+            </Stack>
           ) : (
-            <ParticipantsChart data={lines} unit="Lbs" title="Weight" />
+            <Stack>
+              <ParticipantsChart data={lines} unit="Lbs" title="Weight" />
+              <DailyMeansTable lines={lines} diastolic={null} unit="Lbs" />
+            </Stack>
           )}
         </Card>
       )}
     </Stack>
+  );
+}
+
+type DayRow = { date: string; cells: string[] };
+
+/**
+ * The charts' numbers as a table, a row per day (the participant's clock),
+ * a column per participant: systolic/diastolic or the weight, "—" for a day
+ * without a reading.
+ */
+function DailyMeansTable({
+  lines,
+  diastolic,
+  unit,
+}: {
+  lines: LineData;
+  diastolic: LineData | null;
+  unit: string;
+}) {
+  const rows = useMemo<DayRow[]>(
+    () =>
+      lines.x.map((x, i) => ({
+        date: new Date(x * 1000).toISOString().slice(0, 10),
+        cells: lines.series.map((s, p) => {
+          const v = s.values[i];
+          if (v === null || v === undefined) return '—';
+          const d = diastolic?.series[p]?.values[i];
+          return diastolic ? `${v}/${d ?? '—'}` : String(v);
+        }),
+      })),
+    [lines, diastolic],
+  );
+  const columns = useMemo<ColumnDef<DayRow, unknown>[]>(
+    () => [
+      { id: 'date', header: 'Date', accessorKey: 'date' },
+      ...lines.series.map(
+        (s, p): ColumnDef<DayRow, unknown> => ({
+          id: `p${p}`,
+          header: `${s.label} (${unit})`,
+          accessorFn: (r) => r.cells[p],
+          enableSorting: false,
+        }),
+      ),
+    ],
+    [lines, unit],
+  );
+  return (
+    <DataTable
+      data={rows}
+      columns={columns}
+      getRowId={(r) => r.date}
+      stateKey="omron-participants-days"
+      emptyText={DATA_MESSAGES.noDataToDisplay}
+      globalFilter={false}
+      pageSize={10}
+      label={diastolic ? 'Daily mean blood pressure' : 'Daily mean weight'}
+    />
   );
 }

@@ -231,8 +231,9 @@ function ManyParticipants({
                 <Table.Thead>
                   <Table.Tr>
                     <Table.Th>Date</Table.Th>
+                    {/* Each column names its unit, as the chart's axis does. */}
                     {chart.perParticipant.map((p) => (
-                      <Table.Th key={p.participant.id}>{legendName(p.participant)}</Table.Th>
+                      <Table.Th key={p.participant.id}>{`${legendName(p.participant)} (${s.unit})`}</Table.Th>
                     ))}
                   </Table.Tr>
                 </Table.Thead>
