@@ -155,6 +155,16 @@ describe('batch data export', () => {
     // 2. Trial and device: the participants of the trial with a Fitbit, the metrics the team stores.
     await trial.click();
     await page.getByRole('option', { name: `#${TRIAL_NUMBER} - ${TRIAL_NAME}` }).click();
+    // A device the team stores nothing of: who must do what (a coordinator opens neither page:
+    // they are named, not linked).
+    await device.click();
+    await page.getByRole('option', { name: 'Omron Blood Pressure Monitor', exact: true }).click();
+    const nothing = page.getByTestId('nothing-stored');
+    await shows(nothing);
+    expect(await nothing.textContent()).toContain(
+      'Your team stores no metric of this device. To export its data, a system administrator enables its metrics for your team in Device Metrics Manager, then an Admin chooses the metrics to store in Data Storage & Retention',
+    );
+    expect(await nothing.getByRole('link').count()).toBe(0);
     await device.click();
     await page.getByRole('option', { name: deviceName, exact: true }).click();
     await gone(page.getByText(EXPORT_MESSAGES.trialRequired, { exact: true }));

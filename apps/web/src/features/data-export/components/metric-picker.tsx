@@ -2,9 +2,11 @@
  * The export form's metric picker: the chosen device's metrics the team may
  * export, as checkboxes grouped by category, with "Select all" and "Clear".
  */
-import { Checkbox, SimpleGrid, Stack, Text } from '@mantine/core';
-import type { BatchExportBody, ExportMetric } from '@trialwear/contract';
+import { Anchor, Checkbox, SimpleGrid, Stack, Text } from '@mantine/core';
+import { type BatchExportBody, type ExportMetric, roleAllows, STAFF_ROUTES } from '@trialwear/contract';
 import { type Control, Controller } from 'react-hook-form';
+import { Link } from 'react-router';
+import { useSession } from '../../../lib/session/session-context';
 import type { ExportFormValues } from './export-form';
 import { SelectAllClear } from './select-all-clear';
 
@@ -13,6 +15,36 @@ const metricLabel = (m: ExportMetric) =>
   m.units && m.units.toLowerCase() !== m.metric_name.toLowerCase()
     ? `${m.metric_name} (${m.units})`
     : m.metric_name;
+
+/**
+ * A device the team stores nothing of: who does what, with links to the pages
+ * the signed-in user may open (the routes' own role lists).
+ */
+function NothingStored() {
+  const { session } = useSession();
+  const role = session.kind === 'authorized' ? session.user.role : null;
+  const manager = roleAllows(role, STAFF_ROUTES['/DeviceMetricsManager']!) ? (
+    <Anchor component={Link} to="/DeviceMetricsManager" size="sm">
+      Device Metrics Manager
+    </Anchor>
+  ) : (
+    'Device Metrics Manager'
+  );
+  const storage = roleAllows(role, STAFF_ROUTES['/TeamDataRetention']!) ? (
+    <Anchor component={Link} to="/TeamDataRetention" size="sm">
+      Data Storage &amp; Retention
+    </Anchor>
+  ) : (
+    'Data Storage & Retention'
+  );
+  return (
+    <span data-testid="nothing-stored">
+      Your team stores no metric of this device. To export its data, a system administrator enables its
+      metrics for your team in {manager}, then an Admin chooses the metrics to store in {storage}; the
+      background sync then stores them.
+    </span>
+  );
+}
 
 /** Metrics grouped by category, in the order the server lists them. */
 function byCategory(metrics: ExportMetric[]): Array<[string, ExportMetric[]]> {
@@ -45,13 +77,13 @@ export function MetricPicker({
           label="Metrics"
           withAsterisk
           description={
-            !deviceChosen
-              ? 'Select a device to see its metrics.'
-              : metrics.isSuccess && metricList.length === 0
-                ? 'Your team stores no metric of this device.'
-                : metrics.isSuccess
-                  ? `${field.value.length} of ${metricList.length} selected`
-                  : undefined
+            !deviceChosen ? (
+              'Select a device to see its metrics.'
+            ) : metrics.isSuccess && metricList.length === 0 ? (
+              <NothingStored />
+            ) : metrics.isSuccess ? (
+              `${field.value.length} of ${metricList.length} selected`
+            ) : undefined
           }
           value={field.value}
           onChange={field.onChange}
