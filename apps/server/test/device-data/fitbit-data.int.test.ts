@@ -296,14 +296,15 @@ describe('Fitbit tracker data', () => {
     const dates = Array.from({ length: 14 }, (_, i) => day(today, i - 13));
     expect(series.steps.map((s: { date: string }) => s.date)).toEqual(dates);
     const g = dates.map((d) => fitbitDay(user, d));
-    expect(series.steps.map((s: { value: number | null }) => s.value)).toEqual(g.map((x) => x.steps || null));
+    // One rule for no data and 0 (issue #26): a day Fitbit reports as 0 is 0, as the tables and exports show it.
+    expect(series.steps.map((s: { value: number | null }) => s.value)).toEqual(g.map((x) => x.steps));
     expect(series.sleepDuration.map((s: { value: number | null }) => s.value)).toEqual(
       g.map((x) => x.sleep?.minutesAsleep ?? null),
     );
     expect(series.weight.map((s: { value: number | null }) => s.value)).toEqual(g.map((x) => x.weightKg));
-    // By hand: days with steps (0 = not worn), their sum and the average to 2 decimals.
-    const hand = (xs: number[]) => {
-      const kept = xs.filter((v) => v > 0);
+    // By hand: the days with a value (a 0 counts), their sum and the average to 2 decimals.
+    const hand = (xs: Array<number | null>) => {
+      const kept = xs.filter((v): v is number => v !== null);
       const total = kept.reduce((s, v) => s + v, 0);
       return {
         days: kept.length,
@@ -322,8 +323,10 @@ describe('Fitbit tracker data', () => {
       ...hand(g.slice(0, 7).map((x) => x.steps)),
     });
     expect(summary.subjects.restingHeartRate.last7).toMatchObject(
-      hand(g.slice(7).map((x) => x.restingHeartRate ?? 0)),
+      hand(g.slice(7).map((x) => x.restingHeartRate ?? null)),
     );
+    // The simulator's days include ones with 0 steps (a tracker left in a drawer): they are in the average.
+    expect(g.some((x) => x.steps === 0)).toBe(true);
     expect(summary.timeZone).toBe(tz);
   });
 

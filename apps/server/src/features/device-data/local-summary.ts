@@ -1,9 +1,9 @@
 /*
  * The local summary record (core §3): per subject, the last 7 local days
  * (ending on the participant's local today) against the 7 days before.
- * `days` counts days with a recorded value: the series given here already
- * hold null for days without one (a step, distance or floor count of 0 is a
- * day the tracker was not worn, see `providers/fitbit/overview.ts`).
+ * `days` counts days with a value, a 0 included (the provider reported it);
+ * a day without a record is null in the series given here and is left out
+ * (`providers/fitbit/overview.ts`, the data dictionary's no_data_vs_zero).
  */
 
 import {

@@ -4,9 +4,12 @@
  * the participant's local today: steps, distance and floors (activity time
  * series), resting heart rate (heart time series), sleep duration (the main
  * sleep's minutes asleep per date of sleep) and weight (the weight log: the
- * day's last weighing). A step, distance or floor count of 0 is a day the
- * tracker was not worn (Fitbit answers "0" for days without data) and is no
- * value here; so is a missing resting heart rate, sleep or weighing.
+ * day's last weighing). One rule for "no data" and 0 everywhere (issue #26,
+ * the data dictionary's no_data_vs_zero): a day the provider reports as 0 is
+ * 0 (Fitbit's activity series answer "0" for a day the tracker recorded
+ * nothing, and the tables, charts and exports show it so); a day the
+ * provider has no record for — no resting heart rate, sleep or weighing — is
+ * no value.
  */
 import { type DayValue, type Series, type SummarySubject, seriesOf } from '@trialwear/contract';
 
@@ -25,10 +28,6 @@ export function overviewPaths(start: string, end: string): Record<OverviewSource
 }
 
 type Values = Map<string, number | null>;
-
-/** Daily values; a 0 is "not worn" (see the header). */
-const worn = (s: Series | undefined): Values =>
-  new Map((s?.days ?? []).map((d) => [d.date, d.value === 0 ? null : d.value]));
 
 const days = (s: Series | undefined): Values => new Map((s?.days ?? []).map((d) => [d.date, d.value]));
 
@@ -59,9 +58,9 @@ export function overviewSeries(
   dates: readonly string[],
 ): Record<SummarySubject, DayValue[]> {
   const maps: Record<SummarySubject, Values> = {
-    steps: worn(seriesOf(read.steps, 'steps')),
-    distance: worn(seriesOf(read.distance, 'distance')),
-    floors: worn(seriesOf(read.floors, 'floors')),
+    steps: days(seriesOf(read.steps, 'steps')),
+    distance: days(seriesOf(read.distance, 'distance')),
+    floors: days(seriesOf(read.floors, 'floors')),
     restingHeartRate: days(seriesOf(read.heart, 'resting_heart_rate')),
     sleepDuration: mainSleep(seriesOf(read.sleep, 'sleep_duration')),
     weight: lastWeighing(seriesOf(read.weight, 'weight')),

@@ -30,6 +30,8 @@ export const DICTIONARY = [
   "wear_minutes,Wear minutes,min,Minutes of the participant's local day with a heart-rate sample in the provider's 1-minute intraday heart rate. No value (null) = the provider had no data for that day yet; 0 = synced but not worn.,trialwear_study_health,fitness_tracker",
   "cgm_active_percent,CGM active time,%,Share of the day's 288 expected 5-minute CGM readings that arrived (the clinical consensus asks at least 70 %). No value = no data for that day.,trialwear_study_health,cgm",
   "bp_readings,Blood-pressure readings,count,Number of blood-pressure readings of the participant's local day (all the participant's monitors). No value = no data for that day.,trialwear_study_health,blood_pressure",
+  // The conventions every page and export follows (issue #26), last.
+  'no_data_vs_zero,No data and 0,,"A day the provider reports as 0 is 0 (Fitbit\'s daily activity series answer 0 for a day the tracker recorded nothing); a day the provider has no record for is no data: no row in the export, ""—"" on the pages, left out of averages. Tables, charts, overview tiles and exports apply the same rule.",trialwear_conventions,',
 ];
 
 /** The archives' generated_at. */

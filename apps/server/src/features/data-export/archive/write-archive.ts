@@ -29,7 +29,7 @@
 import { createHash } from 'node:crypto';
 import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { STUDY_HEALTH_DEFINITIONS } from '@trialwear/contract';
+import { DATA_CONVENTIONS, DATA_CONVENTIONS_SOURCE, STUDY_HEALTH_DEFINITIONS } from '@trialwear/contract';
 import yazl from 'yazl';
 import type { Db } from '../../../db/database.js';
 import { APP_VERSION } from '../../../version.js';
@@ -122,6 +122,16 @@ const STUDY_HEALTH_DICTIONARY = STUDY_HEALTH_DEFINITIONS.map((d) => [
   d.description,
   STUDY_HEALTH_DICTIONARY_SOURCE,
   d.deviceType,
+]);
+
+/** The rules every page and export follows (no data vs 0), last. */
+const CONVENTIONS_DICTIONARY = DATA_CONVENTIONS.map((c) => [
+  c.key,
+  c.name,
+  c.unit || null,
+  c.description,
+  DATA_CONVENTIONS_SOURCE,
+  c.deviceType || null,
 ]);
 
 const DATA_HEADER = Buffer.from(`${DATA_COLUMNS.join(',')}\n`);
@@ -225,6 +235,7 @@ export async function writeExportArchive(
     const dictionaryRows = [
       ...snapshot.metrics.map((m) => [m.key, m.name, m.unit, m.description, m.source, m.deviceType]),
       ...STUDY_HEALTH_DICTIONARY,
+      ...CONVENTIONS_DICTIONARY,
     ];
     const dictionaryLines = [
       DICTIONARY_COLUMNS.join(','),
