@@ -3,6 +3,7 @@
  * write them (SQL on the shared server's database): stored wear days, device states and open
  * alerts (e2e/journeys/study-health.e2e.test.ts).
  */
+import type pg from 'pg';
 import { withDatabase } from './database.js';
 
 /** The UTC date `daysAgo` days before now (the journey trials' zone is UTC). */
@@ -10,6 +11,16 @@ export const utcDate = (daysAgo: number) =>
   new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
 
 let trials = 0;
+
+/** A journey trial of the team, 'Health study <prefix>' numbered H1, H2, … in this run. */
+async function newTrial(db: pg.Client, teamId: number, prefix: string): Promise<number> {
+  trials += 1;
+  const r = await db.query(
+    `INSERT INTO trials (team_id, trial_number, trial_name, trial_code) VALUES ($1, $2, $3, $4) RETURNING id`,
+    [teamId, `H${trials}`, `Health study ${prefix}`, prefix],
+  );
+  return r.rows[0].id;
+}
 
 /**
  * A trial of the journey team (trial zone UTC: the participants' provider zone) with three Fitbit
@@ -20,15 +31,8 @@ let trials = 0;
  * X-003 fine; X-004 a Dexcom CGM. `viewer` (a Viewer's username) is made a user of the trial.
  */
 export async function healthTrial(teamId: number, prefix: string, viewer: string) {
-  trials += 1;
   return withDatabase(async (db) => {
-    const trialId: number = (
-      await db.query(
-        `INSERT INTO trials (team_id, trial_number, trial_name, trial_code)
-         VALUES ($1, $2, $3, $4) RETURNING id`,
-        [teamId, `H${trials}`, `Health study ${prefix}`, prefix],
-      )
-    ).rows[0].id;
+    const trialId = await newTrial(db, teamId, prefix);
     const participant = async (suffix: string, status: string, lastSyncDaysAgo: number, battery: number) => {
       const code = `${prefix}-${suffix}`;
       const pid: number = (
@@ -103,15 +107,8 @@ export async function healthTrial(teamId: number, prefix: string, viewer: string
  * stored: nobody needs attention, so the page lists them by code), written in three statements.
  */
 export async function crowdedTrial(teamId: number, prefix: string, count: number) {
-  trials += 1;
   return withDatabase(async (db) => {
-    const trialId: number = (
-      await db.query(
-        `INSERT INTO trials (team_id, trial_number, trial_name, trial_code)
-         VALUES ($1, $2, $3, $4) RETURNING id`,
-        [teamId, `H${trials}`, `Health study ${prefix}`, prefix],
-      )
-    ).rows[0].id;
+    const trialId = await newTrial(db, teamId, prefix);
     await db.query(
       `WITH p AS (
          INSERT INTO participants (team_id, trial_id, email, participant_code, participant_code_suffix)
