@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildOptions, describeSeries, formatValue, fullXRange } from './chart-options';
+import { buildOptions, describeSeries, formatValue, fullXRange, valueExtent } from './chart-options';
 import { seriesFor } from './series-for';
 import { CHART_SUBJECTS } from './subjects';
 
@@ -43,5 +43,29 @@ describe('chart options', () => {
       max: 216_000,
     });
     expect(fullXRange([0, 60], [seriesFor('heartRateIntraday', [1, 2])])).toEqual({ min: 0, max: 60 });
+  });
+
+  it('the y axis holds every plotted value, the highest at the last point too (whatever uPlot found)', () => {
+    const systolic = seriesFor('systolic', [128, 131, 125, 168]);
+    const diastolic = seriesFor('diastolic', [82, 84, 79, 102]);
+    expect(valueExtent([systolic, diastolic])).toEqual({ min: 79, max: 168 });
+    const opts = buildOptions({
+      width: 400,
+      height: 200,
+      series: [systolic, diastolic],
+      y: { unit: 'mmHg' },
+      timeZone: 'UTC',
+      xGranularity: 'time',
+      xRange: fullXRange([0, 60, 120, 180], [systolic, diastolic]),
+    });
+    const range = opts.scales!.y!.range as (u: unknown, min: number, max: number) => [number, number];
+    // uPlot's own min and max of the points it counted, without the last one: the axis still reaches 168.
+    const [lo, hi] = range(null, 79, 131);
+    expect(hi).toBeGreaterThan(168);
+    expect(lo).toBeLessThan(79);
+    // Zoomed into the first two points: the axis fits what is in view.
+    const [, zoomedHi] = range({ scales: { x: { min: 0, max: 60 } } }, 79, 131);
+    expect(zoomedHi).toBeLessThan(168);
+    expect(valueExtent([seriesFor('steps', [null, null])])).toBeNull();
   });
 });

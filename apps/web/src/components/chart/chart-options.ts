@@ -69,6 +69,7 @@ const DAY_INCRS = [
  * is added on both sides to keep the first and last bar whole.
  */
 export function fullXRange(x: readonly number[], series: readonly ChartSeries[]) {
+  // x is ascending (uPlot needs it), so its ends are its extent.
   const min = x[0] ?? 0;
   const max = x[x.length - 1] ?? 0;
   if (!series.some((s) => s.kind === 'bars')) return { min, max: max === min ? min + 1 : max };
@@ -90,10 +91,27 @@ export interface BuildOptionsInput {
   hooks?: uPlot.Hooks.Arrays;
 }
 
+/** The lowest and highest value of every series, nulls left out (null when there is none). */
+export function valueExtent(series: readonly ChartSeries[]): { min: number; max: number } | null {
+  let min = Number.POSITIVE_INFINITY;
+  let max = Number.NEGATIVE_INFINITY;
+  for (const s of series)
+    for (const v of s.values) {
+      if (v === null || v === undefined) continue;
+      if (v < min) min = v;
+      if (v > max) max = v;
+    }
+  return min <= max ? { min, max } : null;
+}
+
 export function buildOptions(input: BuildOptionsInput): uPlot.Options {
   const { series, y, band } = input;
   const n = series[0]?.values.length ?? 0;
   const anyBars = series.some((s) => s.kind === 'bars');
+  // With all data in view the y axis holds every plotted value (issue #26: the newest, highest blood
+  // pressure ran off the top): from the data itself, not from uPlot's min and max of the points it
+  // found in its x window.
+  const extent = valueExtent(series);
   return {
     width: input.width,
     height: input.height,
@@ -109,9 +127,15 @@ export function buildOptions(input: BuildOptionsInput): uPlot.Options {
       x: { time: true, range: () => [input.xRange.min, input.xRange.max] },
       y: {
         auto: y.min === undefined || y.max === undefined,
-        range: (_u, dMin, dMax) => {
-          const lo = y.min ?? (anyBars ? Math.min(0, dMin) : dMin);
-          let hi = y.max ?? dMax;
+        range: (u, dMin, dMax) => {
+          // Zoomed in (x narrower than all data): fit the points in view, as uPlot found them.
+          const x = (u as uPlot | null)?.scales?.x;
+          const zoomed =
+            x?.min != null && x.max != null && (x.min > input.xRange.min || x.max < input.xRange.max);
+          const dataMin = zoomed ? dMin : Math.min(extent?.min ?? dMin, dMin);
+          const dataMax = zoomed ? dMax : Math.max(extent?.max ?? dMax, dMax);
+          const lo = y.min ?? (anyBars ? Math.min(0, dataMin) : dataMin);
+          let hi = y.max ?? dataMax;
           if (band) hi = Math.max(hi, band.to);
           const lo2 = band ? Math.min(lo, band.from) : lo;
           const pad = hi === lo2 ? 1 : (hi - lo2) * 0.05;

@@ -28,6 +28,16 @@ describe('Omron chart series', () => {
     ]);
   });
 
+  it('keeps x ascending when the clock changed between readings (the order uPlot needs)', () => {
+    // A flight west: the later reading (by instant) shows an earlier wall-clock time.
+    const lines = bloodPressureLines([
+      bp('2026-11-01T16:00:00Z', '2026-11-01T18:00:00', 125, 80),
+      bp('2026-11-01T22:00:00Z', '2026-11-01T14:00:00', 168, 102),
+    ]);
+    expect(lines.x).toEqual([...lines.x].sort((a, b) => a - b));
+    expect(lines.series[0]!.values).toEqual([168, 125]);
+  });
+
   it('shows weight in pounds to one decimal (×2.20462)', () => {
     const lines = weightLines([
       {
