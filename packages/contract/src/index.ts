@@ -4,6 +4,7 @@ export * from './auth.js';
 export * from './constants.js';
 export * from './contact.js';
 export * from './csv.js';
+export * from './data-conventions.js';
 export * from './data-export.js';
 export * from './data-retention.js';
 export * from './db-info.js';
