@@ -30,6 +30,22 @@ import { cancelExportJob, deleteExportJob, exportKeys, useExportJobs } from '../
 import { exportFailureText, jobSizeText, localDateTime } from '../export-format';
 import { JobActions, JobCard, JobError, JobId, ParamsCell, StatusCell } from './job-cells';
 
+type ConfirmedAction = 'delete' | 'cancel';
+
+/** What each confirmation says (the modal's title, buttons and text). */
+const CONFIRMATIONS: Record<
+  ConfirmedAction,
+  { title: string; confirmLabel: string; cancelLabel?: string; text: string }
+> = {
+  delete: { title: EXPORT_MESSAGES.deleteTitle, confirmLabel: 'Delete', text: EXPORT_MESSAGES.deleteConfirm },
+  cancel: {
+    title: EXPORT_MESSAGES.cancelTitle,
+    confirmLabel: 'Cancel export',
+    cancelLabel: 'Keep it running',
+    text: EXPORT_MESSAGES.cancelConfirm,
+  },
+};
+
 export function JobsPanel({ trials, devices }: { trials: ExportTrial[]; devices: ExportDevice[] }) {
   const qc = useQueryClient();
   const jobs = useExportJobs();
@@ -37,8 +53,9 @@ export function JobsPanel({ trials, devices }: { trials: ExportTrial[]; devices:
   const participants = qc
     .getQueriesData<ExportParticipant[]>({ queryKey: [...exportKeys.all, 'participants'] })
     .flatMap(([, list]) => list ?? []);
-  const [deleting, setDeleting] = useState<ExportJob | null>(null);
-  const [cancelling, setCancelling] = useState<ExportJob | null>(null);
+  // The job whose Delete or Cancel waits for its confirmation.
+  const [asking, setAsking] = useState<{ job: ExportJob; action: ConfirmedAction } | null>(null);
+  const { text: confirmationText, ...confirmation } = CONFIRMATIONS[asking?.action ?? 'delete'];
   const [busy, setBusy] = useState<string | null>(null);
   const narrow = useMediaQuery('(max-width: 48em)');
 
@@ -67,8 +84,8 @@ export function JobsPanel({ trials, devices }: { trials: ExportTrial[]; devices:
     <JobActions
       job={job}
       busy={busy === job.id}
-      onCancel={() => setCancelling(job)}
-      onDelete={() => setDeleting(job)}
+      onCancel={() => setAsking({ job, action: 'cancel' })}
+      onDelete={() => setAsking({ job, action: 'delete' })}
     />
   );
 
@@ -181,35 +198,18 @@ export function JobsPanel({ trials, devices }: { trials: ExportTrial[]; devices:
           pageSize={EXPORT_LIMITS.jobsListLimit}
         />
       )}
+      {/* Delete removes a file and Cancel stops a job for good: both ask first. */}
       <ConfirmModal
-        opened={deleting !== null}
-        title={EXPORT_MESSAGES.deleteTitle}
-        confirmLabel="Delete"
-        onCancel={() => setDeleting(null)}
+        opened={asking !== null}
+        {...confirmation}
+        onCancel={() => setAsking(null)}
         onConfirm={() => {
-          const job = deleting;
-          setDeleting(null);
-          if (job) void act(job, deleteExportJob);
+          if (!asking) return;
+          setAsking(null);
+          void act(asking.job, asking.action === 'delete' ? deleteExportJob : cancelExportJob);
         }}
       >
-        {deleting ? `${exportZipName(deleting.job_params.fileName)}: ` : ''}
-        {EXPORT_MESSAGES.deleteConfirm}
-      </ConfirmModal>
-      {/* Cancelling stops a job for good, as Delete removes a file: both ask first. */}
-      <ConfirmModal
-        opened={cancelling !== null}
-        title={EXPORT_MESSAGES.cancelTitle}
-        confirmLabel="Cancel export"
-        cancelLabel="Keep it running"
-        onCancel={() => setCancelling(null)}
-        onConfirm={() => {
-          const job = cancelling;
-          setCancelling(null);
-          if (job) void act(job, cancelExportJob);
-        }}
-      >
-        {cancelling ? `${exportZipName(cancelling.job_params.fileName)}: ` : ''}
-        {EXPORT_MESSAGES.cancelConfirm}
+        {asking ? `${exportZipName(asking.job.job_params.fileName)}: ${confirmationText}` : ''}
       </ConfirmModal>
     </Stack>
   );
