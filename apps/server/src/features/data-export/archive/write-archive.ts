@@ -115,24 +115,15 @@ export const DICTIONARY_COLUMNS = [
  * as the page's legend and the report's Definitions sheet.
  */
 export const STUDY_HEALTH_DICTIONARY_SOURCE = 'trialwear_study_health';
-const STUDY_HEALTH_DICTIONARY = STUDY_HEALTH_DEFINITIONS.map((d) => [
-  d.key,
-  d.name,
-  d.unit,
-  d.description,
-  STUDY_HEALTH_DICTIONARY_SOURCE,
-  d.deviceType,
-]);
 
+/** Definitions of the portal's own as dictionary rows (an empty unit or device type is an empty cell). */
+const definitionRows = (
+  defs: ReadonlyArray<{ key: string; name: string; unit: string; description: string; deviceType: string }>,
+  source: string,
+) => defs.map((d) => [d.key, d.name, d.unit || null, d.description, source, d.deviceType || null]);
+const STUDY_HEALTH_DICTIONARY = definitionRows(STUDY_HEALTH_DEFINITIONS, STUDY_HEALTH_DICTIONARY_SOURCE);
 /** The rules every page and export follows (no data vs 0), last. */
-const CONVENTIONS_DICTIONARY = DATA_CONVENTIONS.map((c) => [
-  c.key,
-  c.name,
-  c.unit || null,
-  c.description,
-  DATA_CONVENTIONS_SOURCE,
-  c.deviceType || null,
-]);
+const CONVENTIONS_DICTIONARY = definitionRows(DATA_CONVENTIONS, DATA_CONVENTIONS_SOURCE);
 
 const DATA_HEADER = Buffer.from(`${DATA_COLUMNS.join(',')}\n`);
 
