@@ -163,13 +163,36 @@ describe('sync health on the trial page', () => {
     await shot(page, 'manage-participant-data-sync');
 
     // Stopped by the provider's hourly limit (issue #21): a wait until the next hour, not 'Sync error'.
-    await withDatabase((db) =>
-      db.query(
-        `UPDATE device_sync_state SET limited_until = date_trunc('hour', now()) + interval '1 hour'
-         WHERE participant_device_id = $1`,
+    // Written as the sync writes it (the limit's end is also when the next sync may run), once no
+    // sync of the device is queued or running: a sync finishing after the write (the one the consent
+    // started, say) recorded its success and cleared the wait before the page looked.
+    const deadlineIdle = Date.now() + 60_000;
+    for (;;) {
+      const busy = await withDatabase(async (db) => {
+        const { rows } = await db.query<{ n: string }>(
+          `SELECT count(*) AS n FROM pgboss.job
+           WHERE name = 'device-sync' AND singleton_key = $1 AND state IN ('created', 'retry', 'active')`,
+          [`device-${deviceId}`],
+        );
+        return Number(rows[0]!.n);
+      });
+      if (busy === 0) break;
+      if (Date.now() > deadlineIdle)
+        throw new Error(`a sync of device ${deviceId} is still queued or running`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const before = await withDatabase(async (db) => {
+      const { rows } = await db.query<{ next_allowed_at: Date | null }>(
+        `UPDATE device_sync_state s
+            SET limited_until = date_trunc('hour', now()) + interval '1 hour',
+                next_allowed_at = date_trunc('hour', now()) + interval '1 hour'
+           FROM device_sync_state old
+          WHERE s.participant_device_id = $1 AND old.participant_device_id = s.participant_device_id
+         RETURNING old.next_allowed_at`,
         [deviceId],
-      ),
-    );
+      );
+      return rows[0]!.next_allowed_at;
+    });
     try {
       await page.goBack();
       await page.waitForURL('**/TrialPage');
@@ -181,9 +204,10 @@ describe('sync health on the trial page', () => {
       await shot(page, 'trial-page-sync-waiting');
     } finally {
       await withDatabase((db) =>
-        db.query('UPDATE device_sync_state SET limited_until = NULL WHERE participant_device_id = $1', [
-          deviceId,
-        ]),
+        db.query(
+          'UPDATE device_sync_state SET limited_until = NULL, next_allowed_at = $2 WHERE participant_device_id = $1',
+          [deviceId, before],
+        ),
       );
     }
   }, 200_000);
