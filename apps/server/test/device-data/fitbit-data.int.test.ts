@@ -290,6 +290,8 @@ describe('Fitbit tracker data', () => {
     const { pid, user } = await linked();
     const tz = fitbitUserTimezone(user).tz;
     const today = localToday(tz);
+    // A day the tracker spent in a drawer, in the last 7: Fitbit reports 0 steps for it.
+    await sim().post('wear', { userId: user, from: day(today, -2), days: 1, minutesPerDay: 0 });
     const res = await data(a.as.Viewer, pid, '/overview');
     expect(res.statusCode).toBe(200);
     const { series, summary } = res.json().overview;
@@ -325,8 +327,10 @@ describe('Fitbit tracker data', () => {
     expect(summary.subjects.restingHeartRate.last7).toMatchObject(
       hand(g.slice(7).map((x) => x.restingHeartRate ?? null)),
     );
-    // The simulator's days include ones with 0 steps (a tracker left in a drawer): they are in the average.
-    expect(g.some((x) => x.steps === 0)).toBe(true);
+    // The drawer day is 0 in the series and counted in the 7-day average.
+    expect(g[11]!.steps).toBe(0);
+    expect(series.steps[11].value).toBe(0);
+    expect(summary.subjects.steps.last7.days).toBe(7);
     expect(summary.timeZone).toBe(tz);
   });
 
