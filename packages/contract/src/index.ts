@@ -15,6 +15,7 @@ export * from './errors.js';
 export * from './identity.js';
 export * from './ids.js';
 export * from './input-text.js';
+export * from './intraday.js';
 export * from './participant-portal.js';
 export * from './participants.js';
 export * from './platform.js';

@@ -4,6 +4,7 @@ import { dataExport, dataExportExpiry, dataExportSweep } from './data-export/job
 import { deviceHealth, deviceHealthSchedule } from './device-health/job.js';
 import { deviceSync, deviceSyncSchedule } from './device-sync/job.js';
 import { expiredTokensCleanup } from './expired-tokens/job.js';
+import { intradayPartitions } from './intraday-partitions/job.js';
 import type { JobDefinition } from './job-definition.js';
 import { retentionPurge } from './retention-purge/job.js';
 import { studyHealthDigest, studyHealthEvaluate } from './study-health/job.js';
@@ -17,6 +18,7 @@ export const JOBS: readonly JobDefinition[] = [
   deviceHealth,
   studyHealthEvaluate,
   studyHealthDigest,
+  intradayPartitions,
   retentionPurge,
   dataExport,
   dataExportSweep,

@@ -17,6 +17,7 @@ import {
 } from '@trialwear/simulators';
 import { addDays, instantOfLocal } from '@trialwear/zone';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { upsertReadings } from '../../src/features/readings/repo.js';
 import { checkDeviceHealth } from '../../src/jobs/device-health/check-device.js';
 import { type TeamFixture, teamWithRoles } from '../support/fixtures.js';
 import { linkParticipant, simControl, trialWithParticipants } from '../support/linked-participant.js';
@@ -115,6 +116,32 @@ describe('study health: the device check', () => {
       .execute();
     expect((await checkDeviceHealth(t.ctx, deviceId)).status).toBe('checked');
     expect(await days(deviceId)).toEqual(first);
+  });
+
+  it("the metrics present on a day include an intraday metric's stored day (decision 039) beside the readings", async () => {
+    const { pid, deviceId } = await angeleno();
+    const date = LA_DATES[0]!;
+    const midnight = instantOfLocal('America/Los_Angeles', `${date}T00:00:00`);
+    const row = (metric: string, minute: number, value: number) => ({
+      participant_id: pid,
+      team_id: a.teamId,
+      metric_key: metric,
+      measured_at: new Date(midnight + minute * 60_000),
+      local_date: date,
+      local_time: `0${Math.floor(minute / 60)}:${String(minute % 60).padStart(2, '0')}:00`,
+      utc_offset_minutes: -480,
+      value,
+      participant_device_id: deviceId,
+    });
+    await upsertReadings(t.ctx.db, [
+      row('heart_rate_intraday', 61, 70),
+      row('heart_rate_intraday', 62, 71),
+      row('steps', 0, 4100),
+    ]);
+    expect((await checkDeviceHealth(t.ctx, deviceId)).status).toBe('checked');
+    expect((await days(deviceId)).map((d) => [d.local_date, d.metrics_present])).toEqual(
+      LA_DATES.map((d) => [d, d === date ? ['heart_rate_intraday', 'steps'] : []]),
+    );
   });
 
   it('Dexcom: CGM active time per displayed date is the share of 288 EGVs that arrived', async () => {

@@ -77,6 +77,7 @@ describe('device metrics manager', () => {
         'sleep_stages',
         'spo2',
         'steps',
+        'steps_intraday',
       ].sort(),
     );
     expect(metrics.find((m) => m.metric_key === 'distance')?.units).toBe('km');

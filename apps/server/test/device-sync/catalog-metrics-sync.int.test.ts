@@ -23,6 +23,7 @@ import {
 } from '@trialwear/simulators';
 import { addDays } from '@trialwear/zone';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storedReadings } from '../../src/features/readings/repo.js';
 import { syncDevice } from '../../src/jobs/device-sync/sync-device.js';
 import { INTRADAY_DAYS_PER_RUN, vo2MaxValue } from '../../src/providers/fitbit/sync.js';
 import { type TeamFixture, teamWithRoles } from '../support/fixtures.js';
@@ -77,24 +78,7 @@ describe('sync of the catalog metrics beyond the daily activity series', () => {
         .where('participant_id', '=', pid)
         .executeTakeFirstOrThrow()
     ).id;
-  const rows = async (pid: number, metric: string) =>
-    (await t.ctx.db
-      .selectFrom('device_readings')
-      .select([
-        'metric_key',
-        'measured_at',
-        'local_date',
-        'local_time',
-        'utc_offset_minutes',
-        'value',
-        'value_json',
-        'provider',
-        'participant_device_id',
-      ])
-      .where('participant_id', '=', pid)
-      .where('metric_key', '=', metric)
-      .orderBy('measured_at')
-      .execute()) as Row[];
+  const rows = async (pid: number, metric: string) => (await storedReadings(t.ctx.db, pid, metric)) as Row[];
   const cursorDate = async (deviceId: number, metric: string) =>
     (
       await t.ctx.db

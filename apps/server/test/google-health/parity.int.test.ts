@@ -15,6 +15,7 @@ import type { Series } from '@trialwear/contract';
 import { fitbitDay } from '@trialwear/simulators';
 import { addDays, localDate, wallClock } from '@trialwear/zone';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storedReadings } from '../../src/features/readings/repo.js';
 import { syncDevice } from '../../src/jobs/device-sync/sync-device.js';
 import { type TeamFixture, teamWithRoles } from '../support/fixtures.js';
 import {
@@ -51,6 +52,7 @@ const SYNCED = [
   'skin_temperature',
   'cardio_score',
   'heart_rate_intraday',
+  'steps_intraday',
 ];
 
 type Json = Record<string, unknown>;
@@ -97,22 +99,16 @@ describe('parity: the legacy Fitbit Web API and the Google Health API give the s
     expect(res.statusCode, `${path}: ${res.body}`).toBe(200);
     return res.json() as Answer;
   };
-  const rows = async (pid: number) =>
-    (await t.ctx.db
-      .selectFrom('device_readings')
-      .select([
-        'metric_key',
-        'measured_at',
-        'local_date',
-        'local_time',
-        'utc_offset_minutes',
-        'value',
-        'value_json',
-      ])
-      .where('participant_id', '=', pid)
-      .orderBy('metric_key')
-      .orderBy('measured_at')
-      .execute()) as Json[];
+  /** Every reading the sync stored for the participant, metric by metric, intraday minutes included. */
+  const rows = async (pid: number) => {
+    const all: Json[] = [];
+    for (const metric of [...SYNCED].sort())
+      for (const r of await storedReadings(t.ctx.db, pid, metric)) {
+        const { participant_device_id: _d, provider: _p, ...row } = r;
+        all.push(row as unknown as Json);
+      }
+    return all;
+  };
 
   /** The reads compared, over the 30 local days up to the participant's `today`. */
   const paths = (today: string) => {
@@ -213,6 +209,9 @@ describe('parity: the legacy Fitbit Web API and the Google Health API give the s
     expect(status).toMatchObject({ status: 'authorized', api: 'legacy', reconsentRequired: false });
     const { legacyRows } = await throughLegacy(pid, deviceId, legacyUser);
     expect(legacyRows.filter((x) => x.metric_key === 'steps')).toHaveLength(30);
+    // And the minutes of the first intraday run (compared through Google below).
+    expect(legacyRows.filter((x) => x.metric_key === 'steps_intraday').length).toBeGreaterThan(5000);
+    expect(legacyRows.filter((x) => x.metric_key === 'heart_rate_intraday').length).toBeGreaterThan(5000);
   });
 
   it('after the participant consents through Google: the same link, on the Google Health API', async () => {
@@ -252,6 +251,7 @@ describe('parity: the legacy Fitbit Web API and the Google Health API give the s
     const owner = await t.connectAs('owner');
     try {
       await owner.query('DELETE FROM device_readings WHERE participant_id = $1', [pid]);
+      await owner.query('DELETE FROM intraday_days WHERE participant_id = $1', [pid]);
       await owner.query('DELETE FROM device_sync_cursors WHERE participant_device_id = $1', [deviceId]);
     } finally {
       await owner.end();

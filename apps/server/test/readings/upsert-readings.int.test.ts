@@ -29,7 +29,7 @@ describe('upsertReadings', () => {
     const row = (i: number, value = i): ReadingRow => ({
       participant_id: participantId,
       team_id: teamId,
-      metric_key: 'heart_rate_intraday',
+      metric_key: 'egv',
       measured_at: new Date(base + i * 60_000),
       local_date: '2026-03-29',
       local_time: '01:30:00',
@@ -72,7 +72,7 @@ describe('upsertReadings', () => {
       value: null,
       value_json: { deep: 61, light: 212 },
     });
-    expect(stored.find((r) => r.metric_key === 'heart_rate_intraday')).toMatchObject({
+    expect(stored.find((r) => r.metric_key === 'egv')).toMatchObject({
       team_id: teamId,
       measured_at: new Date(base + 60_000),
       local_time: '01:30:00',
@@ -87,7 +87,7 @@ describe('upsertReadings', () => {
     const { row, all } = await newParticipant();
     expect(await upsertReadings(t.ctx.db, [row(1)])).toBe(1);
     expect(await upsertReadings(t.ctx.db, [row(1, 70), row(2, 5), row(2, 6)])).toBe(2);
-    const hr = (await all()).filter((r) => r.metric_key === 'heart_rate_intraday');
+    const hr = (await all()).filter((r) => r.metric_key === 'egv');
     expect(hr.map((r) => r.value).sort()).toEqual([6, 70]);
   });
 

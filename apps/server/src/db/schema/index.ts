@@ -45,6 +45,7 @@ import type {
   DeviceReadingsTable,
   DeviceSyncCursorsTable,
   DeviceSyncStateTable,
+  IntradayDaysTable,
   ParticipantSummariesTable,
   SyncAppBudgetTable,
 } from './readings.js';
@@ -85,6 +86,7 @@ export interface Database {
   device_metric_settings: DeviceMetricSettingsTable;
   team_storage_settings: TeamStorageSettingsTable;
   device_readings: DeviceReadingsTable;
+  intraday_days: IntradayDaysTable;
   device_sync_state: DeviceSyncStateTable;
   device_reading_days: DeviceReadingDaysTable;
   device_sync_cursors: DeviceSyncCursorsTable;

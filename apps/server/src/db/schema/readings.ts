@@ -92,3 +92,29 @@ export interface ParticipantSummariesTable {
   data: Json;
   updated_at: Generated<Date>;
 }
+
+/**
+ * Per participant, intraday metric and local day: the day's samples on the
+ * metric's grid (021, decision 039). Partitioned by month of local_date.
+ */
+export interface IntradayDaysTable {
+  participant_id: number;
+  team_id: number;
+  metric_key: string;
+  local_date: DateOnly;
+  /** The instant of samples[1] (the day's local midnight). */
+  start_at: Timestamp;
+  step_seconds: number;
+  utc_offset_minutes: number;
+  /** [index, offset, …]: from each 0-based sample index on, that offset (a DST change). */
+  offset_shifts: number[] | null;
+  samples: (number | null)[];
+  value_count: number;
+  worn_count: number;
+  newest_at: Timestamp;
+  newest_offset_minutes: number;
+  participant_device_id: number | null;
+  provider: LinkProvider | null;
+  fetched_at: Timestamp | null;
+  inserted_at: Generated<Date>;
+}

@@ -42,16 +42,33 @@ export async function saveDays(
   if (days.length === 0) return;
   const dates = days.map((d) => d.date);
   const present = await db
-    .selectFrom('device_readings')
+    .selectFrom((eb) =>
+      eb
+        .selectFrom('device_readings')
+        .select(['local_date', 'metric_key'])
+        .where('participant_id', '=', device.participant_id)
+        .where('participant_device_id', '=', device.id)
+        .where('local_date', 'in', dates)
+        .where((w) => w.or([w('value', 'is not', null), w('value_json', 'is not', null)]))
+        // An intraday metric's day (decision 039) has a value when it holds a sample.
+        .unionAll(
+          eb
+            .selectFrom('intraday_days')
+            .select(['local_date', 'metric_key'])
+            .where('participant_id', '=', device.participant_id)
+            .where('participant_device_id', '=', device.id)
+            .where('local_date', 'in', dates)
+            .where('value_count', '>', 0),
+        )
+        .as('x'),
+    )
     .select([
-      'local_date',
-      sql<string[]>`array_agg(DISTINCT metric_key COLLATE "C" ORDER BY metric_key COLLATE "C")`.as('metrics'),
+      'x.local_date',
+      sql<string[]>`array_agg(DISTINCT x.metric_key COLLATE "C" ORDER BY x.metric_key COLLATE "C")`.as(
+        'metrics',
+      ),
     ])
-    .where('participant_id', '=', device.participant_id)
-    .where('participant_device_id', '=', device.id)
-    .where('local_date', 'in', dates)
-    .where((eb) => eb.or([eb('value', 'is not', null), eb('value_json', 'is not', null)]))
-    .groupBy('local_date')
+    .groupBy('x.local_date')
     .execute();
   const metricsOf = new Map(present.map((r) => [String(r.local_date).slice(0, 10), r.metrics]));
   await db

@@ -8,11 +8,13 @@
  * weighing at its local date and time. Values keep Fitbit's metric units.
  * Fitbit answers "0" for activity on days without data: stored as given.
  *
- * Intraday heart rate is one read per local day (24 h is its maximum span):
- * at most INTRADAY_DAYS_PER_RUN days per sync, oldest first from its cursor,
- * so a new link's 30-day backfill is spread over a few runs (every 15 min)
- * instead of spending a quarter of the hour's budget at once; each minute is
- * stored at its local wall-clock time with the offset then in force.
+ * Intraday heart rate and steps are one read per metric and local day (24 h
+ * is their maximum span): at most INTRADAY_DAYS_PER_RUN days per metric and
+ * sync, oldest first from its cursor, so a new link's 30-day backfill of both
+ * (60 calls) is spread over three runs (every 15 min) instead of spending
+ * 60 of the hour's 150 calls at once; each minute is stored at its local
+ * wall-clock time with the offset then in force, the day as a whole
+ * (intraday_days, decision 039: a revised day replaces the stored one).
  */
 import { type Series, type SeriesDay, type SeriesPoint, seriesOf } from '@trialwear/contract';
 import { addDays, instantOfLocal, localDate, offsetMinutesAt } from '@trialwear/zone';
@@ -158,30 +160,49 @@ const GROUPS: Group[] = [
   },
 ];
 
-const INTRADAY_KEY = 'heart_rate_intraday';
+/** The intraday metrics: one read per local day at 1-minute detail, and the series metric of its answer. */
+const INTRADAY: readonly { key: string; path: (day: string) => string; seriesMetric: string }[] = [
+  {
+    key: 'heart_rate_intraday',
+    path: (day) => `/activities/heart/date/${day}/1d/1min.json`,
+    seriesMetric: 'heart_rate_intraday',
+  },
+  {
+    key: 'steps_intraday',
+    path: (day) => `/activities/steps/date/${day}/1d/1min.json`,
+    seriesMetric: 'steps',
+  },
+];
 
-/** Intraday heart rate at 1min: one call per local day, at most INTRADAY_DAYS_PER_RUN per sync. */
-async function syncIntradayHeart(io: SyncIO, tz: string, start: string, today: string) {
+/** One intraday metric: one call per local day, at most INTRADAY_DAYS_PER_RUN per sync. */
+async function syncIntraday(
+  io: SyncIO,
+  tz: string,
+  metric: (typeof INTRADAY)[number],
+  start: string,
+  today: string,
+) {
   let day = start;
   for (let n = 0; n < INTRADAY_DAYS_PER_RUN && day <= today; n++, day = addDays(day, 1)) {
     let readings: Reading[];
     try {
-      const { series } = await io.series(
-        { resource: 'tracker', params: { path: `/activities/heart/date/${day}/1d/1min.json` } },
-        tz,
-      );
-      readings = points(series, INTRADAY_KEY).map((p) => pointReading(INTRADAY_KEY, p));
+      const { series } = await io.series({ resource: 'tracker', params: { path: metric.path(day) } }, tz);
+      // The day's minutes only (an answer may also list the day's total as a day, not a point).
+      readings = points(series, metric.seriesMetric)
+        .filter((p) => p.date === day)
+        .map((p) => pointReading(metric.key, p));
     } catch (err) {
       if (!(err instanceof ReadRefused)) throw err;
-      io.fail({ metrics: [INTRADAY_KEY], error: err.message });
+      io.fail({ metrics: [metric.key], error: err.message });
       return;
     }
-    await io.store({ metrics: [INTRADAY_KEY], readings, cursor: { date: day } });
+    // The whole day at once: the store replaces the day's stored minutes (a revised day).
+    await io.store({ metrics: [metric.key], readings, cursor: { date: day } });
   }
 }
 
 export const fitbitSync: ProviderSync = {
-  metrics: [...GROUPS.flatMap((g) => g.metrics), INTRADAY_KEY],
+  metrics: [...GROUPS.flatMap((g) => g.metrics), ...INTRADAY.map((m) => m.key)],
   async run(io: SyncIO, metrics) {
     const tz = await io.zone();
     const today = localDate(tz, io.now);
@@ -210,9 +231,10 @@ export const fitbitSync: ProviderSync = {
       }
     }
     // Last: the daily groups are few calls; intraday days are one call each.
-    if (metrics.includes(INTRADAY_KEY)) {
-      const from = io.cursor(INTRADAY_KEY).date ?? firstDay;
-      await syncIntradayHeart(io, tz, from < floor ? floor : from, today);
+    for (const metric of INTRADAY) {
+      if (!metrics.includes(metric.key)) continue;
+      const from = io.cursor(metric.key).date ?? firstDay;
+      await syncIntraday(io, tz, metric, from < floor ? floor : from, today);
     }
   },
 };

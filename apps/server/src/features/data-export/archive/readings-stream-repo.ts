@@ -19,6 +19,7 @@
  * driver's escapeLiteral.
  */
 import type { Readable } from 'node:stream';
+import { isIntradayMetric } from '@trialwear/contract';
 import { type Db, poolOf } from '../../../db/database.js';
 import { BINARY_COLUMNS, type RowConstants } from './binary-copy-csv.js';
 import { csvField } from './csv-text.js';
@@ -100,6 +101,18 @@ export interface ExportSnapshot {
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
+/** Metric keys (in export order) as runs stored in one table: intraday day rows or readings. */
+function tableRuns(keys: readonly string[]) {
+  const runs: { intraday: boolean; keys: string[] }[] = [];
+  for (const key of keys) {
+    const intraday = isIntradayMetric(key);
+    const last = runs.at(-1);
+    if (last && last.intraday === intraday && !intraday) last.keys.push(key);
+    else runs.push({ intraday, keys: [key] });
+  }
+  return runs;
+}
+
 export async function openExportSnapshot(db: Db, scope: ExportScope): Promise<ExportSnapshot> {
   if (!DATE.test(scope.startDate) || !DATE.test(scope.endDate))
     throw new Error('export dates must be YYYY-MM-DD');
@@ -129,6 +142,7 @@ export async function openExportSnapshot(db: Db, scope: ExportScope): Promise<Ex
     await client.query('SET LOCAL enable_sort = off');
     await client.query('SET LOCAL enable_bitmapscan = off');
     await client.query('SET LOCAL enable_seqscan = off');
+    await client.query('SET LOCAL max_parallel_workers_per_gather = 0');
     // Metric keys in the database's order of metric_key: the order the index returns them in.
     const keys = (
       await client.query<{ k: string }>('SELECT k FROM unnest($1::text[]) AS k ORDER BY k', [requestedKeys])
@@ -207,26 +221,34 @@ export async function openExportSnapshot(db: Db, scope: ExportScope): Promise<Ex
       metrics,
       countUpperBound: async () => {
         const r = await client.query<{ n: string }>(
-          `SELECT count(*) AS n FROM device_readings r
-            WHERE r.participant_id = ANY($1::int[]) AND r.metric_key = ANY($2::text[]) AND ${rangeCondition}`,
-          [participants.map((p) => p.id), keys],
+          `SELECT (SELECT count(*) FROM device_readings r
+                    WHERE r.participant_id = ANY($1::int[]) AND r.metric_key = ANY($2::text[]) AND ${rangeCondition})
+                + (SELECT coalesce(sum(d.value_count), 0) FROM intraday_days d
+                    WHERE d.participant_id = ANY($1::int[]) AND d.metric_key = ANY($2::text[])
+                      AND d.local_date BETWEEN $3::date AND $4::date) AS n`,
+          [participants.map((p) => p.id), keys, scope.startDate, scope.endDate],
         );
         return Number(r.rows[0]?.n ?? 0);
       },
       copyRows: (participant, ofMetrics) => {
-        const metricCondition =
-          ofMetrics.length === 1
-            ? `r.metric_key = ${lit(ofMetrics[0]!.key)}`
-            : `r.metric_key = ANY(ARRAY[${ofMetrics.map((m) => lit(m.key)).join(', ')}]::text[])`;
-        const text = `COPY (
-          SELECT ${BINARY_COLUMNS.join(', ')}
-            FROM device_readings r
-           WHERE r.participant_id = ${participant.id} AND ${metricCondition}
-             AND ${rangeCondition}
-             AND r.team_id = ${Number(scope.teamId)}
-             AND r.local_date BETWEEN ${lit(scope.startDate)}::date AND ${lit(scope.endDate)}::date
-           ORDER BY r.metric_key, r.measured_at
-        ) TO STDOUT (FORMAT binary)`;
+        const where = `r.participant_id = ${participant.id} AND r.team_id = ${Number(scope.teamId)}
+             AND r.local_date BETWEEN ${lit(scope.startDate)}::date AND ${lit(scope.endDate)}::date`;
+        // Each run of metrics from one table, in metric order; Append reads its parts in the
+        // order written (no parallel plan: max_parallel_workers_per_gather is 0 here).
+        const parts = tableRuns(ofMetrics.map((m) => m.key)).map(({ intraday, keys: run }) => {
+          const metricCondition =
+            run.length === 1
+              ? `r.metric_key = ${lit(run[0]!)}`
+              : `r.metric_key = ANY(ARRAY[${run.map(lit).join(', ')}]::text[])`;
+          return intraday
+            ? `(SELECT ${BINARY_COLUMNS.join(', ')} FROM intraday_readings r
+                 WHERE ${where} AND ${metricCondition}
+                 ORDER BY r.metric_key, r.local_date, r.sample_index)`
+            : `(SELECT ${BINARY_COLUMNS.join(', ')} FROM device_readings r
+                 WHERE ${where} AND ${metricCondition} AND ${rangeCondition}
+                 ORDER BY r.metric_key, r.measured_at)`;
+        });
+        const text = `COPY (${parts.join(' UNION ALL ')}) TO STDOUT (FORMAT binary)`;
         const constants: RowConstants = {
           code: csvField(participant.code),
           unitOf: new Map(ofMetrics.map((m) => [m.key, csvField(m.unit)])),
