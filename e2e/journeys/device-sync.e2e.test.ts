@@ -8,15 +8,12 @@
  * has its own team, Admin, trial and participants (admin CLI and SQL): the
  * demo team's metric settings, which other journeys count, are not touched.
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import PgBoss from 'pg-boss';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dataDir, launchBrowser, newPage, screenshot, signIn } from '../support/browser.js';
+import { launchBrowser, newPage, screenshot, signIn } from '../support/browser.js';
 import { journeyTeam } from '../support/cli.js';
 import { consentFromEmail, openManageParticipant } from '../support/consent.js';
-import { withDatabase } from '../support/database.js';
+import { enqueueSync, withDatabase } from '../support/database.js';
 import { shows } from '../support/wait.js';
 
 const TEAM = 'E2E Sync Team';
@@ -26,21 +23,6 @@ const CODE = 'SYN-001';
 const UNLINKED = 'SYN-002';
 async function shot(page: Page, name: string) {
   await screenshot(page, name);
-}
-
-/** Enqueue one device-sync job as the scheduler does (same queue, same singleton key). */
-async function enqueueSync(deviceId: number) {
-  const dir = dataDir();
-  const password = fs.readFileSync(path.join(dir, 'pg-password'), 'utf8').trim();
-  const port = Number(fs.readFileSync(path.join(dir, 'pgdata', 'postmaster.pid'), 'utf8').split('\n')[3]);
-  const boss = new PgBoss({ host: '127.0.0.1', port, user: 'trialwear', password, database: 'trialwear' });
-  boss.on('error', () => {});
-  await boss.start();
-  try {
-    await boss.send('device-sync', { deviceId }, { singletonKey: `device-${deviceId}` });
-  } finally {
-    await boss.stop({ graceful: false });
-  }
 }
 
 describe('sync health on the trial page', () => {

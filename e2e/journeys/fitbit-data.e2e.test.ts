@@ -13,6 +13,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newPage, screenshot, signIn } from '../support/browser.js';
 import { consentFromEmail, openManageParticipant } from '../support/consent.js';
+import { enqueueSync, storeFitbitMetrics, withDatabase } from '../support/database.js';
 import { accessible } from '../support/page-checks.js';
 import { tablePairs } from '../support/tables.js';
 import { shows } from '../support/wait.js';
@@ -268,6 +269,8 @@ describe('Fitbit data pages', () => {
       page.getByText(`${fitbitDay(user, date).steps.toLocaleString('en-US')} steps.`, { exact: false }),
     );
     await shows(page.getByRole('img', { name: 'Steps per minute' }));
+    // The demo team stores no intraday metric: both are read from Fitbit now.
+    await shows(page.getByText('Heart rate: live from Fitbit; steps: live from Fitbit.'));
     await page.getByLabel('Start time').fill('08:00');
     await page.getByRole('button', { name: 'Show day' }).click();
     await shows(page.getByText('Please add start and end time'));
@@ -276,6 +279,59 @@ describe('Fitbit data pages', () => {
     await page.getByRole('button', { name: 'Show day' }).click();
     await shows(page.getByRole('img', { name: 'Heart rate (1-second detail)' }), 20_000);
     await screenshot(page, 'fitbit-one-day');
+  });
+
+  it('one-day page: a day the sync stored whole is drawn from the store, and says so', async () => {
+    // The team stores both intraday metrics; one sync job (the server's workers) stores the backfill's
+    // oldest 10 days, which the sync has then moved past.
+    const stored = await storeFitbitMetrics(['heart_rate_intraday', 'steps_intraday']);
+    try {
+      const deviceId = await withDatabase(async (db) => {
+        const { rows } = await db.query<{ id: number }>(
+          'SELECT id FROM participant_devices WHERE participant_id = $1',
+          [pid],
+        );
+        return rows[0]!.id;
+      });
+      await enqueueSync(deviceId);
+      const day = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
+      // A worn day among the oldest 10 of the backfill, not its last (the day the sync goes on from).
+      let n = 27;
+      while (!fitbitDay(user, day(n)).worn) n -= 1;
+      const date = day(n);
+      const deadline = Date.now() + 120_000;
+      while (
+        !(await withDatabase(async (db) => {
+          const { rows } = await db.query(
+            `SELECT 1 FROM intraday_days d JOIN device_sync_cursors c
+               ON c.participant_device_id = d.participant_device_id AND c.metric_key = d.metric_key
+             WHERE d.participant_device_id = $1 AND d.local_date = $2 AND c.cursor_date > d.local_date`,
+            [deviceId, date],
+          );
+          return rows.length === 2;
+        }))
+      ) {
+        expect(Date.now(), 'the sync did not store the day').toBeLessThan(deadline);
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      const page = await openPage('/FitbitParticipantDataPage?subject=steps&period=7d');
+      await page.getByRole('button', { name: 'One day' }).click();
+      await page.waitForURL('**/FitbitParticipant1DayData');
+      await page.getByLabel('Date').fill(date);
+      await page.getByRole('button', { name: 'Show day' }).click();
+      await shows(
+        page.getByText(/^Heart rate: stored, synced \d{4}-\d{2}-\d{2} \d{2}:\d{2}; steps: stored, synced /),
+        20_000,
+      );
+      // The same day as the provider has it: its steps in full.
+      await shows(
+        page.getByText(`${fitbitDay(user, date).steps.toLocaleString('en-US')} steps.`, { exact: false }),
+      );
+      await shows(page.getByRole('img', { name: 'Heart rate (1-minute detail)' }));
+      await screenshot(page, 'fitbit-one-day-stored');
+    } finally {
+      await stored.restore();
+    }
   });
 
   it('a Viewer sees the data; Ctrl+Shift+Q does nothing for them', async () => {

@@ -9,6 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
+import PgBoss from 'pg-boss';
 import { dataDir } from './browser.js';
 
 /** The embedded cluster's port and bootstrap superuser password (of the shared server unless `dir`). */
@@ -106,4 +107,16 @@ export async function storeFitbitMetrics(
     );
     return { deviceName: device.device_name, restore };
   }, dir);
+}
+
+/** Enqueue one device-sync job as the scheduler does (same queue, same singleton key). */
+export async function enqueueSync(deviceId: number, dir: string = dataDir()) {
+  const boss = new PgBoss({ ...clusterOf(dir), database: 'trialwear' });
+  boss.on('error', () => {});
+  await boss.start();
+  try {
+    await boss.send('device-sync', { deviceId }, { singletonKey: `device-${deviceId}` });
+  } finally {
+    await boss.stop({ graceful: false });
+  }
 }

@@ -72,7 +72,12 @@ export const seriesSchema = z.object({
   /** Timed values, oldest first. */
   points: z.array(seriesPointSchema).optional(),
   /** Where it came from: the link's API and the provider paths read (no host, no token). */
-  source: z.object({ provider: z.enum(LINK_PROVIDERS), requests: z.array(z.string()) }),
+  source: z.object({
+    provider: z.enum(LINK_PROVIDERS),
+    requests: z.array(z.string()),
+    /** Read from the portal's store, not the provider (issue #24): when its values were fetched. */
+    stored: z.object({ syncedAt: z.string() }).optional(),
+  }),
 });
 export type Series = z.infer<typeof seriesSchema>;
 

@@ -54,6 +54,7 @@ import { localSummary } from './local-summary.js';
 import { participantZone } from './participant-zone.js';
 import { noData, notAuthorized } from './provider-errors.js';
 import * as repo from './repo.js';
+import { storedIntradayRead, storedIntradaySeries } from './stored-intraday.js';
 
 /** Omron pages read at most for one query (100 readings each): bounded, never a loop without end. */
 const OMRON_MAX_PAGES = 20;
@@ -127,6 +128,11 @@ export async function fitbitData(
     if (Object.values(overview.series).every((s) => s.every((d) => d.value === null))) throw noData();
     return { participantId, resourcePath, timeZone, overview };
   }
+  // A day the sync stored whole is drawn from the store: no provider call (issue #24 item 3).
+  const storedRead = storedIntradayRead(resourcePath);
+  const stored =
+    storedRead && (await storedIntradaySeries(ctx.db, r.link, participantId, storedRead, timeZone));
+  if (stored) return { participantId, resourcePath, timeZone, series: [stored] };
   const queries = parsed.windows.map((path): DataQuery => ({ resource: 'tracker', params: { path } }));
   const answers = await r.readWindows(queries);
   const sets = answers.map((a, i) => r.toSeries(queries[i]!, a, timeZone));

@@ -223,3 +223,47 @@ export async function storedReadings(
     ORDER BY ${order}`.execute(db);
   return r.rows;
 }
+
+/** One stored intraday day as its samples, with when it was fetched and how far the link's sync has read. */
+export interface StoredIntradayDay {
+  start_at: Date;
+  step_seconds: number;
+  utc_offset_minutes: number;
+  offset_shifts: number[] | null;
+  samples: (number | null)[];
+  fetched_at: Date | null;
+  /** The sync's cursor of this link and metric: a day before it has been read whole. */
+  cursor_date: string | null;
+}
+
+/**
+ * The link's stored day of an intraday metric (the day row as stored: one
+ * index probe, the samples as one array), or undefined. The data pages draw
+ * it instead of asking the provider (issue #24 item 3).
+ */
+export function storedIntradayDay(
+  db: Db,
+  q: { participantId: number; deviceId: number; metricKey: string; date: string },
+): Promise<StoredIntradayDay | undefined> {
+  return db
+    .selectFrom('intraday_days as d')
+    .leftJoin('device_sync_cursors as c', (j) =>
+      j
+        .onRef('c.participant_device_id', '=', 'd.participant_device_id')
+        .onRef('c.metric_key', '=', 'd.metric_key'),
+    )
+    .select([
+      'd.start_at',
+      'd.step_seconds',
+      'd.utc_offset_minutes',
+      'd.offset_shifts',
+      'd.samples',
+      'd.fetched_at',
+      'c.cursor_date',
+    ])
+    .where('d.participant_id', '=', q.participantId)
+    .where('d.metric_key', '=', q.metricKey)
+    .where('d.local_date', '=', q.date)
+    .where('d.participant_device_id', '=', q.deviceId)
+    .executeTakeFirst();
+}

@@ -5,8 +5,8 @@
  * points responsive (drag or wheel to zoom, Reset zoom).
  */
 import { Alert, Button, Card, Group, Loader, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
-import { DATA_MESSAGES, TRACKER_FORM_MESSAGES } from '@trialwear/contract';
-import { addDays } from '@trialwear/zone';
+import { DATA_MESSAGES, type Series, TRACKER_FORM_MESSAGES } from '@trialwear/contract';
+import { addDays, wallClock } from '@trialwear/zone';
 import { useMemo, useState } from 'react';
 import { seriesFor, TimeChart } from '../../../../components/chart';
 import { useTrackerPaths } from '../../api/fitbit-data-api';
@@ -72,6 +72,10 @@ function OneDay({ participant, trial }: NonNullable<ReturnType<typeof useFitbitP
       steps: { x: st.x, series: [seriesFor('stepsIntraday', st.values)] },
       totalSteps: st.values.reduce<number>((a, b) => a + (b ?? 0), 0),
       hrPoints: hr.values.filter((v) => v !== null).length,
+      sources: [
+        `Heart rate: ${sourceText(heart!.series ?? [], timeZone)}`,
+        `steps: ${sourceText(steps!.series ?? [], timeZone)}`,
+      ].join('; '),
     };
   }, [q.data]);
 
@@ -134,6 +138,9 @@ function OneDay({ participant, trial }: NonNullable<ReturnType<typeof useFitbitP
             {charts.timeZone}): {charts.hrPoints.toLocaleString('en-US')} heart-rate readings,{' '}
             {charts.totalSteps.toLocaleString('en-US')} steps.
           </Text>
+          <Text size="sm" c="dimmed" data-testid="intraday-source">
+            {charts.sources}.
+          </Text>
           <Card withBorder>
             <TimeChart
               title={`Heart rate (${query.detail === '1sec' ? '1-second' : '1-minute'} detail)`}
@@ -160,4 +167,16 @@ function OneDay({ participant, trial }: NonNullable<ReturnType<typeof useFitbitP
       )}
     </Stack>
   );
+}
+
+/**
+ * Where a day's values came from (issue #24): the portal's store (the sync
+ * stored the day whole: no provider call) with when they were fetched, on
+ * the participant's clock, or the provider, read now.
+ */
+function sourceText(series: readonly Series[], timeZone: string) {
+  const stored = series.find((x) => x.source.stored)?.source.stored;
+  if (stored)
+    return `stored, synced ${wallClock(timeZone, Date.parse(stored.syncedAt)).slice(0, 16).replace('T', ' ')}`;
+  return 'live from Fitbit';
 }
