@@ -78,8 +78,12 @@ BEGIN
       -- One creator at a time; whoever waited sees the other's table.
       PERFORM pg_advisory_xact_lock(hashtext('intraday_days partitions'));
       IF to_regclass(part) IS NULL THEN
-        EXECUTE format('CREATE TABLE %I PARTITION OF intraday_days FOR VALUES FROM (%L) TO (%L)',
-                       part, m, (m + interval '1 month')::date);
+        BEGIN
+          EXECUTE format('CREATE TABLE %I PARTITION OF intraday_days FOR VALUES FROM (%L) TO (%L)',
+                         part, m, (m + interval '1 month')::date);
+        EXCEPTION WHEN duplicate_table THEN
+          NULL; -- made by a transaction that committed while this one waited: there it is
+        END;
       END IF;
     END IF;
     m := (m + interval '1 month')::date;

@@ -11,8 +11,8 @@
  * Intraday heart rate and steps are one read per metric and local day (24 h
  * is their maximum span): at most INTRADAY_DAYS_PER_RUN days per metric and
  * sync, oldest first from its cursor, so a new link's 30-day backfill of both
- * (60 calls) is spread over three runs (every 15 min) instead of spending
- * 60 of the hour's 150 calls at once; each minute is stored at its local
+ * (about 60 calls) is spread over four runs (every 15 min) instead of
+ * spending 60 of the hour's 150 calls at once; each minute is stored at its local
  * wall-clock time with the offset then in force, the day as a whole
  * (intraday_days, decision 039: a revised day replaces the stored one).
  */
