@@ -216,6 +216,14 @@ describe('intraday day rows', () => {
     expect(parts.rows).toHaveLength(1);
   });
 
+  it('writers meeting a month without a partition at once all store their days', async () => {
+    const ps = await Promise.all([participant(), participant(), participant(), participant()]);
+    const days = ps.map((p) => londonDay(p, '2033-05-10', { gaps: (i) => i % 10 !== 0 }));
+    expect(await Promise.all(days.map((d) => upsertReadings(t.ctx.db, d)))).toEqual(days.map((d) => d.length));
+    for (const [i, p] of ps.entries())
+      expect(await storedReadings(t.ctx.db, p.id, 'heart_rate_intraday')).toEqual(asStored(days[i]!));
+  });
+
   it('the daily job makes last month, this month and the next two ahead', async () => {
     expect(JOBS).toContain(intradayPartitions);
     const now = () => new Date('2031-01-31T23:00:00Z');
@@ -225,7 +233,7 @@ describe('intraday day rows', () => {
     });
     const parts = await sql<{ name: string }>`
       SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
-      WHERE i.inhparent = 'intraday_days'::regclass AND c.relname LIKE 'intraday_days_203%'
+      WHERE i.inhparent = 'intraday_days'::regclass AND c.relname ~ '^intraday_days_203[01]_'
       ORDER BY c.relname`.execute(t.ctx.db);
     expect(parts.rows.map((r) => r.name)).toEqual([
       'intraday_days_2030_12',
