@@ -18,9 +18,12 @@
 -- samples, as for readings; a dropped month is taken off by the same
 -- function that drops it.
 
--- Steps per minute (item 1): a metric of its own beside the daily steps.
+-- Steps per minute (item 1): a metric of its own beside the daily steps; heart rate at 1-second
+-- detail apart from the 1-minute one (a team enables it only when its study needs it).
 INSERT INTO metric_catalog (metric_key, metric_name, units, device_type, category, description, default_retention_days)
-VALUES ('steps_intraday', 'Intraday steps', 'steps', 'fitness_tracker', 'Activity', 'Steps per minute through the day', 30);
+VALUES ('steps_intraday', 'Intraday steps', 'steps', 'fitness_tracker', 'Activity', 'Steps per minute through the day', 30),
+       ('heart_rate_1sec', 'Heart rate (1-second detail)', 'bpm', 'fitness_tracker', 'Heart',
+        'Heart rate samples every 1 to 15 seconds while the tracker records', 30);
 
 -- A minute of steps shows wear only when it has steps, as a day of steps does (016).
 CREATE OR REPLACE FUNCTION device_reading_worn(metric_key text, value double precision) RETURNS boolean

@@ -8,6 +8,8 @@
 export const INTRADAY_STEP_SECONDS: Readonly<Record<string, number>> = {
   heart_rate_intraday: 60,
   steps_intraday: 60,
+  /** Heart rate at 1-second detail: Fitbit's irregular samples (every 1–15 s) on a 1-second grid. */
+  heart_rate_1sec: 1,
 };
 
 export const isIntradayMetric = (metricKey: string) => Object.hasOwn(INTRADAY_STEP_SECONDS, metricKey);

@@ -1,11 +1,13 @@
 /*
  * The one-day page's reads from the store (issue #24 item 3): once the sync
  * has stored a day whole, a 1-minute heart-rate or steps read of it (whole,
- * or a window) is answered from intraday_days without a provider call (the
- * simulator counts the calls), with the very points the provider's answer
- * had and `source.stored` saying when they were fetched; the day the sync is
- * still on, 1-second detail and a day never stored are read live. The route
- * keeps its scope: a User not on the trial gets the stranger's 404.
+ * or a window) and the day's 1-second heart rate are answered from
+ * intraday_days without a provider call (the simulator counts the calls),
+ * with the very points the provider's answer had and `source.stored` saying
+ * when they were fetched; the day the sync is still on, a day it has not
+ * reached, a window of 1-second samples and a day never stored are read
+ * live. The route keeps its scope: a User not on the trial gets the
+ * stranger's 404.
  */
 import type { Series } from '@trialwear/contract';
 import { fitbitUserId, fitbitUserTimezone } from '@trialwear/simulators';
@@ -33,7 +35,7 @@ describe('one-day reads from the store', () => {
   beforeAll(async () => {
     t = await createTestApp({ listen: true, now: clock.now });
     a = await teamWithRoles(t, 'Stored day', { hiddenFields: [], allowedBrands: ['Fitbit'] });
-    await storeMetrics(a, 'Fitbit Sense', ['heart_rate_intraday', 'steps_intraday']);
+    await storeMetrics(a, 'Fitbit Sense', ['heart_rate_intraday', 'steps_intraday', 'heart_rate_1sec']);
     ({ trialId } = await trialWithParticipants(a, 'Stored day', []));
     await simControl(t, 'fitbit').clock(NOW);
   });
@@ -69,24 +71,27 @@ describe('one-day reads from the store', () => {
   it('a day stored whole is drawn from the store, point for point the provider’s, without a call', async () => {
     const { pid, user, deviceId } = await sydney();
     const sim = simControl(t, 'fitbit');
-    const day = addDays(TODAY, -3); // 17 April
+    // 26 March: among the oldest 10 days of the backfill, which the sync's first run stores whole.
+    const day = addDays(TODAY, -25);
     const paths = {
       heart: `/activities/heart/date/${day}/1d/1min.json`,
       steps: `/activities/steps/date/${day}/1d/1min.json`,
       window: `/activities/heart/date/${day}/1d/1min/time/08:00/08:30.json`,
+      seconds: `/activities/heart/date/${day}/1d/1sec.json`,
     };
     // Before the sync: read live (what the provider answers).
     const live = {
       heart: (await read(pid, paths.heart)).body,
       steps: (await read(pid, paths.steps)).body,
       window: (await read(pid, paths.window)).body,
+      seconds: (await read(pid, paths.seconds)).body,
     };
     expect(live.heart.series!.every((s) => s.source.stored === undefined)).toBe(true);
     expect(points(live.heart, 'heart_rate_intraday').length).toBeGreaterThan(600);
     expect(points(live.window, 'heart_rate_intraday').length).toBe(31);
 
-    // The sync stores the 30 days (10 intraday days per metric a run).
-    for (let runs = 0; runs < 4; runs++) expect((await syncDevice(t.ctx, deviceId)).status).toBe('synced');
+    // The sync's first run stores the backfill's oldest 10 days of each intraday metric.
+    expect((await syncDevice(t.ctx, deviceId)).status).toBe('synced');
     // The answer cache (60 s) must not answer for the store: the clock moves on.
     clock.set(new Date(Date.parse(NOW) + 5 * 60_000).toISOString());
     try {
@@ -95,12 +100,15 @@ describe('one-day reads from the store', () => {
         heart: await read(pid, paths.heart),
         steps: await read(pid, paths.steps),
         window: await read(pid, paths.window),
+        seconds: await read(pid, paths.seconds),
       };
       expect((await sim.calls(user)) - before).toBe(0);
+      expect(points(live.seconds, 'heart_rate_intraday').length).toBeGreaterThan(3000);
       for (const [key, metric] of [
         ['heart', 'heart_rate_intraday'],
         ['steps', 'steps'],
         ['window', 'heart_rate_intraday'],
+        ['seconds', 'heart_rate_intraday'],
       ] as const) {
         const got = stored[key];
         expect(got.status, key).toBe(200);
@@ -116,10 +124,12 @@ describe('one-day reads from the store', () => {
       const daily = (await read(pid, `/activities/steps/date/${day}/${day}.json`)).body;
       expect(total).toBe(daily.series![0]!.days![0]!.value);
 
-      // Read live: today (the sync is still on it), 1-second detail, a day before the backfill.
+      // Read live: the day the sync goes on from (its cursor), a day it has not reached, a window of
+      // 1-second samples, a day before the backfill.
       for (const path of [
+        `/activities/heart/date/${addDays(TODAY, -20)}/1d/1min.json`,
         `/activities/heart/date/${TODAY}/1d/1min.json`,
-        `/activities/heart/date/${day}/1d/1sec.json`,
+        `/activities/heart/date/${day}/1d/1sec/time/08:00/08:30.json`,
         `/activities/heart/date/${addDays(TODAY, -40)}/1d/1min.json`,
       ]) {
         const calls = await sim.calls(user);

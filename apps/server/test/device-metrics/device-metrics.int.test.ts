@@ -78,6 +78,7 @@ describe('device metrics manager', () => {
         'spo2',
         'steps',
         'steps_intraday',
+        'heart_rate_1sec',
       ].sort(),
     );
     expect(metrics.find((m) => m.metric_key === 'distance')?.units).toBe('km');

@@ -119,6 +119,38 @@ describe('intraday steps through the sync, both Fitbit APIs', () => {
       expect(minutes.every((m) => m.provider === (api === 'legacy' ? 'fitbit' : 'google_health'))).toBe(true);
     });
 
+  it("heart rate at 1 second, for a team that stores it: every sample the simulator's, kept apart from the 1-minute", async () => {
+    const b = await teamWithRoles(t, 'One second', { hiddenFields: [], allowedBrands: ['Fitbit'] });
+    await storeMetrics(b, 'Fitbit Sense', ['heart_rate_1sec']);
+    const { trialId: trial } = await trialWithParticipants(b, 'One second', []);
+    const clientId = t.ctx.providers.links.fitbit.settings.clientId;
+    for (let i = 0; i < 80; i++) {
+      n += 1;
+      const pid = (
+        await b.as.Admin.post('/api/trialParticipants', { trialId: trial, email: `sec${n}@x.example` })
+      ).json().participantId as number;
+      if (fitbitUserTimezone(fitbitUserId(`${clientId}:${pid}`)).tz !== 'Australia/Sydney') continue;
+      const link = await linkLegacyFitbit(t, b, pid);
+      const r = await syncDevice(t.ctx, link.id);
+      expect(r.status, r.errors.join('; ')).toBe('synced');
+      expect(r.metrics).toEqual(['heart_rate_1sec']);
+      expect(r.calls).toBe(INTRADAY_DAYS_PER_RUN + 1); // 10 days and the profile's zone
+      const stored = await storedReadings(t.ctx.db, pid, 'heart_rate_1sec');
+      // The first run's 10 days (oldest first).
+      for (const date of DATES.slice(0, INTRADAY_DAYS_PER_RUN)) {
+        const want = fitbitIntradayDataset(link.provider_user_id!, date, 'heart', '1sec').dataset;
+        expect(want.length, date).toBeGreaterThan(1000);
+        expect(
+          stored.filter((m) => m.local_date === date).map((m) => [m.local_time, m.value]),
+          date,
+        ).toEqual(want.map((w) => [w.time, w.value]));
+      }
+      expect(await storedReadings(t.ctx.db, pid, 'heart_rate_intraday')).toEqual([]);
+      return;
+    }
+    throw new Error('no participant in Sydney');
+  });
+
   it('a day the provider revised replaces the stored day; the same day again changes nothing', async () => {
     const { pid, deviceId, legacyUser } = await sydneyLinked('legacy');
     await syncToToday(deviceId);

@@ -219,7 +219,9 @@ describe('intraday day rows', () => {
   it('writers meeting a month without a partition at once all store their days', async () => {
     const ps = await Promise.all([participant(), participant(), participant(), participant()]);
     const days = ps.map((p) => londonDay(p, '2033-05-10', { gaps: (i) => i % 10 !== 0 }));
-    expect(await Promise.all(days.map((d) => upsertReadings(t.ctx.db, d)))).toEqual(days.map((d) => d.length));
+    expect(await Promise.all(days.map((d) => upsertReadings(t.ctx.db, d)))).toEqual(
+      days.map((d) => d.length),
+    );
     for (const [i, p] of ps.entries())
       expect(await storedReadings(t.ctx.db, p.id, 'heart_rate_intraday')).toEqual(asStored(days[i]!));
   });

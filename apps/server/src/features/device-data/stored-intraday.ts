@@ -1,9 +1,10 @@
 /*
  * The one-day page's intraday reads from the store (issue #24 item 3): a
- * 1-minute heart-rate or steps read of a day the background sync has stored
- * whole is answered from intraday_days, without a provider call; any other
- * (1-second detail, 5/15-minute detail, a day not stored, or the day the
- * sync is still on) goes to the provider as before.
+ * 1-minute heart-rate or steps read (or a whole day of 1-second heart rate,
+ * for a team that stores it) of a day the background sync has stored whole
+ * is answered from intraday_days, without a provider call; any other (a
+ * window of 1-second samples, 5/15-minute detail, a metric or day not
+ * stored, the day the sync is still on) goes to the provider as before.
  *
  * A day is whole when the link's sync has moved past it (its cursor is a
  * later date): the sync re-reads its cursor's day each run, so the day was
@@ -18,13 +19,15 @@ import { type StoredIntradayDay, storedIntradayDay } from '../readings/repo.js';
 import type { DataLink } from './repo.js';
 
 const PATH =
-  /^\/activities\/(heart|steps)\/date\/(\d{4}-\d{2}-\d{2})\/1d\/1min(?:\/time\/(\d{2}:\d{2})\/(\d{2}:\d{2}))?\.json$/;
+  /^\/activities\/(heart|steps)\/date\/(\d{4}-\d{2}-\d{2})\/1d\/(1min|1sec)(?:\/time\/(\d{2}:\d{2})\/(\d{2}:\d{2}))?\.json$/;
 
 /** What each stored path reads: the stored metric, and the series the provider module answers with. */
-const STORED = {
-  heart: { metricKey: 'heart_rate_intraday', metric: 'heart_rate_intraday', unit: 'bpm' },
-  steps: { metricKey: 'steps_intraday', metric: 'steps', unit: 'steps' },
-} as const;
+const STORED: Record<string, { metricKey: string; metric: string; unit: string }> = {
+  'heart 1min': { metricKey: 'heart_rate_intraday', metric: 'heart_rate_intraday', unit: 'bpm' },
+  'steps 1min': { metricKey: 'steps_intraday', metric: 'steps', unit: 'steps' },
+  // A whole day only: a window of 1-second samples is read live.
+  'heart 1sec': { metricKey: 'heart_rate_1sec', metric: 'heart_rate_intraday', unit: 'bpm' },
+};
 
 export interface StoredIntradayRead {
   metricKey: string;
@@ -37,9 +40,11 @@ export interface StoredIntradayRead {
 /** The stored read a tracker path asks for, or null when the path is not one the store answers. */
 export function storedIntradayRead(path: string): StoredIntradayRead | null {
   const m = PATH.exec(path);
-  if (!m) return null;
-  const what = STORED[m[1] as keyof typeof STORED];
-  return { ...what, date: m[2]!, window: m[3] && m[4] ? [m[3], m[4]] : null };
+  const what = m && STORED[`${m[1]} ${m[3]}`];
+  if (!m || !what) return null;
+  const window: [string, string] | null = m[4] && m[5] ? [m[4], m[5]] : null;
+  if (window && m[3] === '1sec') return null;
+  return { ...what, date: m[2]!, window };
 }
 
 /** The stored day as the provider module's series, or null when the day is not stored whole. */

@@ -172,6 +172,12 @@ const INTRADAY: readonly { key: string; path: (day: string) => string; seriesMet
     path: (day) => `/activities/steps/date/${day}/1d/1min.json`,
     seriesMetric: 'steps',
   },
+  // Only when the team stores it: a day of 1-second samples is the largest answer Fitbit gives.
+  {
+    key: 'heart_rate_1sec',
+    path: (day) => `/activities/heart/date/${day}/1d/1sec.json`,
+    seriesMetric: 'heart_rate_intraday',
+  },
 ];
 
 /** One intraday metric: one call per local day, at most INTRADAY_DAYS_PER_RUN per sync. */
