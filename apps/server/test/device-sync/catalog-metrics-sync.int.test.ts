@@ -23,7 +23,7 @@ import {
 } from '@trialwear/simulators';
 import { addDays } from '@trialwear/zone';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storedReadings } from '../../src/features/readings/repo.js';
+import { type StoredReading, storedReadings } from '../../src/features/readings/repo.js';
 import { syncDevice } from '../../src/jobs/device-sync/sync-device.js';
 import { INTRADAY_DAYS_PER_RUN, vo2MaxValue } from '../../src/providers/fitbit/sync.js';
 import { type TeamFixture, teamWithRoles } from '../support/fixtures.js';
@@ -53,17 +53,8 @@ const offsetOf = (text: string) =>
 const DAILY = ['hrv', 'breathing_rate', 'skin_temperature', 'cardio_score'];
 const FITBIT = [...DAILY, 'heart_rate_intraday'];
 
-interface Row {
-  metric_key: string;
-  measured_at: Date;
-  local_date: string;
-  local_time: string | null;
-  utc_offset_minutes: number | null;
-  value: number | null;
-  value_json: unknown;
-  provider: string | null;
-  participant_device_id: number | null;
-}
+/** A stored reading, wherever its metric is kept. */
+type Row = StoredReading;
 
 describe('sync of the catalog metrics beyond the daily activity series', () => {
   let t: TestApp;
@@ -78,7 +69,7 @@ describe('sync of the catalog metrics beyond the daily activity series', () => {
         .where('participant_id', '=', pid)
         .executeTakeFirstOrThrow()
     ).id;
-  const rows = async (pid: number, metric: string) => (await storedReadings(t.ctx.db, pid, metric)) as Row[];
+  const rows = (pid: number, metric: string): Promise<Row[]> => storedReadings(t.ctx.db, pid, metric);
   const cursorDate = async (deviceId: number, metric: string) =>
     (
       await t.ctx.db
