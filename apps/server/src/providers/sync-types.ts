@@ -60,6 +60,8 @@ export interface SyncIO {
   /** Store one group's readings and cursors now (one transaction). */
   store(group: GroupResult): Promise<void>;
   fail(failure: GroupFailure): void;
+  /** The run stopped at its per-run limit with days of a backfill still to read (another run soon reads on). */
+  more(): void;
 }
 
 export interface ProviderSync {

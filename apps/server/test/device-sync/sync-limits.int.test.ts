@@ -11,7 +11,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../src/app-context.js';
-import { deviceSync } from '../../src/jobs/device-sync/job.js';
+import { BACKFILL_PAUSE_MS, deviceSync } from '../../src/jobs/device-sync/job.js';
 import {
   BACKOFF_BASE_MS,
   BACKOFF_MAX_MS,
@@ -282,5 +282,29 @@ describe('sync limits and authorization', () => {
       .where('participant_id', '=', p.pid)
       .execute();
     expect(keys.map((k) => k.metric_key)).toEqual(['steps']);
+  });
+
+  it('a run that leaves days of an intraday backfill enqueues the next a minute later; the last does not', async () => {
+    const b = await teamWithRoles(t, 'Backfill', { hiddenFields: [] });
+    await storeMetrics(b, 'Fitbit Sense', ['heart_rate_intraday']);
+    const { trialId: trial } = await trialWithParticipants(b, 'Backfill', []);
+    const p = await linked(b, trial, 'backfill@x.example');
+    // 30 days at 10 a run (each run re-reads the day it stopped at): four runs.
+    for (let run = 1; run <= 4; run++) {
+      const r = (await deviceSync.handler(t.ctx, { deviceId: p.deviceId })) as {
+        status: string;
+        more?: boolean;
+      };
+      expect(r.status).toBe('synced');
+      const jobs = await waitingJobs(p.deviceId);
+      if (run === 4) {
+        expect(r.more).toBeFalsy();
+        expect(jobs).toEqual([]);
+        break;
+      }
+      expect(r.more, `run ${run}`).toBe(true);
+      expect(jobs.map((j) => j.start_after.getTime())).toEqual([clock.now().getTime() + BACKFILL_PAUSE_MS]);
+      await t.ctx.boss!.cancel('device-sync', jobs[0]!.id); // as if the worker took it now
+    }
   });
 });

@@ -6,13 +6,18 @@
  * twice at once. The device job reads all its metrics (sync-device.ts). A
  * 429, a spent budget or a provider failure (5xx, no answer: exponential
  * back-off with jitter, kept per device) re-enqueues it for no earlier than
- * the next allowed call; anything else thrown (our database) is retried by
- * pg-boss with its own exponential back-off.
+ * the next allowed call; a run that left days of a backfill (the intraday
+ * metrics' 10 days a run) re-enqueues it a minute later; anything else
+ * thrown (our database) is retried by pg-boss with its own exponential
+ * back-off.
  */
 import { z } from 'zod';
 import { defineJob, enqueue } from '../job-definition.js';
 import * as repo from './repo.js';
 import { syncDevice } from './sync-device.js';
+
+/** The pause between two runs of a backfill. */
+export const BACKFILL_PAUSE_MS = 60_000;
 
 /** Outcomes after which the device's job is enqueued again for its next allowed call. */
 const RESUMED = new Set(['rate_limited', 'budget', 'unavailable']);
@@ -24,6 +29,15 @@ export const deviceSync = defineJob({
     const result = await syncDevice(ctx, deviceId);
     if (ctx.boss && result.nextAllowedAt && RESUMED.has(result.status))
       await enqueue(ctx.boss, deviceSync, { deviceId }, { startAfter: new Date(result.nextAllowedAt) });
+    // A backfill goes on a minute later rather than at the next 15-minute slot: a new link's 30 days
+    // of minutes are stored within minutes; the device's hourly budget still bounds its calls.
+    else if (ctx.boss && result.more && (result.status === 'synced' || result.status === 'partial'))
+      await enqueue(
+        ctx.boss,
+        deviceSync,
+        { deviceId },
+        { startAfter: new Date(ctx.now().getTime() + BACKFILL_PAUSE_MS) },
+      );
     return result;
   },
   singletonKey: ({ deviceId }) => `device-${deviceId}`,

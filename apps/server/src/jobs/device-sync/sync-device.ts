@@ -52,6 +52,8 @@ export interface DeviceSyncResult {
   nextAllowedAt: string | null;
   /** The wait is for a provider limit (our hourly budget, the provider's 429), not a failure's back-off. */
   limited?: boolean;
+  /** Days of a backfill are left for another run (the provider module's per-run limit stopped this one). */
+  more?: boolean;
 }
 
 export const BACKOFF_BASE_MS = 60_000;
@@ -147,6 +149,9 @@ export async function syncDevice(
       result.rowsUpserted += await repo.storeGroup(ctx.db, device, group, ctx.now());
     },
     fail: (f) => failures.push(f),
+    more: () => {
+      result.more = true;
+    },
   };
 
   try {

@@ -205,6 +205,8 @@ async function syncIntraday(
     // The whole day at once: the store replaces the day's stored minutes (a revised day).
     await io.store({ metrics: [metric.key], readings, cursor: { date: day } });
   }
+  // Stopped by the per-run limit with a day not read yet: more to read.
+  if (day <= today) io.more();
 }
 
 export const fitbitSync: ProviderSync = {
