@@ -9,7 +9,7 @@ import { JOBS } from './jobs/registry.js';
 import { startJobWorkers } from './jobs/runner.js';
 import { surviveDatabaseOutages } from './process-guard.js';
 import { exitOnSignals, jobLog, startRuntime } from './runtime.js';
-import { DEMO_PASSWORD, DEMO_USERS, seedDemoIfEmpty } from './seed/demo.js';
+import { DEMO_PASSWORD, DEMO_USERS, seedDemoIfEmpty, startDemoSync } from './seed/demo.js';
 
 async function main() {
   const config = loadConfig();
@@ -31,13 +31,15 @@ async function main() {
   });
 
   try {
-    if (config.SEED_DEMO) {
-      const seeded = await seedDemoIfEmpty(runtime.ctx);
-      if (seeded) log('Seeded the demo team, trials, participants and accounts');
-    }
+    const seeded = config.SEED_DEMO && (await seedDemoIfEmpty(runtime.ctx));
+    if (seeded) log('Seeded the demo team, trials, participants and accounts');
     if (config.WORKERS && runtime.ctx.boss) {
       // In-process workers by default; WORKERS=false leaves the jobs to `npm run worker` processes.
       await startJobWorkers(runtime.ctx, runtime.ctx.boss, JOBS, jobLog(log));
+    }
+    if (seeded) {
+      const jobs = await startDemoSync(runtime.ctx);
+      if (jobs) log(`The demo wearers' first sync is under way in the background (${jobs} devices)`);
     }
     await app.listen({ port: config.PORT, host: config.HOST });
   } catch (err) {

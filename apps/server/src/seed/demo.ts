@@ -11,6 +11,11 @@
  * health check's repo; two of them need attention (one stopped wearing the
  * tracker, one has a nearly empty battery), and the alerts are raised by the
  * rules' real evaluation.
+ *
+ * Minute-level data (issue #24 item 6): the team stores intraday heart rate
+ * and steps of its Fitbit trackers, and the wearers' first sync runs in the
+ * background after the first start (startDemoSync), through the mounted
+ * simulator like any link's.
  */
 import type { Role } from '@trialwear/contract';
 import {
@@ -26,13 +31,16 @@ import { addDays, localDate } from '@trialwear/zone';
 import { systemScope } from '../access/system.js';
 import type { AppContext } from '../app-context.js';
 import { inTransaction, lockForTransaction } from '../db/transaction.js';
+import * as retentionRepo from '../features/data-retention/repo.js';
 import * as linksRepo from '../features/device-links/repo.js';
+import * as deviceMetricsRepo from '../features/device-metrics/repo.js';
 import * as participantsRepo from '../features/participants/repo.js';
 import { createTeam } from '../features/teams/service.js';
 import * as trialUsersRepo from '../features/trial-users/repo.js';
 import * as trialsRepo from '../features/trials/repo.js';
 import { createUser, hasAnyUser } from '../features/users/service.js';
 import * as healthRepo from '../jobs/device-health/repo.js';
+import { syncMetricsSoon } from '../jobs/device-sync/sync-soon.js';
 import { evaluateTrialAlerts } from '../jobs/study-health/evaluate-alerts.js';
 import { fitbitSimulatorGrant } from '../providers/simulator-grants.js';
 import { saveTokens } from '../providers/token-store.js';
@@ -164,6 +172,7 @@ export async function seedDemo(
       );
       if (t.number === DEMO_HEALTH_TRIAL) await seedStudyHealth(tx, teamId, trialId);
     }
+    await storeDemoMetrics(tx, teamId);
     return { teamId, userIds };
   });
 }
@@ -250,6 +259,69 @@ async function seedStudyHealth(ctx: SeedContext, teamId: number, trialId: number
     await healthRepo.saveDays(db, { id: deviceId, participant_id: p.id }, days, now);
   }
   await evaluateTrialAlerts(ctx, systemScope.trial('seed', teamId, trialId));
+}
+
+/**
+ * The metrics the demo team stores (issue #24 item 6): minute-level heart
+ * rate and steps of its Fitbit trackers, as a Sys_Admin enables them
+ * (Device Metrics Manager) and an Admin selects them (Data Storage &
+ * Retention). The wearers' first sync stores them (startDemoSync).
+ */
+export const DEMO_STORED_METRICS = ['heart_rate_intraday', 'steps_intraday'] as const;
+
+async function storeDemoMetrics(ctx: SeedContext, teamId: number) {
+  const { db } = ctx;
+  const team = systemScope.team('seed', teamId);
+  const catalog = await db
+    .selectFrom('metric_catalog')
+    .select(['metric_key', 'metric_name', 'units', 'device_type', 'default_retention_days'])
+    .where('metric_key', 'in', DEMO_STORED_METRICS)
+    .where('device_type', '=', 'fitness_tracker')
+    .execute();
+  const trackers = await db
+    .selectFrom('team_supported_devices as s')
+    .innerJoin('global_device_catalog as g', 'g.id', 's.global_device_catalog_id')
+    .select('s.id')
+    .where('s.team_id', '=', teamId)
+    .where('g.manufacturer', '=', 'Fitbit')
+    .where('g.device_type', '=', 'fitness_tracker')
+    .execute();
+  for (const tracker of trackers)
+    await deviceMetricsRepo.insertSettings(
+      db,
+      team,
+      tracker.id,
+      catalog.map((m) => ({
+        metric_key: m.metric_key,
+        metric_name: m.metric_name,
+        metric_units: m.units,
+        is_enabled: true,
+        retention_days: m.default_retention_days,
+      })),
+    );
+  for (const m of catalog)
+    await retentionRepo.upsertSelection(db, team, {
+      device_type: m.device_type,
+      metric_key: m.metric_key,
+      metric_name: m.metric_name,
+      units: m.units,
+      device_metric_id: null,
+    });
+}
+
+/**
+ * After the seed committed: the demo wearers' first sync, in the background
+ * (the device-sync jobs), so that their minute-level days are stored within
+ * minutes of the first start (a backfill goes on a minute after each run).
+ * Answers the jobs enqueued (0 without a queue).
+ */
+export async function startDemoSync(ctx: AppContext): Promise<number> {
+  const team = await ctx.db
+    .selectFrom('teams')
+    .select('id')
+    .where('team_name', '=', DEMO_TEAM)
+    .executeTakeFirst();
+  return team ? syncMetricsSoon(ctx, team.id, DEMO_STORED_METRICS) : 0;
 }
 
 const addHours = (d: Date, hours: number) => new Date(d.getTime() + hours * 3_600_000);

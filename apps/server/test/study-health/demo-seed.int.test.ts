@@ -6,11 +6,22 @@
  * lowBattery), and those alerts were raised by the rules' evaluation (audited
  * by the system), as the Study health API shows them to the demo accounts.
  */
-import { fitbitDevices, fitbitTrackerLastSync, fitbitWearMinutes } from '@trialwear/simulators';
+import {
+  fitbitDevices,
+  fitbitIntradayDataset,
+  fitbitTrackerLastSync,
+  fitbitUserTimezone,
+  fitbitWearMinutes,
+} from '@trialwear/simulators';
 import { addDays, localDate } from '@trialwear/zone';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemScope } from '../../src/access/system.js';
+import { storedReadings } from '../../src/features/readings/repo.js';
 import { checkDeviceHealth } from '../../src/jobs/device-health/check-device.js';
+import { deviceSync } from '../../src/jobs/device-sync/job.js';
+import { metricsFor } from '../../src/jobs/device-sync/repo.js';
+import { registerJobQueues } from '../../src/jobs/runner.js';
 import { evaluateTrialAlerts } from '../../src/jobs/study-health/evaluate-alerts.js';
 import {
   DEMO_HEALTH_DAYS,
@@ -18,7 +29,9 @@ import {
   DEMO_LOW_BATTERY,
   DEMO_PASSWORD,
   DEMO_STOPPED_WEARING,
+  DEMO_STORED_METRICS,
   seedDemo,
+  startDemoSync,
 } from '../../src/seed/demo.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { testClock } from '../support/test-clock.js';
@@ -41,8 +54,8 @@ interface HealthTable {
 }
 
 /** A test app with the demo seeded at NOW: its team and the Study health demo trial. */
-async function seededDemo() {
-  const t = await createTestApp({ now: clock.now, listen: true });
+async function seededDemo(opts: { withQueue?: boolean } = {}) {
+  const t = await createTestApp({ now: clock.now, listen: true, ...opts });
   const { teamId } = await seedDemo(t.ctx);
   const trialId = (
     await t.ctx.db
@@ -194,5 +207,59 @@ describe('demo seed: Study health, checked for real', () => {
       opened: 0,
       closed: 0,
     });
+  });
+});
+
+// Minute-level data on first start (issue #24 item 6): the team stores intraday heart rate and
+// steps; the first start enqueues the wearers' syncs, which store the simulator's minutes.
+describe('demo seed: minute-level data', () => {
+  let t: TestApp;
+  let trialId: number;
+  beforeAll(async () => {
+    ({ t, trialId } = await seededDemo({ withQueue: true }));
+    await registerJobQueues(t.ctx.boss!, [deviceSync]);
+  });
+  afterAll(() => t?.close());
+
+  it("enqueues each wearer's first sync, which stores the simulator's minutes of both metrics", async () => {
+    const devices = await t.ctx.db
+      .selectFrom('participant_devices as d')
+      .innerJoin('participants as p', 'p.id', 'd.participant_id')
+      .select(['d.id', 'd.participant_id', 'd.provider_user_id', 'd.team_id'])
+      .where('p.trial_id', '=', trialId)
+      .orderBy('d.id')
+      .execute();
+    expect(await metricsFor(t.ctx.db, devices[0]!.team_id, 'fitbit')).toEqual([...DEMO_STORED_METRICS]);
+    expect(await startDemoSync(t.ctx)).toBe(devices.length);
+    const jobs = await sql<{ key: string }>`
+      SELECT singleton_key AS key FROM pgboss.job WHERE name = 'device-sync' AND state = 'created'`.execute(
+      t.ctx.db,
+    );
+    expect(jobs.rows.map((j) => j.key).sort()).toEqual(devices.map((d) => `device-${d.id}`).sort());
+
+    // What the first job stores (the worker's handler, run here): the backfill's oldest 10 days.
+    const d = devices[1]!;
+    const r = (await deviceSync.handler(t.ctx, { deviceId: d.id })) as { status: string; more?: boolean };
+    expect(r).toMatchObject({ status: 'synced', more: true });
+    for (const [metric, resource] of [
+      ['heart_rate_intraday', 'heart'],
+      ['steps_intraday', 'steps'],
+    ] as const) {
+      const stored = await storedReadings(t.ctx.db, d.participant_id, metric);
+      // The oldest 10 local days of the 30-day backfill (a day without a sample stores nothing).
+      const today = localDate(fitbitUserTimezone(d.provider_user_id!).tz, new Date(NOW));
+      const dates = Array.from({ length: 10 }, (_, i) => addDays(today, i - 29));
+      expect(new Set(stored.map((x) => x.local_date)).size, metric).toBeGreaterThan(5);
+      for (const date of dates)
+        expect(
+          stored.filter((x) => x.local_date === date).map((x) => [x.local_time, x.value]),
+          `${metric} ${date}`,
+        ).toEqual(
+          fitbitIntradayDataset(d.provider_user_id!, date, resource, '1min').dataset.map((w) => [
+            w.time,
+            w.value,
+          ]),
+        );
+    }
   });
 });
