@@ -174,12 +174,16 @@ export async function deleteIntradayBatch(
   const lastDate = dateOf(cutoff.getTime() + LOCAL_MARGIN_DAYS * DAY_MS);
   const r = await sql<{ value_count: number }>`
     DELETE FROM intraday_days d
-    WHERE (d.participant_id, d.metric_key, d.local_date) IN (
+    USING (
       SELECT participant_id, metric_key, local_date FROM intraday_days
       WHERE team_id = ${target.teamId} AND metric_key = ${target.metricKey}
         AND local_date <= ${lastDate}::date AND newest_at < ${cutoff}
       ORDER BY team_id, metric_key, local_date
-      LIMIT ${limit})
+      LIMIT ${limit}) x
+    WHERE d.participant_id = x.participant_id AND d.metric_key = x.metric_key AND d.local_date = x.local_date
+      -- Repeated on the outer table so that PostgreSQL prunes the later months at plan time: the
+      -- join alone would probe every partition, and the daily purge would grow with the store.
+      AND d.metric_key = ${target.metricKey} AND d.local_date <= ${lastDate}::date
     RETURNING d.value_count`.execute(db);
   return { days: r.rows.length, samples: r.rows.reduce((n, x) => n + x.value_count, 0) };
 }
@@ -208,6 +212,7 @@ export async function trimIntradayEdge(
     ), trimmed AS (
       SELECT e.*, array_fill(NULL::float8, ARRAY[e.k]) || d.samples[e.k + 1:] AS samples
       FROM edge e JOIN intraday_days d USING (participant_id, metric_key, local_date)
+      WHERE d.local_date BETWEEN ${from}::date AND ${to}::date
     )
     UPDATE intraday_days d SET
       samples = t.samples,
@@ -216,7 +221,7 @@ export async function trimIntradayEdge(
                     WHERE v IS NOT NULL AND device_reading_worn(d.metric_key, v))
     FROM trimmed t
     WHERE d.participant_id = t.participant_id AND d.metric_key = t.metric_key AND d.local_date = t.local_date
-      AND t.k > 0
+      AND d.local_date BETWEEN ${from}::date AND ${to}::date AND t.k > 0
     RETURNING t.before - d.value_count AS removed`.execute(db);
   return r.rows.reduce((n, x) => n + x.removed, 0);
 }
