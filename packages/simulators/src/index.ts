@@ -22,6 +22,7 @@ export {
 } from './fitbit/fitbit-device-state.js';
 export { fitbitIntradayDataset, fitbitLocalMinutes } from './fitbit/fitbit-intraday.js';
 export { FITBIT_SCOPES, type FitbitSimulatorOptions, fitbitSimulator } from './fitbit/fitbit-simulator.js';
+export { fitbitSleepStages } from './fitbit/fitbit-sleep-stages.js';
 export { fitbitLocalDate, fitbitWearMinutes, fitbitWornMask } from './fitbit/fitbit-wear.js';
 export { activityChunks } from './google-health/data-types/activity-day.js';
 export { DATA_TYPES as GOOGLE_HEALTH_DATA_TYPES } from './google-health/data-types/catalogue.js';

@@ -237,7 +237,13 @@ function sleepSeries(logs: Entry[], tz: string, src: { provider: 'fitbit'; reque
     const minutes = Object.fromEntries(
       ['deep', 'light', 'rem', 'wake'].map((k) => [k, num(summary?.[k]?.minutes)]),
     );
-    stages.push(localPoint(tz, at, null, { date, detail: { ...base, ...minutes } }));
+    // The stage intervals as listed (local start, level, seconds); malformed entries are left out.
+    const intervals = list(s.levels, 'data').flatMap((e) =>
+      typeof e.dateTime === 'string' && typeof e.level === 'string' && num(e.seconds) !== null
+        ? [{ dateTime: e.dateTime, level: e.level, seconds: num(e.seconds)! }]
+        : [],
+    );
+    stages.push(localPoint(tz, at, null, { date, detail: { ...base, ...minutes, intervals } }));
   }
   return [
     series('sleep_duration', 'min', tz, { points: duration }, src),

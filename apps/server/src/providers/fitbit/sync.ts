@@ -108,13 +108,13 @@ const GROUPS: Group[] = [
           out.push(dayReading(tz, 'sleep_duration', { date: p.date, value: p.value }, times(p)));
       if (wanted.has('sleep_stages'))
         for (const p of main('sleep_stages')) {
-          const { deep, light, rem, wake } = p.detail ?? {};
+          const { deep, light, rem, wake, intervals } = p.detail ?? {};
           out.push(
             dayReading(
               tz,
               'sleep_stages',
               { date: p.date, value: null },
-              { ...times(p), deep, light, rem, wake },
+              { ...times(p), deep, light, rem, wake, intervals: intervals ?? [] },
             ),
           );
         }

@@ -7,7 +7,18 @@ import { instantOfLocal, wallClockMs } from '@trialwear/zone';
 import type { FastifyInstance } from 'fastify';
 import { fitbitDay } from '../fitbit-daily.js';
 import { fitbitUserTimezone } from '../fitbit-data.js';
+import { fitbitSleepStages } from '../fitbit-sleep-stages.js';
 import { dayOrDays, err, type FitbitRouteKit, LIST_RULE, listPage } from './route-kit.js';
+
+/** `levels.data`: each stage at its local wall-clock start (the clock as it then shows), and its length. */
+function stagesOf(userId: string, day: string, tz: string, start: string) {
+  let t = instantOfLocal(tz, start.slice(0, 19));
+  return fitbitSleepStages(userId, day).map((x) => {
+    const entry = { dateTime: wallClockMs(tz, t), level: x.level, seconds: x.minutes * 60 };
+    t += x.minutes * 60_000;
+    return entry;
+  });
+}
 
 export function registerSleepRoutes(app: FastifyInstance, { guard, today, handle }: FitbitRouteKit) {
   // Sleep v1.2 by date or date range (max 100 days), and the paginated list.
@@ -38,7 +49,8 @@ export function registerSleepRoutes(app: FastifyInstance, { guard, today, handle
           minutesAfterWakeup: 0,
           efficiency: Math.round((s.minutesAsleep / inBed) * 100),
           levels: {
-            data: [],
+            // The stages in order, 30-second aligned as the start is (§1.7.6); no short wakes.
+            data: stagesOf(userId, day, tz, s.start),
             shortData: [],
             summary: {
               deep: { count: 4, minutes: s.deep, thirtyDayAvgMinutes: s.deep },

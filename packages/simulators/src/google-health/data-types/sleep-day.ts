@@ -6,9 +6,9 @@
 import { createHash } from 'node:crypto';
 import { instantOfLocal } from '@trialwear/zone';
 import { fitbitDay } from '../../fitbit/fitbit-daily.js';
-import { prng } from '../../fitbit/fitbit-intraday.js';
+import { fitbitSleepStages } from '../../fitbit/fitbit-sleep-stages.js';
 import { type Person, zoneOfDate } from '../person.js';
-import { round, sum } from './legacy-day.js';
+import { round } from './legacy-day.js';
 
 export interface SleepSession {
   id: string;
@@ -20,22 +20,6 @@ export interface SleepSession {
   minutes: { asleep: number; awake: number; inBed: number; deep: number; light: number; rem: number };
 }
 
-/** Positive integer parts of `total` (n of them, or fewer when total < n), pseudo-random sizes. */
-function parts(total: number, n: number, next: () => number): number[] {
-  const k = Math.max(1, Math.min(n, total));
-  const w = Array.from({ length: k }, () => 0.5 + next());
-  const ws = sum(w);
-  const out = w.map((x) => Math.max(1, Math.floor((x / ws) * total)));
-  out[out.length - 1]! += total - sum(out);
-  // The last part may have gone below 1 when the others were raised to 1: take from the largest.
-  while (out[out.length - 1]! < 1) {
-    const i = out.indexOf(Math.max(...out));
-    out[i]! -= 1;
-    out[out.length - 1]! += 1;
-  }
-  return out;
-}
-
 /** The legacy main sleep of a wake-up date as a Google session with stages. */
 export function sleepSession(person: Person, date: string): SleepSession | null {
   const s = fitbitDay(person.dataUserId, date).sleep;
@@ -43,24 +27,12 @@ export function sleepSession(person: Person, date: string): SleepSession | null 
   const tz = zoneOfDate(person, date);
   const inBed = s.minutesAsleep + s.wake;
   const start = instantOfLocal(tz, s.start.slice(0, 19));
-  const next = prng(`${person.dataUserId}:${date}:stages`);
-  const cycles = 4 + Math.floor(next() * 2);
-  const light = parts(s.light, cycles, next);
-  const deep = parts(s.deep, cycles, next);
-  const rem = parts(s.rem, cycles, next);
-  const wake = parts(s.wake, cycles, next);
+  const TYPE = { light: 'LIGHT', deep: 'DEEP', rem: 'REM', wake: 'AWAKE' } as const;
   const stages: SleepSession['stages'] = [];
   let t = start;
-  const push = (type: SleepSession['stages'][number]['type'], minutes: number | undefined) => {
-    if (!minutes) return;
-    stages.push({ type, start: t, end: t + minutes * 60_000 });
-    t += minutes * 60_000;
-  };
-  for (let i = 0; i < cycles; i++) {
-    push('LIGHT', light[i]);
-    push('DEEP', deep[i]);
-    push('REM', rem[i]);
-    push('AWAKE', wake[i]);
+  for (const x of fitbitSleepStages(person.dataUserId, date)) {
+    stages.push({ type: TYPE[x.level], start: t, end: t + x.minutes * 60_000 });
+    t += x.minutes * 60_000;
   }
   return {
     // The legacy logId's digits: the same night has the same id on both APIs.

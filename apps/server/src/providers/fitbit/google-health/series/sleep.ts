@@ -21,6 +21,8 @@ interface Sleep {
   duration: number;
   minutesAsleep: number;
   stages: Record<string, number>;
+  /** The stages as the legacy `levels.data` lists them: local start, level, seconds. */
+  intervals: Array<{ dateTime: string; level: string; seconds: number }>;
   classic: boolean;
 }
 
@@ -47,6 +49,13 @@ function sleepOf(p: Json): Sleep | null {
     duration: Date.parse(String(i.endTime)) - started,
     minutesAsleep: num(summary.minutesAsleep) ?? 0,
     stages: Object.fromEntries(list(summary.stagesSummary).map((x) => [level(x.type), num(x.minutes) ?? 0])),
+    intervals: list(s.stages).flatMap((x) => {
+      const local = localOf(x.startTime, x.startUtcOffset);
+      const seconds = (Date.parse(String(x.endTime)) - Date.parse(String(x.startTime))) / 1000;
+      return local && Number.isFinite(seconds)
+        ? [{ dateTime: `${local}.000`, level: level(x.type), seconds }]
+        : [];
+    }),
     classic,
   };
 }
@@ -54,7 +63,7 @@ function sleepOf(p: Json): Sleep | null {
 /**
  * `/sleep/date/{s}/{e}`: one point per sleep at its start, dated by the day
  * it ended (legacy dateOfSleep): `sleep_duration` (minutes asleep) and
- * `sleep_stages` (the stage minutes in `detail`).
+ * `sleep_stages` (the stage minutes and the stage intervals in `detail`).
  */
 export function sleepRange(c: Ctx): Series[] {
   const points = c.a.listed('sleep');
@@ -86,7 +95,11 @@ export function sleepRange(c: Ctx): Series[] {
     c.series('sleep_duration', 'min', { points: sleeps.map((s) => at(s, s.minutesAsleep, base(s))) }),
     c.series('sleep_stages', 'min', {
       points: sleeps.map((s) =>
-        at(s, null, { ...base(s), ...Object.fromEntries(MAIN_STAGES.map((k) => [k, s.stages[k] ?? null])) }),
+        at(s, null, {
+          ...base(s),
+          ...Object.fromEntries(MAIN_STAGES.map((k) => [k, s.stages[k] ?? null])),
+          intervals: s.intervals,
+        }),
       ),
     }),
   ];
