@@ -187,7 +187,10 @@ describe('trials and participants', () => {
   it('a trial of many participants: the server pages, filters and sorts; the selection spans pages', async () => {
     // A team of its own with a 65-participant trial: codes PGT-1 … PGT-65 (unpadded, so the sort's
     // digit rule shows), every 10th with a Fitbit link.
-    const teamId = await journeyTeam('E2E Paging Team', { hiddenFields: 'none', admin: 'pagingadmin' });
+    const teamId = await journeyTeam('E2E Trial Table Team', {
+      hiddenFields: 'none',
+      admin: 'trialtableadmin',
+    });
     await withDatabase(async (db) => {
       const trial = await db.query(
         `INSERT INTO trials (team_id, trial_number, trial_name, trial_code) VALUES ($1, 'PG-1', 'Paging Study', 'PGT') RETURNING id`,
@@ -210,7 +213,7 @@ describe('trials and participants', () => {
       const url = new URL(r.url());
       if (/^\/api\/trialParticipants\/\d+$/.test(url.pathname)) asked.push(url.search);
     });
-    await signIn(page, 'pagingadmin');
+    await signIn(page, 'trialtableadmin');
     await page.getByRole('button', { name: 'Paging Study' }).click();
     await page.waitForURL('**/TrialPage');
     await shows(participantsTable(page).getByText('PGT-10', { exact: true }));
