@@ -171,14 +171,18 @@ export function DataTable<T>(props: DataTableProps<T>) {
   });
 
   // Tell the parent which rows are selected whenever the selection changes: in data order, then
-  // those of other pages (or filtered out) in the order they were selected. Deliberately not
-  // keyed on `data` or the callbacks: a parent passing a fresh array or function on each render
-  // must not loop.
-  const latest = useRef({ data, onChange: selection?.onChange, getRowId: props.getRowId });
-  latest.current = { data, onChange: selection?.onChange, getRowId: props.getRowId };
+  // (server mode) those of other pages in the order they were selected. Deliberately not keyed
+  // on `data` or the callbacks: a parent passing a fresh array or function on each render must
+  // not loop.
+  const latest = useRef({ data, onChange: selection?.onChange, getRowId: props.getRowId, paged: !!server });
+  latest.current = { data, onChange: selection?.onChange, getRowId: props.getRowId, paged: !!server };
   useEffect(() => {
-    const { data: rows, onChange, getRowId } = latest.current;
+    const { data: rows, onChange, getRowId, paged } = latest.current;
     const shown = rows.filter((row) => rowSelection[getRowId(row)]);
+    if (!paged) {
+      onChange?.(shown); // every row is in `data`
+      return;
+    }
     const shownIds = new Set(shown.map(getRowId));
     for (const row of shown) selectedRows.current.set(getRowId(row), row); // the latest copy
     const elsewhere = [...selectedRows.current].filter(([id]) => !shownIds.has(id)).map(([, row]) => row);
