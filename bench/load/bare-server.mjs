@@ -4,7 +4,8 @@
 // nothing else: no session, no hooks, no logging, no compression.
 // Started by bench/load/run.ts with DATABASE_URL, PORT and TEAM_ID. Works on
 // builds from before the one-query list too (their two list queries), so the
-// bench can measure an older commit.
+// bench can measure an older commit. ?page=&pageSize= (the trial page's
+// first page) as the route reads them: the repository's windowed query.
 import Fastify from 'fastify';
 import { openDatabase } from '../../apps/server/dist/db/database.js';
 import * as repo from '../../apps/server/dist/features/participants/repo.js';
@@ -18,7 +19,10 @@ app.get('/bare/trialParticipants/:trialId', async (request, reply) => {
   reply.type('application/json; charset=utf-8');
   if (repo.trialParticipantsJson) {
     // As an Admin of the team (sees every trial): the same query the route runs.
+    const { page: p, pageSize } = request.query;
+    const page = p || pageSize ? { page: Number(p ?? 1), pageSize: Number(pageSize ?? 50) } : undefined;
     const row = await repo.trialParticipantsJson(db, {
+      page,
       scope: { teamId, trialUserId: null }, // an all-trials scope (older builds read teamId/role)
       teamId,
       userId: 0,
@@ -27,7 +31,8 @@ app.get('/bare/trialParticipants/:trialId', async (request, reply) => {
       hidden: [],
       now: new Date().toISOString(),
     });
-    return `{"hiddenFields":[],"participants":${row.participants}}`;
+    const paging = page ? `,"page":${page.page},"pageSize":${page.pageSize},"total":${row.total}` : '';
+    return `{"hiddenFields":[],"participants":${row.participants}${paging}}`;
   }
   const [rows, devices] = await Promise.all([
     repo.listTrialParticipants(db, teamId, trialId),

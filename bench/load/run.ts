@@ -12,6 +12,7 @@ import { createUser } from '../../apps/server/src/features/users/service.js';
 import { openRuntimeDatabase } from '../../apps/server/src/runtime.js';
 import { freePort } from '../../scripts/free-port.mjs';
 import { cpuMs, postmasterPid, settle } from '../support/cpu.js';
+import { vacuumAnalyze } from '../support/health-trial.js';
 import { postgresRunningOn, spawnLogged, stopProcess, waitFor } from '../support/processes.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 30);
@@ -21,7 +22,12 @@ const USERS = 20;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const PROFILE = process.env.BENCH_PROFILE;
 const GZIP = process.env.BENCH_GZIP === '1';
-const CASES = (process.env.BENCH_CASES ?? '12,1436').split(',').map(Number);
+/** Trial sizes, each `n` (the whole list, the spec's call) or `n:size` (its first page of `size`, as the trial page asks). */
+const CASES = (process.env.BENCH_CASES ?? '12,1436,5000:50').split(',').map((c) => {
+  const [n, pageSize] = c.split(':').map(Number);
+  return { n: n!, pageSize, query: pageSize ? `?page=1&pageSize=${pageSize}` : '' };
+});
+const SIZES = [...new Set(CASES.map((c) => c.n))];
 
 interface Figures {
   rps: number;
@@ -163,7 +169,7 @@ async function main() {
     const ctx = { db, now: () => new Date() };
 
     console.log(
-      `seeding: one team, ${USERS} users, ${SESSIONS} sessions, trials of ${CASES.join(' and ')} participants…`,
+      `seeding: one team, ${USERS} users, ${SESSIONS} sessions, trials of ${SIZES.join(' and ')} participants…`,
     );
     const teamId = await createTeam(db, { name: 'Load Bench', hiddenFields: [] });
     const userIds: number[] = [];
@@ -183,7 +189,7 @@ async function main() {
     }
     const trials: Record<number, number> = {};
     const genders = ['None', 'female', 'male', 'other'] as const;
-    for (const n of CASES) {
+    for (const n of SIZES) {
       const code = `LB${n}`;
       const trialId = await insertTrial(db, systemScope.team('fixture', teamId), {
         number: String(n),
@@ -212,6 +218,9 @@ async function main() {
         );
       }
     }
+    // The planner's statistics, as autovacuum gives a table loaded a minute ago: without them the
+    // page of a 5,000-participant trial was planned as a bitmap scan of the whole trial.
+    await vacuumAnalyze(dataDir, pgPort);
     const cookies: string[] = [];
     for (let i = 0; i < SESSIONS; i++) {
       const token = await startSession(
@@ -221,13 +230,15 @@ async function main() {
       );
       cookies.push(`tw_session=${token}`);
     }
-    const first = CASES[0]!;
-    const check = await fetch(`${base}/api/trialParticipants/${trials[first]}`, {
-      headers: { cookie: cookies[0]! },
-    });
-    const body = (await check.json()) as { participants: unknown[] };
-    if (check.status !== 200 || body.participants.length !== first)
-      throw new Error(`the real route answered ${check.status}: ${JSON.stringify(body).slice(0, 300)}`);
+    for (const c of CASES) {
+      const check = await fetch(`${base}/api/trialParticipants/${trials[c.n]}${c.query}`, {
+        headers: { cookie: cookies[0]! },
+      });
+      const body = (await check.json()) as { participants: unknown[] };
+      if (check.status !== 200 || body.participants.length !== Math.min(c.n, c.pageSize ?? c.n))
+        throw new Error(`the real route answered ${check.status}: ${JSON.stringify(body).slice(0, 300)}`);
+    }
+    const first = CASES[0]!.n;
 
     bare = spawnLogged('bare server', process.execPath, ['bench/load/bare-server.mjs'], {
       ...process.env,
@@ -240,11 +251,12 @@ async function main() {
     // Real and bare take turns (ROUNDS rounds of DURATION/ROUNDS seconds each), so that a change
     // in the machine's load during the run weighs on both alike.
     const rows: Array<{ label: string; real: Figures; bare: Figures }> = [];
-    for (const n of CASES) {
-      const realUrl = `${base}/api/trialParticipants/${trials[n]}`;
-      const bareUrl = `http://127.0.0.1:${barePort}/bare/trialParticipants/${trials[n]}`;
+    for (const { n, pageSize, query } of CASES) {
+      const realUrl = `${base}/api/trialParticipants/${trials[n]}${query}`;
+      const bareUrl = `http://127.0.0.1:${barePort}/bare/trialParticipants/${trials[n]}${query}`;
+      const label = pageSize ? `a page of ${pageSize} of ${n} participants` : `${n} participants`;
       console.log(
-        `${n} participants: warming up, then ${ROUNDS} × ${DURATION / ROUNDS} s each, ${CONNECTIONS} connections…`,
+        `${label}: warming up, then ${ROUNDS} × ${DURATION / ROUNDS} s each, ${CONNECTIONS} connections…`,
       );
       const pgPid = postmasterPid(dataDir);
       await load(realUrl, cookies, 3, undefined, { nodePid: server.child.pid!, pgPid });
@@ -256,7 +268,7 @@ async function main() {
         if (!PROFILE)
           await load(bareUrl, null, DURATION / ROUNDS, bareTally, { nodePid: bare!.child.pid!, pgPid });
       }
-      rows.push({ label: `${n} participants`, real: real.figures(), bare: bareTally.figures() });
+      rows.push({ label, real: real.figures(), bare: bareTally.figures() });
     }
 
     const cpuFmt = (f: Figures) =>
@@ -274,7 +286,11 @@ async function main() {
       console.log(`  bare  ${fmt(r.bare)}`);
       console.log(`        ${cpuFmt(r.bare)}`);
       const ratio = r.real.rps / r.bare.rps;
-      console.log(`  real/bare ${ratio.toFixed(2)}× (target ≥ 0.5×: ${ratio >= 0.5 ? 'met' : 'MISSED'})`);
+      // Issue #9: the whole list ≥ 0.5×; issue #24: a page of the trial page ≥ 0.9×.
+      const target = r.label.startsWith('a page') ? 0.9 : 0.5;
+      console.log(
+        `  real/bare ${ratio.toFixed(2)}× (target ≥ ${target}×: ${ratio >= target ? 'met' : 'MISSED'})`,
+      );
       // What the ratio would be on a machine running nothing else: the inverse ratio of CPU per request.
       const cpuRatio = (r.bare.nodeCpu + r.bare.pgCpu) / (r.real.nodeCpu + r.real.pgCpu);
       console.log(`  real/bare by CPU per request ${cpuRatio.toFixed(2)}×`);

@@ -10,13 +10,20 @@
 import { kgToLb, SCALE_FORM_MESSAGES } from '@trialwear/contract';
 import { accountFromSeed, omronDay } from '@trialwear/simulators';
 import { addDays, datesBetween, utcDate } from '@trialwear/zone';
-import type { Browser } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newPage, screenshot, signIn } from '../support/browser.js';
 import { openManageParticipant } from '../support/consent.js';
 import { expectedBloodPressure, linkAllThree, SIM_CLIENT } from '../support/omron-dexcom.js';
 import { tableRows } from '../support/tables.js';
 import { shows } from '../support/wait.js';
+
+/** A chart's screen-reader summary: written once the chart has drawn (TimeChart, issue #24), so waited for. */
+async function summaryOf(page: Page, chart: Locator) {
+  const summary = page.locator(`[id="${await chart.getAttribute('aria-describedby')}"]`);
+  await expect.poll(async () => (await summary.textContent()) ?? '').not.toBe('');
+  return summary.textContent();
+}
 
 const CODE = 'HBP-004';
 const EMAIL = 'hbp-004@participants.trialwear.local';
@@ -76,8 +83,7 @@ describe('Omron data pages', () => {
     const chart = staff.page.getByRole('img', { name: 'Blood pressure', exact: true });
     await shows(chart);
     expect(await chart.locator('canvas').count()).toBeGreaterThan(0);
-    const summaryId = await chart.getAttribute('aria-describedby');
-    const summary = await staff.page.locator(`[id="${summaryId}"]`).textContent();
+    const summary = await summaryOf(staff.page, chart);
     const systolic = expected.map((r) => r.systolic);
     expect(summary).toContain(`Systolic: ${expected.length} values, lowest ${Math.min(...systolic)}`);
     expect(summary).toContain(`highest ${Math.max(...systolic)}`);
@@ -168,9 +174,7 @@ describe('Omron data pages', () => {
     await staff.page.waitForURL('**/OmronParticipantsDataPage');
     const chart = staff.page.getByRole('img', { name: 'Systolic blood pressure', exact: true });
     await shows(chart);
-    const summary = await staff.page
-      .locator(`[id="${await chart.getAttribute('aria-describedby')}"]`)
-      .textContent();
+    const summary = await summaryOf(staff.page, chart);
     const since = await staff.page.getByLabel('Start date').inputValue();
     const userId = accountFromSeed(`${SIM_CLIENT}:${participantId}`, 32);
     // One point per local day: the mean systolic of that day's readings.

@@ -3,10 +3,14 @@ import { PARTICIPANT_MESSAGES } from '@trialwear/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newPage, screenshot, signIn } from '../support/browser.js';
+import { journeyTeam } from '../support/cli.js';
+import { withDatabase } from '../support/database.js';
 import { gone, shows } from '../support/wait.js';
 
 const participantsTable = (page: Page) => page.getByRole('table', { name: 'Participants' });
 const rowsOf = (page: Page) => participantsTable(page).locator('tbody tr');
+/** The table's footer: "N rows · M selected (max 10)". */
+const footer = (page: Page) => page.getByText(/\d+ rows? · \d+ selected/);
 
 async function addParticipant(
   page: Page,
@@ -84,10 +88,11 @@ describe('trials and participants', () => {
     await shows(participantsTable(page).getByText('zoe@journey.example'));
     await participantsTable(page).getByRole('button', { name: /^Age/ }).click();
     await shows(participantsTable(page).locator('th[aria-sort="ascending"]'));
-    expect(await rowsOf(page).first().innerText()).toContain('zoe@journey.example');
+    // The header shows the new sort at once; the rows follow with the server's answer.
+    await expect.poll(() => rowsOf(page).first().innerText()).toContain('zoe@journey.example');
     await participantsTable(page).getByRole('button', { name: /^Age/ }).click();
     await shows(participantsTable(page).locator('th[aria-sort="descending"]'));
-    expect(await rowsOf(page).first().innerText()).toContain('adam@journey.example');
+    await expect.poll(() => rowsOf(page).first().innerText()).toContain('adam@journey.example');
 
     // Hide a column and reload: it stays hidden.
     await page.getByRole('button', { name: 'Columns' }).click();
@@ -176,6 +181,114 @@ describe('trials and participants', () => {
     await shows(page.getByRole('dialog', { name: 'Delete User?' }));
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
     await gone(page.getByRole('table', { name: 'Users' }).getByText('viewer@demo.trialwear.local'));
+    await context.close();
+  });
+
+  it('a trial of many participants: the server pages, filters and sorts; the selection spans pages', async () => {
+    // A team of its own with a 65-participant trial: codes PGT-1 … PGT-65 (unpadded, so the sort's
+    // digit rule shows), every 10th with a Fitbit link.
+    const teamId = await journeyTeam('E2E Trial Table Team', {
+      hiddenFields: 'none',
+      admin: 'trialtableadmin',
+    });
+    await withDatabase(async (db) => {
+      const trial = await db.query(
+        `INSERT INTO trials (team_id, trial_number, trial_name, trial_code) VALUES ($1, 'PG-1', 'Paging Study', 'PGT') RETURNING id`,
+        [teamId],
+      );
+      await db.query(
+        `WITH p AS (
+           INSERT INTO participants (team_id, trial_id, email, age, participant_code, participant_code_suffix)
+           SELECT $1, $2, 'pager' || i || '@journey.example', 20 + i % 50, 'PGT-' || i, i::text
+             FROM generate_series(1, 65) AS i
+           RETURNING id, participant_code_suffix::int AS i)
+         INSERT INTO participant_devices (participant_id, team_id, provider, authorization_status, provider_timezone)
+         SELECT id, $1, 'fitbit', 'authorized', 'UTC' FROM p WHERE i % 10 = 0`,
+        [teamId, trial.rows[0].id],
+      );
+    });
+    const { page, context } = await newPage(browser);
+    const asked: string[] = [];
+    page.on('request', (r) => {
+      const url = new URL(r.url());
+      if (/^\/api\/trialParticipants\/\d+$/.test(url.pathname)) asked.push(url.search);
+    });
+    await signIn(page, 'trialtableadmin');
+    await page.getByRole('button', { name: 'Paging Study' }).click();
+    await page.waitForURL('**/TrialPage');
+    await shows(participantsTable(page).getByText('PGT-10', { exact: true }));
+    expect(await rowsOf(page).count()).toBe(10);
+    await shows(page.getByText('65 rows · 0 selected (max 10)'));
+    // One page at a time, never the whole trial.
+    expect(asked.length).toBeGreaterThan(0);
+    expect(asked.every((q) => q.includes('page=') && q.includes('pageSize='))).toBe(true);
+
+    // 50 a page: the second page holds the last 15.
+    await page.getByRole('textbox', { name: 'Rows per page' }).click();
+    await page.getByRole('option', { name: '50', exact: true }).click();
+    await expect.poll(() => rowsOf(page).count()).toBe(50);
+    await page.getByRole('button', { name: '2', exact: true }).click();
+    await expect.poll(() => rowsOf(page).count()).toBe(15);
+    await shows(participantsTable(page).getByText('PGT-65', { exact: true }));
+
+    // Select two here and one on the first page: the selection spans pages, and so does its limit.
+    await rowsOf(page).filter({ hasText: 'pager64@' }).getByRole('checkbox').check();
+    await rowsOf(page).filter({ hasText: 'pager65@' }).getByRole('checkbox').check();
+    await page.getByRole('button', { name: '1', exact: true }).click();
+    await shows(participantsTable(page).getByText('PGT-1', { exact: true }));
+    for (let i = 1; i <= 8; i++)
+      await rowsOf(page)
+        .filter({ hasText: `pager${i}@` })
+        .getByRole('checkbox')
+        .check();
+    await shows(page.getByText('65 rows · 10 selected (max 10)'));
+    await rowsOf(page).filter({ hasText: 'pager9@' }).getByRole('checkbox').click();
+    await shows(page.getByText('You can select at most 10 rows.'));
+    expect(await rowsOf(page).filter({ hasText: 'pager9@' }).getByRole('checkbox').isChecked()).toBe(false);
+    for (let i = 2; i <= 8; i++)
+      await rowsOf(page)
+        .filter({ hasText: `pager${i}@` })
+        .getByRole('checkbox')
+        .uncheck();
+    await shows(page.getByText('65 rows · 3 selected (max 10)'));
+    await screenshot(page, 'trial-page-paged');
+    await page.getByRole('button', { name: 'View data of 3 participants' }).click();
+    await page.waitForURL('**/ParticipantsDataPage');
+    await shows(page.getByText('3 participants selected'));
+    await page.goBack();
+    await page.waitForURL('**/TrialPage');
+
+    // Sorted by code, descending: digits by value (PGT-65 first, not PGT-9), over all 65.
+    await shows(participantsTable(page).getByText('PGT-1', { exact: true }));
+    await participantsTable(page)
+      .getByRole('button', { name: /^Participant Code/ })
+      .click();
+    await shows(participantsTable(page).locator('th[aria-sort="ascending"]'));
+    await participantsTable(page)
+      .getByRole('button', { name: /^Participant Code/ })
+      .click();
+    await shows(participantsTable(page).locator('th[aria-sort="descending"]'));
+    await expect.poll(() => rowsOf(page).first().innerText()).toContain('PGT-65');
+
+    // The filter is the server's: its matches over every page, the total its count.
+    await page.getByLabel('Search').fill('pager6');
+    await shows(page.getByText(/^7 rows ·/));
+    await expect.poll(() => rowsOf(page).count()).toBe(7);
+    expect(await rowsOf(page).first().innerText()).toContain('PGT-65');
+    expect(await rowsOf(page).last().innerText()).toContain('PGT-6');
+    await page.getByLabel('Search').fill('fitbit');
+    await shows(page.getByText(/^6 rows ·/));
+    await page.getByLabel('Search').fill('pager6');
+    await shows(page.getByText(/^7 rows ·/));
+
+    // Reload: the filter, the sort and the page size are remembered (session state).
+    await page.reload();
+    await shows(page.getByText(/^7 rows ·/));
+    expect(await page.getByLabel('Search').inputValue()).toBe('pager6');
+    await shows(participantsTable(page).locator('th[aria-sort="descending"]'));
+    expect(await rowsOf(page).first().innerText()).toContain('PGT-65');
+    expect(await page.getByRole('textbox', { name: 'Rows per page' }).inputValue()).toBe('50');
+    expect(await footer(page).count()).toBe(1);
     await context.close();
   });
 

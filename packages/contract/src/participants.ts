@@ -167,8 +167,24 @@ export const listedParticipantSchema = participantSchema.extend({
 });
 export type ListedParticipant = z.infer<typeof listedParticipantSchema>;
 
-/** Server-side paging of a large trial's list (optional; without it, the whole list as the spec's page expects). */
+/**
+ * Server-side paging, filtering and sorting of a trial's list (issue #24:
+ * the trial page asks one page at a time). All optional: without any, the
+ * whole list by id as the spec's call answers it. `filter` is the table's
+ * global filter (case-insensitive substring of any column's text, as the
+ * table showed it); `sort` one column, `order` its direction (decision 040).
+ */
 export const PARTICIPANT_PAGE_SIZE_MAX = 500;
+export const PARTICIPANT_SORT_COLUMNS = [
+  'id',
+  'participant_code',
+  'email',
+  'gender',
+  'age',
+  'authorized_devices',
+  'sync',
+] as const;
+export type ParticipantSortColumn = (typeof PARTICIPANT_SORT_COLUMNS)[number];
 export const trialParticipantsQuerySchema = z
   .object({
     page: z.coerce
@@ -183,12 +199,30 @@ export const trialParticipantsQuerySchema = z
       .min(1, 'Invalid page size')
       .max(PARTICIPANT_PAGE_SIZE_MAX, `Page size can not be more than ${PARTICIPANT_PAGE_SIZE_MAX}`)
       .optional(),
+    filter: z
+      .string()
+      .max(
+        LIMITS.savedFilterMaxChars - 1,
+        `Filter can not be more than ${LIMITS.savedFilterMaxChars - 1} characters`,
+      )
+      .optional(),
+    sort: z.enum(PARTICIPANT_SORT_COLUMNS, { message: 'Invalid sort' }).optional(),
+    order: z.enum(['asc', 'desc'], { message: 'Invalid order' }).optional(),
   })
-  .transform(({ page, pageSize }) =>
-    page === undefined && pageSize === undefined ? undefined : { page: page ?? 1, pageSize: pageSize ?? 50 },
-  );
+  .transform(({ page, pageSize, filter, sort, order }) => ({
+    page:
+      page === undefined && pageSize === undefined
+        ? undefined
+        : { page: page ?? 1, pageSize: pageSize ?? 50 },
+    filter: filter ? filter : undefined,
+    sort:
+      sort === undefined && order === undefined ? undefined : { by: sort ?? 'id', desc: order === 'desc' },
+  }));
+export type TrialParticipantsQuery = z.output<typeof trialParticipantsQuerySchema>;
+/** The query string of GET /api/trialParticipants/{trialId} as the web sends it. */
+export type TrialParticipantsParams = z.input<typeof trialParticipantsQuerySchema>;
 
-/** GET /api/trialParticipants/{trialId}; `page`, `pageSize` and `total` only when a page was asked for. */
+/** GET /api/trialParticipants/{trialId}; `page`, `pageSize` and `total` (the rows matching the filter) only when a page was asked for. */
 export const trialParticipantsSchema = z.object({
   hiddenFields: z.array(z.enum(HIDDEN_FIELD_NAMES)),
   participants: z.array(listedParticipantSchema),

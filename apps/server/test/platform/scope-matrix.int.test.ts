@@ -108,7 +108,7 @@ describe('scope matrix: another team’s, or another trial’s, object is 404 an
       const exception = actor !== 'participant' && row.reachableBy?.[actor] ? ' (reachable by design)' : '';
       // A plain string: `as const` on the template would make TypeScript build the literal type of
       // every route × carrier × object × actor (minutes of type-checking).
-      const name: string = `${row.route} ${row.carrier}=${row.object} as ${actor}${exception}`;
+      const name: string = `${row.route}${row.query ?? ''} ${row.carrier}=${row.object} as ${actor}${exception}`;
       return [name, row, actor] as const;
     }),
   );
@@ -144,7 +144,7 @@ describe('scope matrix: another team’s, or another trial’s, object is 404 an
    * (Writes have none: a control write would change the objects the other rows use.)
    */
   const controls = SCOPE_ROWS.filter((r) => r.route.startsWith('GET ') && r.carrier !== 'list').map(
-    (row) => [`${row.route} ${row.carrier}=${row.object}`, row] as const,
+    (row) => [`${row.route}${row.query ?? ''} ${row.carrier}=${row.object}`, row] as const,
   );
   it.each(controls)('control: %s — reached by its own team', async (_name, row) => {
     const team = row.object.startsWith('otherTeam.') ? w.other : w.home;

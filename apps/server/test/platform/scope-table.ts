@@ -149,6 +149,10 @@ export const SCOPE_ROWS: readonly ScopeRow[] = [
   ...both('GET /api/teamParticipants', 'list', 'participant', { listKey: 'id' }),
   ...both('GET /api/trialParticipants/:trialId/trialCode', ':trialId', 'trial'),
   ...both('GET /api/trialParticipants/:trialId', ':trialId', 'trial'),
+  // The trial page's window (issue #24): its own query, the same scope.
+  ...both('GET /api/trialParticipants/:trialId', ':trialId', 'trial', {
+    query: '?page=1&pageSize=10&filter=scope&sort=sync&order=desc',
+  }),
   ...both('PUT /api/userTrials', 'body.trialId', 'trial', { body: trialBody }),
   row('DELETE /api/userTrials', 'body.trialId', 'otherTeam.trial', { body: ({ id }) => ({ trialId: id }) }),
   ...both('POST /api/trialParticipants', 'body.trialId', 'trial', {

@@ -37,7 +37,7 @@ export function registerParticipantRoutes(app: FastifyInstance, ctx: AppContext)
       schema: {
         tags,
         summary:
-          "The trial's participants; email and notes are left out when the team hides them. Optional ?page=&pageSize= (at most 500) for one page with the total",
+          "The trial's participants; email and notes are left out when the team hides them. Optional ?filter= (the table's global filter), ?sort=&order= (one column) and ?page=&pageSize= (at most 500) for one page with the number matching (total)",
         params: z.object({ trialId: idSchema }),
         querystring: trialParticipantsQuerySchema,
         response: { 200: trialParticipantsSchema },

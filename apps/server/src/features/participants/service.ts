@@ -125,20 +125,27 @@ export function listAnswerJson(
 
 /**
  * The trial's participants if the actor may see the trial (404 otherwise),
- * without the fields the team hides (from the session: one query in all).
+ * without the fields the team hides (from the session: one query in all):
+ * all of them, or those matching `query.filter` in `query.sort`'s order, one
+ * page of them with the number matching when `query.page` asks (decision 040).
  */
-export async function listParticipantsJson(ctx: AppContext, actor: Actor, trialId: number, paging?: Paging) {
+export async function listParticipantsJson(
+  ctx: AppContext,
+  actor: Actor,
+  trialId: number,
+  query: repo.ParticipantListWindow = {},
+) {
   const hidden = [...actor.hiddenParticipantFields];
   const now = ctx.now().toISOString();
   const row = await repo.trialParticipantsJson(ctx.db, {
     scope: visibleTrials(actor),
     trialId,
     hidden,
-    page: paging,
+    ...query,
     now,
   });
   if (!row) throw notFound(TRIAL_MESSAGES.notFound);
-  return listAnswerJson(hidden, row.participants, paging && { ...paging, total: row.total });
+  return listAnswerJson(hidden, row.participants, query.page && { ...query.page, total: row.total });
 }
 
 /**

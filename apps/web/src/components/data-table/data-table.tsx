@@ -3,7 +3,9 @@
  * global filter (debounced), sorting, paging, optional multi-row selection
  * with a maximum, user-hideable columns, CSV/XLSX export of what it shows.
  * State is remembered per `stateKey` (see table-state.ts). With `server`,
- * paging and the filter are the server's (one page of rows at a time).
+ * paging and the filter are the server's (one page of rows at a time), and
+ * sorting and the page size too where the server offers them; a selection
+ * then holds rows of every page seen (decision 040).
  */
 import {
   Alert,
@@ -36,6 +38,14 @@ import { type ExportColumn, exportRows } from './export-table';
 import { loadHiddenColumns, loadTableState, saveHiddenColumns, saveTableState } from './table-state';
 import { useOverflows } from './use-overflows';
 
+/** What a server-mode table asks its server for: the page, its size, the (debounced) filter and the sort. */
+export interface ServerTableQuery {
+  pageIndex: number;
+  pageSize: number;
+  globalFilter: string;
+  sorting: SortingState;
+}
+
 export interface DataTableProps<T> {
   data: T[];
   columns: ColumnDef<T, unknown>[];
@@ -49,16 +59,23 @@ export interface DataTableProps<T> {
   selection?: { max?: number; onChange: (rows: T[]) => void };
   /** Column ids the user may hide (remembered in localStorage). */
   hideableColumns?: Array<{ id: string; label: string }>;
-  exportAs?: { fileBase: string; columns: ExportColumn[] };
+  /** `rows`: in server mode, every row matching the filter in the table's order (the export's rows). */
+  exportAs?: { fileBase: string; columns: ExportColumn[]; rows?: () => Promise<T[]> };
   toolbar?: ReactNode;
   label: string;
   /**
-   * Paging and filtering done by the server (the database info tables): `data`
-   * is the current page, `total` the rows matching the filter. The table calls
-   * `onQueryChange` with the page and the (debounced) filter; the page size is
-   * fixed (`pageSize`) and sorting is the server's order.
+   * Paging and filtering done by the server: `data` is the current page,
+   * `total` the rows matching the filter. The table calls `onQueryChange`
+   * with what it shows. Unless `sortable`, sorting is the server's order
+   * (one column otherwise); unless `pageSizes`, the page size is fixed
+   * (`pageSize`; the database info tables).
    */
-  server?: { total: number; onQueryChange: (q: { pageIndex: number; globalFilter: string }) => void };
+  server?: {
+    total: number;
+    onQueryChange: (q: ServerTableQuery) => void;
+    sortable?: boolean;
+    pageSizes?: boolean;
+  };
 }
 
 const CONTROL_LABELS = { first: 'First', previous: 'Previous', next: 'Next', last: 'Last' } as const;
@@ -108,11 +125,20 @@ export function DataTable<T>(props: DataTableProps<T>) {
   }, [props.columns, selection]);
 
   const server = props.server;
+  // The rows selected, by id, kept while they are on another page (server mode) or filtered out.
+  const selectedRows = useRef(new Map<string, T>());
   const table = useReactTable({
     data,
     columns,
     ...(server
-      ? { manualPagination: true, manualFiltering: true, rowCount: server.total, enableSorting: false }
+      ? {
+          manualPagination: true,
+          manualFiltering: true,
+          manualSorting: true,
+          rowCount: server.total,
+          enableSorting: !!server.sortable,
+          enableMultiSort: false,
+        }
       : {}),
     getRowId: props.getRowId,
     state: { globalFilter, sorting, pagination, rowSelection, columnVisibility },
@@ -127,6 +153,12 @@ export function DataTable<T>(props: DataTableProps<T>) {
         return;
       }
       setSelectionNote(null);
+      const kept = selectedRows.current;
+      for (const id of [...kept.keys()]) if (!next[id]) kept.delete(id);
+      for (const row of data) {
+        const id = props.getRowId(row);
+        if (next[id] && !kept.has(id)) kept.set(id, row);
+      }
       setRowSelection(next);
     },
     enableMultiRowSelection: true,
@@ -138,17 +170,26 @@ export function DataTable<T>(props: DataTableProps<T>) {
     getPaginationRowModel: getPaginationRowModel(),
   });
 
-  // Tell the parent which rows are selected (in data order) whenever the selection changes.
-  // Deliberately not keyed on `data` or the callbacks: a parent passing a fresh array or
-  // function on each render must not loop.
-  const latest = useRef({ data, onChange: selection?.onChange, getRowId: props.getRowId });
-  latest.current = { data, onChange: selection?.onChange, getRowId: props.getRowId };
+  // Tell the parent which rows are selected whenever the selection changes: in data order, then
+  // (server mode) those of other pages in the order they were selected. Deliberately not keyed
+  // on `data` or the callbacks: a parent passing a fresh array or function on each render must
+  // not loop.
+  const latest = useRef({ data, onChange: selection?.onChange, getRowId: props.getRowId, paged: !!server });
+  latest.current = { data, onChange: selection?.onChange, getRowId: props.getRowId, paged: !!server };
   useEffect(() => {
-    const { data: rows, onChange, getRowId } = latest.current;
-    onChange?.(rows.filter((row) => rowSelection[getRowId(row)]));
+    const { data: rows, onChange, getRowId, paged } = latest.current;
+    const shown = rows.filter((row) => rowSelection[getRowId(row)]);
+    if (!paged) {
+      onChange?.(shown); // every row is in `data`
+      return;
+    }
+    const shownIds = new Set(shown.map(getRowId));
+    for (const row of shown) selectedRows.current.set(getRowId(row), row); // the latest copy
+    const elsewhere = [...selectedRows.current].filter(([id]) => !shownIds.has(id)).map(([, row]) => row);
+    onChange?.([...shown, ...elsewhere]);
   }, [rowSelection]);
 
-  // Server mode: ask for the page and filter shown; a new filter starts at the first page.
+  // Server mode: ask for the page, size, filter and sort shown; a new filter starts at the first page.
   const onQueryChange = useRef(server?.onQueryChange);
   onQueryChange.current = server?.onQueryChange;
   const lastFilter = useRef(globalFilter);
@@ -161,14 +202,20 @@ export function DataTable<T>(props: DataTableProps<T>) {
         return;
       }
     }
-    onQueryChange.current({ pageIndex: pagination.pageIndex, globalFilter });
-  }, [globalFilter, pagination.pageIndex]);
+    onQueryChange.current({
+      pageIndex: pagination.pageIndex,
+      pageSize: pagination.pageSize,
+      globalFilter,
+      sorting,
+    });
+  }, [globalFilter, pagination.pageIndex, pagination.pageSize, sorting]);
 
   // A filter that leaves fewer pages than the saved page goes back to the first page.
   // Not while there are no rows at all: that is a list still loading (after a reload
-  // the remembered page must survive until the rows arrive).
+  // the remembered page must survive until the rows arrive). In server mode the
+  // server's total tells (a page past the end comes back empty, with the total).
   const pageCount = table.getPageCount();
-  const hasData = data.length > 0;
+  const hasData = server ? server.total > 0 : data.length > 0;
   useEffect(() => {
     if (hasData && pagination.pageIndex > 0 && pagination.pageIndex >= pageCount)
       setPagination((p) => ({ ...p, pageIndex: 0 }));
@@ -236,16 +283,20 @@ export function DataTable<T>(props: DataTableProps<T>) {
                 {(['csv', 'xlsx'] as const).map((format) => (
                   <Menu.Item
                     key={format}
-                    onClick={() =>
+                    onClick={async () => {
+                      const { fileBase, columns: exported, rows: fetchRows } = props.exportAs!;
+                      // Every matching row, not only this page: the server's in server mode.
+                      const rows =
+                        server && fetchRows
+                          ? await fetchRows()
+                          : table.getSortedRowModel().rows.map((r) => r.original);
                       exportRows(
                         format,
-                        props.exportAs!.fileBase,
-                        props.exportAs!.columns.filter(
-                          (c) => !c.id || table.getColumn(c.id)?.getIsVisible() !== false,
-                        ),
-                        table.getSortedRowModel().rows.map((r) => r.original),
-                      )
-                    }
+                        fileBase,
+                        exported.filter((c) => !c.id || table.getColumn(c.id)?.getIsVisible() !== false),
+                        rows,
+                      );
+                    }}
                   >
                     Export as {format.toUpperCase()}
                   </Menu.Item>
@@ -328,7 +379,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
           {selection ? ` · ${Object.keys(rowSelection).length} selected (max ${maxSelection})` : ''}
         </Text>
         <Group gap="sm">
-          {!server && (
+          {(!server || server.pageSizes) && (
             <Select
               aria-label="Rows per page"
               size="xs"

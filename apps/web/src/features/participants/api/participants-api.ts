@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   AddParticipantResult,
   CodeChangeResult,
@@ -8,11 +8,13 @@ import type {
   TeamParticipants,
   TrialCodeResult,
   TrialParticipants,
+  TrialParticipantsParams,
 } from '@trialwear/contract';
 import { api } from '../../../lib/api-client';
 
 const key = (trialId: number) => ['trialParticipants', trialId] as const;
 
+/** The trial's whole list (the spec's call): for pages that look one participant up in it. */
 export function useTrialParticipants(trialId: number | undefined) {
   return useQuery({
     queryKey: key(trialId ?? 0),
@@ -20,6 +22,29 @@ export function useTrialParticipants(trialId: number | undefined) {
     enabled: !!trialId,
   });
 }
+
+const search = (params: TrialParticipantsParams) =>
+  new URLSearchParams(
+    Object.entries(params).flatMap(([k, v]) => (v === undefined || v === '' ? [] : [[k, String(v)]])),
+  ).toString();
+
+/**
+ * A window of the trial's list, paged, filtered and sorted by the server
+ * (the trial page's table, decision 040); the previous page stays shown
+ * while the next loads. Not asked until `params` is known.
+ */
+export function useTrialParticipantsWindow(trialId: number, params: TrialParticipantsParams | null) {
+  return useQuery({
+    queryKey: [...key(trialId), 'window', params] as const,
+    queryFn: () => api.get<TrialParticipants>(`/trialParticipants/${trialId}?${search(params ?? {})}`),
+    enabled: !!params,
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** Every participant matching `params`' filter, in its order (the table's export). */
+export const fetchTrialParticipants = (trialId: number, params: TrialParticipantsParams) =>
+  api.get<TrialParticipants>(`/trialParticipants/${trialId}?${search(params)}`);
 
 /** Every participant of the trials the user sees (/ParticipantsPage). */
 export function useTeamParticipants(teamId: number | null) {
@@ -74,11 +99,14 @@ export function useParticipantMutations(trialId: number) {
     remove: useMutation({
       mutationFn: (id: number) => api.delete<DeleteParticipantResult>('/participant', { id }),
       // The list updates locally (core §2): the trial page, opened next, must not show the
-      // deleted row while its (inactive, so not yet refetched) query reloads.
+      // deleted row while its (inactive, so not yet refetched) queries reload: the whole
+      // list and every window of it.
       onSuccess: (_res, id) => {
-        qc.setQueryData<TrialParticipants>(key(trialId), (old) =>
-          old ? { ...old, participants: old.participants.filter((p) => p.id !== id) } : old,
-        );
+        qc.setQueriesData<TrialParticipants>({ queryKey: key(trialId) }, (old) => {
+          if (!old?.participants.some((p) => p.id === id)) return old;
+          const participants = old.participants.filter((p) => p.id !== id);
+          return { ...old, participants, ...(old.total === undefined ? {} : { total: old.total - 1 }) };
+        });
         return refresh();
       },
     }),

@@ -8,7 +8,11 @@ import { PhiBanner } from '../../../components/phi-banner';
 import { useCurrentTrial } from '../../../lib/current-trial';
 import { canManageParticipants } from '../../../lib/permissions';
 import { useSession } from '../../../lib/session/session-context';
-import { useParticipantMutations, useTrialCode, useTrialParticipants } from '../api/participants-api';
+import { useParticipantMutations, useTrialCode, useTrialParticipantsWindow } from '../api/participants-api';
+
+// The form needs only the team's hidden fields, which come with any answer: one small page, not the trial.
+const SMALLEST_PAGE = { page: 1, pageSize: 10 };
+
 import {
   ParticipantFields,
   type ParticipantFormValues,
@@ -49,7 +53,7 @@ export default function AddParticipantPage() {
 
 function AddParticipantForm({ trialId, title }: { trialId: number; title: string }) {
   const navigate = useNavigate();
-  const list = useTrialParticipants(trialId);
+  const list = useTrialParticipantsWindow(trialId, SMALLEST_PAGE);
   const code = useTrialCode(trialId);
   const { add } = useParticipantMutations(trialId);
   const hidden = list.data?.hiddenFields ?? BOTH_HIDDEN;

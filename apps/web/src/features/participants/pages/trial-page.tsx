@@ -4,19 +4,22 @@ import {
   type HiddenField,
   type ListedParticipant,
   PARTICIPANT_MESSAGES,
+  PARTICIPANT_SORT_COLUMNS,
+  type ParticipantSortColumn,
   TABLE,
   TRIAL_MESSAGES,
   type Trial,
+  type TrialParticipantsParams,
 } from '@trialwear/contract';
 import { useCallback, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { DataTable } from '../../../components/data-table/data-table';
+import { DataTable, type ServerTableQuery } from '../../../components/data-table/data-table';
 import { displayableMessage } from '../../../lib/api-client';
 import { useCurrentTrial } from '../../../lib/current-trial';
 import { canManageParticipants, canManageTrialUsers } from '../../../lib/permissions';
 import { useSession } from '../../../lib/session/session-context';
 import { useDeviceStatusRefresh } from '../../device-links';
-import { useTrialCode, useTrialParticipants } from '../api/participants-api';
+import { fetchTrialParticipants, useTrialCode, useTrialParticipantsWindow } from '../api/participants-api';
 import { EditParticipantModal } from '../components/edit-participant-modal';
 import {
   hideableParticipantColumns,
@@ -28,6 +31,21 @@ import {
 const BOTH_HIDDEN: HiddenField[] = ['email', 'notes'];
 const NO_ROWS: ListedParticipant[] = [];
 
+/**
+ * What the table shows, as the list's query (decision 040): the page, its
+ * size, the global filter and the one sorted column.
+ */
+function listParams(q: ServerTableQuery): TrialParticipantsParams {
+  const sort = q.sorting[0];
+  const sortable = sort && (PARTICIPANT_SORT_COLUMNS as readonly string[]).includes(sort.id);
+  return {
+    page: q.pageIndex + 1,
+    pageSize: q.pageSize,
+    filter: q.globalFilter || undefined,
+    ...(sortable ? { sort: sort.id as ParticipantSortColumn, order: sort.desc ? 'desc' : 'asc' } : {}),
+  };
+}
+
 export default function TrialPage() {
   const trial = useCurrentTrial();
   if (!trial) return <Alert color="red">{TRIAL_MESSAGES.notFound}</Alert>;
@@ -38,7 +56,10 @@ function TrialParticipants({ trial }: { trial: Trial }) {
   const { session } = useSession();
   const role = session.kind === 'authorized' ? session.user.role : null;
   const navigate = useNavigate();
-  const list = useTrialParticipants(trial.trialId);
+  // The table asks for what it shows (its remembered state first); the server pages, filters and sorts.
+  const [params, setParams] = useState<TrialParticipantsParams | null>(null);
+  const onQueryChange = useCallback((q: ServerTableQuery) => setParams(listParams(q)), []);
+  const list = useTrialParticipantsWindow(trial.trialId, params);
   const code = useTrialCode(trial.trialId);
   const hidden = list.data?.hiddenFields ?? BOTH_HIDDEN;
   const [selected, setSelected] = useState<ListedParticipant[]>([]);
@@ -74,6 +95,12 @@ function TrialParticipants({ trial }: { trial: Trial }) {
   }, [hidden, writer, navigate, trial]);
 
   const exportColumns = useMemo(() => participantExportColumns(hidden), [hidden]);
+  // The export holds every participant matching the filter, in the table's order: not only this page.
+  const exportRows = useCallback(async () => {
+    if (!params) return [];
+    const { page: _page, pageSize: _size, ...matching } = params;
+    return (await fetchTrialParticipants(trial.trialId, matching)).participants;
+  }, [params, trial.trialId]);
   const hideable = useMemo(() => hideableParticipantColumns(hidden), [hidden]);
 
   const onSelection = useCallback((rows: ListedParticipant[]) => setSelected(rows), []);
@@ -143,10 +170,15 @@ function TrialParticipants({ trial }: { trial: Trial }) {
         columns={columns}
         getRowId={(p) => String(p.id)}
         stateKey={`participants.${trial.trialId}`}
-        emptyText={list.isLoading ? 'Loading…' : PARTICIPANT_MESSAGES.emptyTrial}
+        emptyText={list.isLoading || !params ? 'Loading…' : PARTICIPANT_MESSAGES.emptyTrial}
         selection={{ max: TABLE.participantSelectionMax, onChange: onSelection }}
         hideableColumns={hideable}
-        exportAs={{ fileBase: `trial_${trial.trialNumber}_participants`, columns: exportColumns }}
+        exportAs={{
+          fileBase: `trial_${trial.trialNumber}_participants`,
+          columns: exportColumns,
+          rows: exportRows,
+        }}
+        server={{ total: list.data?.total ?? 0, onQueryChange, sortable: true, pageSizes: true }}
         toolbar={
           <Button variant="light" disabled={selected.length === 0} onClick={viewSelected}>
             {selected.length > 1 ? `View data of ${selected.length} participants` : 'View participant data'}
