@@ -25,11 +25,14 @@ export interface Cursor {
   date: string | null;
   /** Timed readings: the instant of the newest reading stored. */
   at: Date | null;
+  /** Intraday metrics: every day up to this local date was read after the tracker uploaded it whole. */
+  complete?: string | null;
 }
 
 export interface CursorUpdate {
   date?: string | null;
   at?: Date | null;
+  complete?: string | null;
 }
 
 /** One provider read (or a short series of pages) and what it gives. */
@@ -56,6 +59,8 @@ export interface SyncIO {
   series(query: DataQuery, timeZone: string | null): Promise<SeriesSet>;
   /** The participant's IANA zone (Fitbit profile, cached). */
   zone(): Promise<string>;
+  /** When the tracker last uploaded to the provider (its device list, kept by the device check); null if not known. */
+  uploadedAt: Date | null;
   cursor(metric: string): Cursor;
   /** Store one group's readings and cursors now (one transaction). */
   store(group: GroupResult): Promise<void>;

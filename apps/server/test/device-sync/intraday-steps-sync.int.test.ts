@@ -9,7 +9,7 @@
  * stored day (intraday_days, decision 039) instead of adding to it.
  */
 import { fitbitDay, fitbitIntradayDataset, fitbitUserId, fitbitUserTimezone } from '@trialwear/simulators';
-import { addDays } from '@trialwear/zone';
+import { addDays, instantOfLocal } from '@trialwear/zone';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storedReadings } from '../../src/features/readings/repo.js';
 import { syncDevice } from '../../src/jobs/device-sync/sync-device.js';
@@ -173,5 +173,73 @@ describe('intraday steps through the sync, both Fitbit APIs', () => {
       .where('local_date', '=', TODAY)
       .execute();
     expect(days).toEqual([{ local_date: TODAY, value_count: want.length }]);
+  });
+
+  it('days read before the tracker uploaded them whole are read again once its upload covers them', async () => {
+    const { pid, deviceId, legacyUser } = await sydneyLinked('legacy');
+    const tz = 'Australia/Sydney';
+    // The device check last saw the tracker upload at 14:00 on the 17th (away from the phone since).
+    const uploadedAt = (local: string) =>
+      t.ctx.db
+        .insertInto('device_sync_state')
+        .values({
+          participant_device_id: deviceId,
+          provider_last_sync_at: new Date(instantOfLocal(tz, local)),
+        })
+        .onConflict((oc) =>
+          oc
+            .column('participant_device_id')
+            .doUpdateSet({ provider_last_sync_at: new Date(instantOfLocal(tz, local)) }),
+        )
+        .execute();
+    await uploadedAt('2027-04-17T14:00:00');
+    await syncToToday(deviceId);
+    const completeDate = async () =>
+      (
+        await t.ctx.db
+          .selectFrom('device_sync_cursors')
+          .select('complete_date')
+          .where('participant_device_id', '=', deviceId)
+          .where('metric_key', '=', 'steps_intraday')
+          .executeTakeFirstOrThrow()
+      ).complete_date;
+    expect(await completeDate()).toBe('2027-04-16');
+
+    // The tracker comes back and uploads: the 18th turns out to have been worn 5 hours only.
+    await simControl(t, 'fitbit').post('wear', {
+      userId: legacyUser,
+      from: '2027-04-18',
+      days: 1,
+      hoursPerDay: 5,
+    });
+    const stale = await storedReadings(t.ctx.db, pid, 'steps_intraday', {
+      from: '2027-04-18',
+      to: '2027-04-18',
+    });
+    expect(stale.map((m) => [m.local_time, m.value])).not.toEqual(
+      fitbitIntradayDataset(legacyUser, '2027-04-18', 'steps', '1min').dataset.map((w) => [w.time, w.value]),
+    );
+    await uploadedAt('2027-04-20T10:30:00');
+    const sim = simControl(t, 'fitbit');
+    const before = await sim.calls(legacyUser);
+    const r = await syncDevice(t.ctx, deviceId);
+    expect(r.status).toBe('synced');
+    // The daily steps, and the 17th to today again.
+    expect((await sim.calls(legacyUser)) - before).toBe(1 + 4);
+    for (const date of ['2027-04-17', '2027-04-18', '2027-04-19'])
+      expect(
+        (await storedReadings(t.ctx.db, pid, 'steps_intraday', { from: date, to: date })).map((m) => [
+          m.local_time,
+          m.value,
+        ]),
+        date,
+      ).toEqual(
+        fitbitIntradayDataset(legacyUser, date, 'steps', '1min').dataset.map((w) => [w.time, w.value]),
+      );
+    expect(await completeDate()).toBe('2027-04-19');
+    // Nothing more to catch up: the next run reads today only.
+    const again = await sim.calls(legacyUser);
+    await syncDevice(t.ctx, deviceId);
+    expect((await sim.calls(legacyUser)) - again).toBe(1 + 1);
   });
 });

@@ -85,6 +85,8 @@ export interface DeviceSyncCursorsTable {
   cursor_at: Timestamp | null;
   last_success_at: Timestamp | null;
   rows_upserted: Generated<number>;
+  /** Intraday metrics: every day up to this local date was read after the tracker uploaded it whole (022). */
+  complete_date: DateOnly | null;
 }
 
 export interface ParticipantSummariesTable {

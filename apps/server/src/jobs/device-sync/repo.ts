@@ -76,10 +76,12 @@ export async function metricsFor(db: Db, teamId: number, provider: LinkProvider)
 export async function cursors(db: Db, deviceId: number): Promise<Map<string, Cursor>> {
   const rows = await db
     .selectFrom('device_sync_cursors')
-    .select(['metric_key', 'cursor_date', 'cursor_at'])
+    .select(['metric_key', 'cursor_date', 'cursor_at', 'complete_date'])
     .where('participant_device_id', '=', deviceId)
     .execute();
-  return new Map(rows.map((r) => [r.metric_key, { date: r.cursor_date, at: r.cursor_at }]));
+  return new Map(
+    rows.map((r) => [r.metric_key, { date: r.cursor_date, at: r.cursor_at, complete: r.complete_date }]),
+  );
 }
 
 export interface DeviceRef {
@@ -124,6 +126,7 @@ export async function storeGroup(
       const set = {
         ...(group.cursor.date !== undefined ? { cursor_date: group.cursor.date } : {}),
         ...(group.cursor.at !== undefined ? { cursor_at: group.cursor.at } : {}),
+        ...(group.cursor.complete !== undefined ? { complete_date: group.cursor.complete } : {}),
         last_success_at: fetchedAt,
       };
       await trx

@@ -141,6 +141,7 @@ export async function syncDevice(
       );
       return zone;
     },
+    uploadedAt: state?.provider_last_sync_at ?? null,
     cursor: (m) => fromRange(cursors.get(m) ?? { date: null, at: null }, range.from),
     ...(range.from
       ? { catchUpDays: Math.ceil((now.getTime() - Date.parse(range.from)) / 86_400_000) + 2 }
@@ -215,6 +216,7 @@ function fromRange(c: Cursor, from: string | undefined): Cursor {
   // A day before: the local date `from` starts up to 14 hours before its UTC midnight.
   const at = new Date(Date.parse(`${from}T00:00:00Z`) - 86_400_000);
   return {
+    ...c,
     date: c.date && c.date < from ? c.date : from,
     at: c.at && c.at < at ? c.at : at,
   };

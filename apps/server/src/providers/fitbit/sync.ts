@@ -180,15 +180,32 @@ const INTRADAY: readonly { key: string; path: (day: string) => string; seriesMet
   },
 ];
 
-/** One intraday metric: one call per local day, at most INTRADAY_DAYS_PER_RUN per sync. */
+/**
+ * One intraday metric: one call per local day, at most INTRADAY_DAYS_PER_RUN
+ * per sync. A day read before the tracker had uploaded all of it (the
+ * tracker away from the phone: Fitbit has the day in part) is read again
+ * once the tracker's upload covers it: the cursor's `complete` is the last
+ * date up to which every day was read whole, and a run that finds the day
+ * after it now covered (the device list's last sync, kept by the hourly
+ * device check) starts from there. Without a known upload time every day
+ * read counts as whole (a new link before its first device check).
+ */
 async function syncIntraday(
   io: SyncIO,
   tz: string,
   metric: (typeof INTRADAY)[number],
   start: string,
   today: string,
+  floor: string,
 ) {
+  let complete = io.cursor(metric.key).complete ?? null;
+  const uploaded = io.uploadedAt;
+  const whole = (date: string) =>
+    uploaded === null || uploaded.getTime() >= instantOfLocal(tz, `${addDays(date, 1)}T00:00:00`);
   let day = start;
+  // Days read before the upload that now covers them: read again from the first of them.
+  if (complete && addDays(complete, 1) < day && whole(addDays(complete, 1)))
+    day = [addDays(complete, 1), floor].sort().at(-1)!;
   for (let n = 0; n < INTRADAY_DAYS_PER_RUN && day <= today; n++, day = addDays(day, 1)) {
     let readings: Reading[];
     try {
@@ -202,8 +219,10 @@ async function syncIntraday(
       io.fail({ metrics: [metric.key], error: err.message });
       return;
     }
+    // Every day up to this one read whole (the days of a backfill before it had none to wait for).
+    if (whole(day) && (complete === null || (complete < day && complete >= addDays(day, -1)))) complete = day;
     // The whole day at once: the store replaces the day's stored minutes (a revised day).
-    await io.store({ metrics: [metric.key], readings, cursor: { date: day } });
+    await io.store({ metrics: [metric.key], readings, cursor: { date: day, complete } });
   }
   // Stopped by the per-run limit with a day not read yet: more to read.
   if (day <= today) io.more();
@@ -242,7 +261,7 @@ export const fitbitSync: ProviderSync = {
     for (const metric of INTRADAY) {
       if (!metrics.includes(metric.key)) continue;
       const from = io.cursor(metric.key).date ?? firstDay;
-      await syncIntraday(io, tz, metric, from < floor ? floor : from, today);
+      await syncIntraday(io, tz, metric, from < floor ? floor : from, today, floor);
     }
   },
 };
