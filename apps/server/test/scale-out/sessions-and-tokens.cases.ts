@@ -43,6 +43,13 @@ export function sessionsAndTokensCases(cl: Cluster) {
         participantId: number;
       }
     ).participantId;
+    // These cases count the device's provider calls: the demo team's stored metrics (whose
+    // background sync the link would start) are set aside, so only the cases' own calls count.
+    await db.query(
+      `UPDATE team_storage_settings SET is_enabled = false
+       WHERE team_id = (SELECT team_id FROM participants WHERE id = $1)`,
+      [participantId],
+    );
     const req = await admin.post(`/api/participantDevices/${participantId}/fitbit/consentRequest`, {});
     expect(req.status).toBe(200);
     const { link } = (await req.json()) as { link: string };

@@ -105,7 +105,14 @@ describe('the legacy Fitbit Web API as normalized series', () => {
           endTime: '2026-03-02T06:40:00.000',
           minutesAsleep: 410,
           isMainSleep: true,
-          levels: { summary: { deep: { minutes: 80 }, light: { minutes: 200 }, rem: { minutes: 90 } } },
+          levels: {
+            summary: { deep: { minutes: 80 }, light: { minutes: 200 }, rem: { minutes: 90 } },
+            data: [
+              { dateTime: '2026-03-01T23:10:00.000', level: 'light', seconds: 1800 },
+              { dateTime: '2026-03-01T23:40:00.000', level: 'deep', seconds: 2400 },
+              { dateTime: 'not a time', level: 'rem' }, // malformed: left out
+            ],
+          },
         },
       ],
     });
@@ -123,7 +130,21 @@ describe('the legacy Fitbit Web API as normalized series', () => {
     };
     expect(only(set, 'sleep_duration').points).toEqual([{ ...base, value: 410, detail: times }]);
     expect(only(set, 'sleep_stages').points).toEqual([
-      { ...base, value: null, detail: { ...times, deep: 80, light: 200, rem: 90, wake: null } },
+      {
+        ...base,
+        value: null,
+        detail: {
+          ...times,
+          deep: 80,
+          light: 200,
+          rem: 90,
+          wake: null,
+          intervals: [
+            { dateTime: '2026-03-01T23:10:00.000', level: 'light', seconds: 1800 },
+            { dateTime: '2026-03-01T23:40:00.000', level: 'deep', seconds: 2400 },
+          ],
+        },
+      },
     ]);
   });
 

@@ -136,6 +136,22 @@ describe('googleToSeries', () => {
                   civilEndTime: { date: gdate('2026-10-15'), time: { hours: 5, minutes: 22 } },
                 },
                 metadata: { mainSleep: true },
+                stages: [
+                  {
+                    startTime: '2026-10-14T21:08:00Z',
+                    startUtcOffset: '3600s',
+                    endTime: '2026-10-14T21:38:00Z',
+                    endUtcOffset: '3600s',
+                    type: 'LIGHT',
+                  },
+                  {
+                    startTime: '2026-10-14T21:38:00Z',
+                    startUtcOffset: '3600s',
+                    endTime: '2026-10-14T21:40:30Z',
+                    endUtcOffset: '3600s',
+                    type: 'AWAKE',
+                  },
+                ],
                 summary: {
                   minutesAsleep: '406',
                   minutesInSleepPeriod: '434',
@@ -165,7 +181,24 @@ describe('googleToSeries', () => {
       [
         'sleep_stages',
         'min',
-        [{ ...at, value: null, detail: { ...base, deep: 80, light: 220, rem: 106, wake: 28 } }],
+        [
+          {
+            ...at,
+            value: null,
+            detail: {
+              ...base,
+              deep: 80,
+              light: 220,
+              rem: 106,
+              wake: 28,
+              // The stages as legacy levels.data: local start, AWAKE as wake, seconds.
+              intervals: [
+                { dateTime: '2026-10-14T22:08:00.000', level: 'light', seconds: 1800 },
+                { dateTime: '2026-10-14T22:38:00.000', level: 'wake', seconds: 150 },
+              ],
+            },
+          },
+        ],
       ],
     ]);
   });
