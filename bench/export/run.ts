@@ -2,7 +2,7 @@
  * Export (issues #12 and #24, performance): the archive writer against
  * `psql COPY … TO STDOUT CSV | gzip -6` over the same rows, in the same run
  * (budget: ≥ 0.8× its rows/s), the writer's peak RSS (budget: < 250 MB;
- * #24: < 300 MB), the same archive as Parquet (#24 item 4, decision 040:
+ * #24: < 300 MB), the same archive as Parquet (#24 item 4, decision 042:
  * ≥ 1.0× the baseline's rows/s, peak RSS < 300 MB), and a 100 MB download
  * over HTTP against reading the file from disk (budget: ≥ 0.8×).
  *

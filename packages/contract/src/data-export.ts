@@ -121,7 +121,7 @@ export const exportModeSchema = z.enum(EXPORT_MODES);
 export type ExportMode = z.infer<typeof exportModeSchema>;
 
 /**
- * The data files' format (issue #24, decision 040): `csv` (the spec's CSV in
+ * The data files' format (issue #24, decision 042): `csv` (the spec's CSV in
  * a ZIP, the default when absent) or `parquet` (one typed Parquet file per
  * metric, whatever the export mode; the data dictionary and manifest as for CSV).
  */

@@ -1,5 +1,5 @@
 /*
- * The Parquet export (issue #24 item 4, decision 040): the same request
+ * The Parquet export (issue #24 item 4, decision 042): the same request
  * written as CSV (separate tabs) and as Parquet over the archive world
  * (support/archive-world.ts: London across the spring DST change,
  * Kiritimati at +14:00, Los Angeles at -07:00, an intraday metric stored as

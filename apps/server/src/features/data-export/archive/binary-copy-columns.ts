@@ -1,5 +1,5 @@
 /*
- * The export's data rows for Parquet (issue #24, decision 040): the same
+ * The export's data rows for Parquet (issue #24, decision 042): the same
  * binary COPY as the CSV's (binary-copy-rows.ts) read into column arrays of
  * at most `groupRows` rows, which parquet-entry.ts writes as one row group
  * each. Every value is the CSV's, typed:

@@ -1,5 +1,5 @@
 /*
- * One Parquet data file of the export (issue #24, decision 040): a metric's
+ * One Parquet data file of the export (issue #24, decision 042): a metric's
  * rows, every participant's in turn, written with hyparquet-writer's
  * ParquetWriter as row groups of at most GROUP_ROWS rows, so memory holds one
  * group's columns and its encoded bytes, never the file:

@@ -6,7 +6,7 @@
  *   → yazl (deflate, CRC-32; ZIP64 as soon as an entry or offset needs it)
  *   → `out` (the export storage's writer)
  *
- * With `format: 'parquet'` (issue #24, decision 040) the data files are one
+ * With `format: 'parquet'` (issue #24, decision 042) the data files are one
  * Parquet file per metric instead (parquet-entry.ts), stored in the ZIP
  * without deflate (their pages are compressed already); the dictionary and
  * the manifest are the same.
