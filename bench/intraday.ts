@@ -97,7 +97,9 @@ function generate(teamId: number, participantIds: number[]): ReadingRow[][] {
         const rand = prng(pid * 1000 + d * 10 + (metric === 'steps_intraday' ? 1 : 0));
         let hr = 60;
         const localDate = new Date(START + d * 86_400_000 + OFFSET_MIN * 60_000).toISOString().slice(0, 10);
-        for (let m = 0; m < 1440; m++)
+        for (let m = 0; m < 1440; m++) {
+          // Heart rate walks from the minute before; steps are drawn per minute.
+          if (metric !== 'steps_intraday') hr = heartAt(rand, hr, m);
           day.push({
             participant_id: pid,
             team_id: teamId,
@@ -106,8 +108,9 @@ function generate(teamId: number, participantIds: number[]): ReadingRow[][] {
             local_date: localDate,
             local_time: `${pad(Math.floor(m / 60))}:${pad(m % 60)}:00`,
             utc_offset_minutes: OFFSET_MIN,
-            value: metric === 'steps_intraday' ? stepsAt(rand, m) : (hr = heartAt(rand, hr, m)),
+            value: metric === 'steps_intraday' ? stepsAt(rand, m) : hr,
           });
+        }
         batches.push(day);
       }
   return batches;
