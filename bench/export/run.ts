@@ -2,8 +2,9 @@
  * Export (issues #12 and #24, performance): the archive writer against
  * `psql COPY … TO STDOUT CSV | gzip -6` over the same rows, in the same run
  * (budget: ≥ 0.8× its rows/s), the writer's peak RSS (budget: < 250 MB;
- * #24: < 300 MB), and a 100 MB download over HTTP against reading the file
- * from disk (budget: ≥ 0.8×).
+ * #24: < 300 MB), the same archive as Parquet (#24 item 4, decision 042:
+ * ≥ 1.0× the baseline's rows/s, peak RSS < 300 MB), and a 100 MB download
+ * over HTTP against reading the file from disk (budget: ≥ 0.8×).
  *
  * Setup (support/readings-db.ts): an embedded PostgreSQL in a temp DATA_DIR,
  * migrated as the server migrates it, 50 participants (codes BENCH0001…) each
@@ -18,6 +19,7 @@
  * - writer: a child process (writer.ts) runs writeExportArchive (single-tab,
  *   every participant, both metrics, every day) into the directory export
  *   storage (temp file, fsync, rename); it reports its time and its VmHWM;
+ * - parquet: the same with `format: 'parquet'` (one Parquet file per metric);
  * - psql | gzip -6: `COPY (SELECT <the stored columns> FROM bench_rows … ORDER BY
  *   participant_id, metric_key, measured_at) TO STDOUT (FORMAT csv)` for the
  *   same participants, metrics and local dates, through psql and gzip -6 to
@@ -34,6 +36,7 @@
  * case) and with it cached.
  *
  *   npx tsx --conditions=source bench/export/run.ts        # BENCH_ROWS=1000000 for a quick run
+ *   BENCH_CASES=parquet,baseline …                           # leave the CSV writer out
  *   BENCH_PARTS=download npx tsx --conditions=source bench/export/run.ts   # the download alone
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -50,6 +53,8 @@ const ROWS = Number(process.env.BENCH_ROWS ?? 10_000_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
 const DOWNLOAD_MB = Number(process.env.BENCH_DOWNLOAD_MB ?? 100);
 const DOWNLOAD_ROUNDS = Number(process.env.BENCH_DOWNLOAD_ROUNDS ?? 5);
+/** Which export cases run: `writer` (CSV), `parquet`, `baseline` (comma-separated; default all). */
+const CASES = new Set((process.env.BENCH_CASES ?? 'writer,parquet,baseline').split(','));
 /** Which parts run: `export`, `download` or both (comma-separated). */
 const PARTS = new Set((process.env.BENCH_PARTS ?? 'export,download').split(','));
 const PARTICIPANTS = 50;
@@ -226,23 +231,30 @@ async function exportBench(work: string) {
     }
     console.log(`writer's per-part plan:\n  ${partPlan.rows.map((r) => r['QUERY PLAN']).join('\n  ')}`);
 
-    const times: Record<'writer' | 'psql | gzip -6', number[]> = { writer: [], 'psql | gzip -6': [] };
+    const times: Record<'writer' | 'parquet' | 'psql | gzip -6', number[]> = {
+      writer: [],
+      parquet: [],
+      'psql | gzip -6': [],
+    };
     // CPU seconds per case: PostgreSQL's (the postmaster and its backends) and the client's
     // (the writer process; psql and gzip), to tell where the time goes.
     const cpu: Record<keyof typeof times, { pg: number[]; client: number[] }> = {
       writer: { pg: [], client: [] },
+      parquet: { pg: [], client: [] },
       'psql | gzip -6': { pg: [], client: [] },
     };
     const pgCpu = () => cpuMs(postmasterPid(bench.dataDir), true);
     const sizes: Record<string, number> = {};
-    const rss: number[] = [];
+    const rss: Record<string, number[]> = { writer: [], parquet: [] };
+    const cases = (['writer', 'parquet', 'psql | gzip -6'] as const).filter((c) =>
+      CASES.has(c === 'psql | gzip -6' ? 'baseline' : c),
+    );
     for (let round = 0; round < ROUNDS; round++) {
-      const order: (keyof typeof times)[] =
-        round % 2 ? ['psql | gzip -6', 'writer'] : ['writer', 'psql | gzip -6'];
+      const order: (keyof typeof times)[] = round % 2 ? [...cases].reverse() : [...cases];
       for (const name of order) {
         await maintenance('CHECKPOINT');
         const pg0 = pgCpu();
-        if (name === 'writer') {
+        if (name === 'writer' || name === 'parquet') {
           const out = await run(
             process.execPath,
             [...process.execArgv, path.join(root, 'bench/export/writer.ts')],
@@ -251,8 +263,8 @@ async function exportBench(work: string) {
               BENCH_EXPORT: JSON.stringify({
                 databaseUrl: connectionString,
                 dir: work,
-                key: `writer-${round}.zip`,
-                request,
+                key: `${name}-${round}.zip`,
+                request: name === 'parquet' ? { ...request, format: 'parquet' } : request,
               }),
             },
           );
@@ -265,16 +277,16 @@ async function exportBench(work: string) {
             progressCalls: number;
             cpuMs: number;
           };
-          cpu.writer.pg.push(pgCpu() - pg0);
-          cpu.writer.client.push(r.cpuMs);
-          if (r.rows !== total) throw new Error(`the writer exported ${r.rows} rows, not ${total}`);
-          times.writer.push(r.ms);
-          rss.push(r.vmHwmKb);
-          sizes.writer = r.bytes;
+          cpu[name].pg.push(pgCpu() - pg0);
+          cpu[name].client.push(r.cpuMs);
+          if (r.rows !== total) throw new Error(`the ${name} writer exported ${r.rows} rows, not ${total}`);
+          times[name].push(r.ms);
+          rss[name]!.push(r.vmHwmKb);
+          sizes[name] = r.bytes;
           console.log(
-            `round ${round + 1} writer: ${(r.ms / 1000).toFixed(1)} s, ${fmt(r.rows / (r.ms / 1000))} rows/s, ${(r.bytes / 1048576).toFixed(1)} MiB ZIP, peak RSS ${(r.vmHwmKb / 1024).toFixed(0)} MiB (at start ${(r.startKb / 1024).toFixed(0)} MiB), ${r.progressCalls} progress calls`,
+            `round ${round + 1} ${name}: ${(r.ms / 1000).toFixed(1)} s, ${fmt(r.rows / (r.ms / 1000))} rows/s, ${(r.bytes / 1048576).toFixed(1)} MiB ZIP, peak RSS ${(r.vmHwmKb / 1024).toFixed(0)} MiB (at start ${(r.startKb / 1024).toFixed(0)} MiB), ${r.progressCalls} progress calls`,
           );
-          fs.rmSync(path.join(work, `writer-${round}.zip`), { force: true });
+          fs.rmSync(path.join(work, `${name}-${round}.zip`), { force: true });
         } else {
           const file = path.join(work, `baseline-${round}.csv.gz`);
           const r = await run(
@@ -308,22 +320,30 @@ async function exportBench(work: string) {
       }
     }
     const rate = (name: keyof typeof times) => total / (median(times[name]) / 1000);
-    const ratio = rate('writer') / rate('psql | gzip -6');
-    const peak = Math.max(...rss) / 1024;
     console.log(
       `\n${'case'.padEnd(16)} ${'median'.padStart(8)} ${'rows/s'.padStart(11)} ${'MiB'.padStart(8)} ${'PG CPU'.padStart(8)} ${'client CPU'.padStart(11)}`,
     );
     const cpuS = (xs: number[]) => `${(median(xs) / 1000).toFixed(1)} s`;
-    for (const name of Object.keys(times) as (keyof typeof times)[])
+    for (const name of cases)
       console.log(
         `${name.padEnd(16)} ${`${(median(times[name]) / 1000).toFixed(1)} s`.padStart(8)} ${fmt(rate(name)).padStart(11)} ${(sizes[name]! / 1048576).toFixed(1).padStart(8)} ${cpuS(cpu[name].pg).padStart(8)} ${cpuS(cpu[name].client).padStart(11)}`,
       );
-    console.log(
-      `writer / baseline: ${ratio.toFixed(2)}× (target ≥ 0.8×: ${ratio >= 0.8 ? 'met' : 'MISSED'})`,
-    );
-    console.log(
-      `writer peak RSS: ${peak.toFixed(0)} MiB (target < 250 MB: ${peak * 1.048576 < 250 ? 'met' : 'MISSED'})`,
-    );
+    // Targets: the CSV writer ≥ 0.8× and < 250 MB (#12); Parquet ≥ 1.0× and < 300 MB (#24 item 4).
+    const targets = { writer: { ratio: 0.8, mb: 250 }, parquet: { ratio: 1.0, mb: 300 } } as const;
+    for (const name of ['writer', 'parquet'] as const) {
+      if (!cases.includes(name)) continue;
+      const peak = Math.max(...rss[name]!) / 1024;
+      const { ratio: want, mb } = targets[name];
+      if (cases.includes('psql | gzip -6')) {
+        const ratio = rate(name) / rate('psql | gzip -6');
+        console.log(
+          `${name} / baseline: ${ratio.toFixed(2)}× (target ≥ ${want.toFixed(1)}×: ${ratio >= want ? 'met' : 'MISSED'})`,
+        );
+      }
+      console.log(
+        `${name} peak RSS: ${peak.toFixed(0)} MiB (target < ${mb} MB: ${peak * 1.048576 < mb ? 'met' : 'MISSED'})`,
+      );
+    }
   } finally {
     await bench.stop();
   }

@@ -14,6 +14,10 @@ export const zipNames = (zipPath: string): string[] =>
 export const zipText = (zipPath: string, name: string): string =>
   execFileSync('unzip', ['-p', zipPath, name], { encoding: 'utf8' });
 
+/** A member's bytes (a Parquet file). */
+export const zipBytes = (zipPath: string, name: string): Buffer =>
+  execFileSync('unzip', ['-p', zipPath, name], { maxBuffer: 256 * 1024 * 1024 });
+
 /** A CSV member's lines, header first, without the BOM and the quotes (the journeys' values hold no comma). */
 export const csvLines = (zipPath: string, name: string): string[] =>
   zipText(zipPath, name)

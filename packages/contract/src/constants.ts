@@ -63,6 +63,8 @@ export const EXPORT = {
   jobsListLimit: 10,
   pollMs: 10_000,
   modes: ['separate-tabs', 'single-tab'] as const,
+  /** The data files' format (issue #24): CSV (the spec's, the default) or Parquet, one file per metric. */
+  formats: ['csv', 'parquet'] as const,
 } as const;
 
 /** Retention shown in years: days/365 with one decimal (admin §9). */

@@ -6,6 +6,7 @@ import {
   exportCallError,
   exportDateIssue,
   exportDateIssueField,
+  exportJobParamsSchema,
   exportProgressPercent,
   isReservedFileName,
   EXPORT_MESSAGES as M,
@@ -151,5 +152,38 @@ describe('page helpers', () => {
     expect(exportProgressPercent(null)).toBeNull();
     expect(exportProgressPercent({ rowsWritten: 0, rowsTotal: 0 })).toBeNull();
     expect(exportProgressPercent({ rowsWritten: 50, rowsTotal: 200 })).toBe(25);
+  });
+});
+
+describe("the data files' format (issue #24)", () => {
+  it('is csv when absent, and csv or parquet when given', () => {
+    expect(batchExportBodySchema.parse(valid).format).toBe('csv');
+    expect(batchExportBodySchema.parse({ ...valid, format: 'csv' }).format).toBe('csv');
+    expect(batchExportBodySchema.parse({ ...valid, format: 'parquet' }).format).toBe('parquet');
+    expect(messages({ ...valid, format: 'parquet' })).toEqual([]);
+  });
+  it.each([['PARQUET'], ['xlsx'], [''], [null], [1]])(
+    'refuses %o with its message, under format',
+    (format) => {
+      const r = batchExportBodySchema.safeParse({ ...valid, format });
+      expect(r.success).toBe(false);
+      expect(r.error?.issues.map((i) => ({ path: i.path.join('.'), message: i.message }))).toEqual([
+        { path: 'format', message: M.formatInvalid },
+      ]);
+    },
+  );
+  it('a job stored before the format existed reads as csv', () => {
+    const stored = {
+      fileName: 'old',
+      startDate: '2026-01-01',
+      endDate: '2026-01-02',
+      participantIds: [1],
+      metrics: ['steps'],
+      trialId: 1,
+      deviceId: 2,
+      exportMode: 'single-tab',
+    };
+    expect(exportJobParamsSchema.parse(stored).format).toBe('csv');
+    expect(exportJobParamsSchema.parse({ ...stored, format: 'parquet' }).format).toBe('parquet');
   });
 });

@@ -37,6 +37,8 @@ export const EXPORT_MESSAGES = {
     'The file name may contain only letters, digits, spaces, dots, hyphens and underscores (at most 100 characters).',
   fileNameReserved:
     'This file name is reserved (such as CON, PRN, AUX, NUL, COM1 to COM9, LPT1 to LPT9, also with an extension, or only dots). Please choose another name.',
+  // the data files' format, ours (issue #24)
+  formatInvalid: "The export format must be 'csv' or 'parquet'.",
   // date rule of ours: the store holds nothing after today
   endInFuture: 'End date cannot be in the future.',
   // the success modal (§2)
@@ -117,6 +119,17 @@ export const EXPORT_LIMITS = {
 export const EXPORT_MODES = EXPORT.modes;
 export const exportModeSchema = z.enum(EXPORT_MODES);
 export type ExportMode = z.infer<typeof exportModeSchema>;
+
+/**
+ * The data files' format (issue #24, decision 042): `csv` (the spec's CSV in
+ * a ZIP, the default when absent) or `parquet` (one typed Parquet file per
+ * metric, whatever the export mode; the data dictionary and manifest as for CSV).
+ */
+export const EXPORT_FORMATS = EXPORT.formats;
+export const exportFormatSchema = z.enum(EXPORT_FORMATS, { message: EXPORT_MESSAGES.formatInvalid });
+export type ExportFormat = z.infer<typeof exportFormatSchema>;
+/** The format's name as the page shows it. */
+export const EXPORT_FORMAT_LABELS: Record<ExportFormat, string> = { csv: 'CSV', parquet: 'Parquet' };
 
 export const EXPORT_JOB_STATUSES = [
   'pending',
@@ -248,6 +261,7 @@ const batchExportFields = z.object({
     .regex(FILE_NAME_RE, EXPORT_MESSAGES.fileNameInvalid)
     .refine((v) => !isReservedFileName(v), EXPORT_MESSAGES.fileNameReserved),
   exportMode: exportModeSchema,
+  format: exportFormatSchema.default('csv'),
 });
 
 function refineDates(today?: () => string) {
@@ -335,6 +349,8 @@ export const exportJobParamsSchema = z.object({
   trialId: z.number(),
   deviceId: z.number(),
   exportMode: exportModeSchema,
+  /** Jobs requested before the format existed are CSV. */
+  format: exportFormatSchema.default('csv'),
 });
 export type ExportJobParams = z.infer<typeof exportJobParamsSchema>;
 

@@ -137,6 +137,16 @@ describe('batch data export calls: lists and refusals', () => {
     expect(await jobsTotal()).toBe(before);
   });
 
+  it("format: anything but csv or parquet is the contract's 400, and nothing is created", async () => {
+    const before = await jobsTotal();
+    for (const format of ['xlsx', 'PARQUET', '', null, 7]) {
+      const res = await a.as.User.post('/api/dataExport/batchDataExport', { ...fixed.body, format });
+      expect(res.statusCode, String(format)).toBe(400);
+      expect(res.json().message).toBe(M.formatInvalid);
+    }
+    expect(await jobsTotal()).toBe(before);
+  });
+
   it('the server refuses what the lists would not offer', async () => {
     const { ids, body } = fixed;
     const post = (change: object) =>

@@ -237,6 +237,7 @@ export async function requestExport(
     trialId: body.trialId,
     deviceId: body.deviceId,
     exportMode: body.exportMode,
+    format: body.format,
   };
   const row = await inTransaction(ctx, async ({ db }) => {
     await refuseBeyondUserBound(db, actor.userId);

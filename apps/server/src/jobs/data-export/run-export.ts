@@ -153,6 +153,7 @@ export async function runExport(ctx: AppContext, jobId: string): Promise<RunOutc
         startDate: params.startDate,
         endDate: params.endDate,
         mode: params.exportMode,
+        format: params.format,
         jobParams: { jobId, ...params },
       },
       writer.stream,

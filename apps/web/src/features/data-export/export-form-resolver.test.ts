@@ -13,6 +13,7 @@ const valid: ExportFormValues = {
   endDate: '2026-11-24',
   metrics: ['steps'],
   exportMode: 'single-tab',
+  format: 'csv',
   fileName: 'study',
 };
 

@@ -6,7 +6,12 @@
  * message, each under its field.
  */
 import { zodResolver } from '@hookform/resolvers/zod';
-import { type BatchExportBody, batchExportFormSchema, type ExportMode } from '@trialwear/contract';
+import {
+  type BatchExportBody,
+  batchExportFormSchema,
+  type ExportFormat,
+  type ExportMode,
+} from '@trialwear/contract';
 import type { Resolver } from 'react-hook-form';
 import { dateFieldError } from './export-format';
 
@@ -18,6 +23,7 @@ export interface ExportFormValues {
   endDate: string;
   metrics: string[];
   exportMode: ExportMode;
+  format: ExportFormat;
   fileName: string;
 }
 
@@ -29,6 +35,7 @@ export const EMPTY_EXPORT_FORM: ExportFormValues = {
   endDate: '',
   metrics: [],
   exportMode: 'separate-tabs',
+  format: 'csv',
   fileName: '',
 };
 

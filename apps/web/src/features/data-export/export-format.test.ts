@@ -83,6 +83,7 @@ describe('jobParamLines', () => {
     trialId: 1,
     deviceId: 2,
     exportMode: 'separate-tabs',
+    format: 'csv',
   };
   it('reads the parameters as sentences', () => {
     expect(jobParamLines(params, (id) => (id === 4 ? 'EXP-001' : undefined))).toEqual({
@@ -101,6 +102,12 @@ describe('jobParamLines', () => {
     expect(oneDay.period).toBe('2026-10-01');
     expect(oneDay.metrics).toBe('1 metric: steps');
     expect(oneDay.mode).toBe('single CSV');
+  });
+  it('names the Parquet format, one file per metric whatever the mode', () => {
+    expect(jobParamLines({ ...params, format: 'parquet' }).mode).toBe('Parquet, one file per metric');
+    expect(jobParamLines({ ...params, format: 'parquet', exportMode: 'single-tab' }).mode).toBe(
+      'Parquet, one file per metric',
+    );
   });
 });
 

@@ -83,6 +83,13 @@ export function jobParamLines(
   codeOf: (id: number) => string | undefined = () => undefined,
   metricName: (key: string) => string | undefined = () => undefined,
 ): { file: string; period: string; participants: string; metrics: string; mode: string } {
+  // Parquet is one file per metric whatever the mode (decision 042).
+  const mode =
+    p.format === 'parquet'
+      ? 'Parquet, one file per metric'
+      : p.exportMode === 'single-tab'
+        ? 'single CSV'
+        : 'one CSV per metric';
   return {
     file: `${p.fileName}.zip`,
     period: p.startDate === p.endDate ? p.startDate : `${p.startDate} to ${p.endDate}`,
@@ -90,7 +97,7 @@ export function jobParamLines(
     metrics: `${p.metrics.length} metric${p.metrics.length === 1 ? '' : 's'}: ${p.metrics
       .map((k) => metricName(k) ?? k)
       .join(', ')}`,
-    mode: p.exportMode === 'single-tab' ? 'single CSV' : 'one CSV per metric',
+    mode,
   };
 }
 

@@ -87,14 +87,15 @@ export interface ExportSnapshot {
   /**
    * The rows of one participant and some of the metrics, by metric (in
    * `metrics` order) then time, as the CopyData messages of a binary COPY of
-   * BINARY_COLUMNS, with what is constant across them (binary-copy-csv.ts
-   * writes the CSV lines).
+   * BINARY_COLUMNS, with what is constant across them as CSV fields
+   * (`constants`: binary-copy-csv.ts writes the CSV lines) and as text, a
+   * NULL empty (`text`: binary-copy-columns.ts, for Parquet).
    * `done` resolves with the row count PostgreSQL reports once the COPY completed.
    */
   copyRows(
     participant: ExportParticipant,
     metrics: ExportMetric[],
-  ): { stream: Readable; done: Promise<number>; constants: RowConstants };
+  ): { stream: Readable; done: Promise<number>; constants: RowConstants; text: RowConstants };
   /** Ends the transaction and returns the connection; with an error (abort, failure) the connection is destroyed, which stops a running COPY at once. */
   close(error?: unknown): Promise<void>;
 }
@@ -260,6 +261,12 @@ export async function openExportSnapshot(db: Db, scope: ExportScope): Promise<Ex
               .map((d) => [d.id, { name: csvField(d.device_name), provider: csvField(d.provider) }]),
           ),
         };
+        const links = devices.filter((d) => d.participant_id === participant.id);
+        const plain: RowConstants = {
+          code: participant.code,
+          unitOf: new Map(ofMetrics.map((m) => [m.key, m.unit ?? ''])),
+          deviceOf: new Map(links.map((d) => [d.id, { name: d.device_name ?? '', provider: d.provider }])),
+        };
         const stream = leanCopyTo(text, { highWaterMark: 256 * 1024 });
         // pg calls the active query's handleReadyForQuery once the COPY's
         // CommandComplete ("COPY n", which sets rowCount) has been read.
@@ -270,7 +277,7 @@ export async function openExportSnapshot(db: Db, scope: ExportScope): Promise<Ex
         });
         done.catch(() => {}); // the caller awaits it; an early failure surfaces there or on the stream
         client.query(stream);
-        return { stream: stream as Readable, done, constants };
+        return { stream: stream as Readable, done, constants, text: plain };
       },
       close: async (error?: unknown) => {
         if (released) return;

@@ -6,6 +6,11 @@
  *   → yazl (deflate, CRC-32; ZIP64 as soon as an entry or offset needs it)
  *   → `out` (the export storage's writer)
  *
+ * With `format: 'parquet'` (issue #24, decision 042) the data files are one
+ * Parquet file per metric instead (parquet-entry.ts), stored in the ZIP
+ * without deflate (their pages are compressed already); the dictionary and
+ * the manifest are the same.
+ *
  * Nothing holds more than a stream buffer: each stage is a Node stream and
  * pipe/pipeline backpressure reaches back to the socket of the COPY, so a slow
  * writer slows PostgreSQL down instead of filling memory. The manifest is the
@@ -36,6 +41,7 @@ import { APP_VERSION } from '../../../version.js';
 import { BinaryCopyCsv } from './binary-copy-csv.js';
 import { csvField } from './csv-text.js';
 import { useNativeCrc32 } from './native-crc32.js';
+import { PARQUET_COLUMN_TYPES, parquetEntry } from './parquet-entry.js';
 import {
   DATA_COLUMNS,
   type ExportMetric,
@@ -53,6 +59,8 @@ export interface ArchiveRequest {
   startDate: string;
   endDate: string;
   mode: 'single-tab' | 'separate-tabs';
+  /** The data files: CSV (default; by `mode`), or Parquet, one file per metric whatever the mode. */
+  format?: 'csv' | 'parquet';
   /** Echoed into manifest.json. */
   jobParams: unknown;
 }
@@ -85,6 +93,8 @@ export interface ArchiveOptions {
   onProgress?: (p: { rowsWritten: number; rowsTotal: number }) => void;
   /** 'auto' (default): ZIP64 records only where sizes or offsets need them; 'always': on every entry and the end record. */
   zip64?: 'auto' | 'always';
+  /** Rows per Parquet row group (tests: small, so that groups span participants); default GROUP_ROWS. */
+  parquetGroupRows?: number;
   /** The clock of generated_at and the entries' times (tests). */
   now?: () => Date;
 }
@@ -135,8 +145,17 @@ interface DataFile {
   parts: { participant: ExportParticipant; metrics: ExportMetric[] }[];
 }
 
-function dataFiles(snapshot: ExportSnapshot, mode: ArchiveRequest['mode']): DataFile[] {
+function dataFiles(
+  snapshot: ExportSnapshot,
+  mode: ArchiveRequest['mode'],
+  format: NonNullable<ArchiveRequest['format']>,
+): DataFile[] {
   const { participants, metrics } = snapshot;
+  if (format === 'parquet')
+    return metrics.map((metric) => ({
+      name: `${metric.key}.parquet`,
+      parts: participants.map((participant) => ({ participant, metrics: [metric] })),
+    }));
   if (mode === 'single-tab') {
     return [
       {
@@ -207,16 +226,25 @@ export async function writeExportArchive(
     };
     report();
 
+    const format = req.format ?? 'csv';
     const files: ArchiveFile[] = [];
-    for (const file of dataFiles(snapshot, req.mode)) {
-      const entry = csvEntry(snapshot, file.parts, (n) => {
+    for (const file of dataFiles(snapshot, req.mode, format)) {
+      const onRows = (n: number) => {
         if (n === 0) return;
         rowsWritten += n;
         report();
-      });
+      };
+      const entry =
+        format === 'parquet'
+          ? parquetEntry(snapshot, file.parts, onRows, opts.parquetGroupRows)
+          : csvEntry(snapshot, file.parts, onRows);
       current = entry.stream;
       entry.stream.once('error', fail);
-      zip.addReadStream(entry.stream, file.name, entryOptions);
+      zip.addReadStream(
+        entry.stream,
+        file.name,
+        format === 'parquet' ? { ...entryOptions, compressionLevel: 0 } : entryOptions,
+      );
       const r = await Promise.race([entry.result, failed]);
       files.push({ name: file.name, kind: 'data', ...r });
     }
@@ -248,7 +276,8 @@ export async function writeExportArchive(
       generated_at: now.toISOString(),
       job_params: req.jobParams ?? null,
       export: {
-        mode: req.mode,
+        format,
+        mode: format === 'parquet' ? 'one file per metric' : req.mode,
         start_date: req.startDate,
         end_date: req.endDate,
         metrics: snapshot.metrics.map((m) => m.key),
@@ -263,8 +292,18 @@ export async function writeExportArchive(
         measured_at_utc: 'ISO 8601 instant in UTC (Z); fractional seconds only when stored',
         value: "the stored number in the provider's unit (see unit and data_dictionary.csv)",
         value_json: "the provider's structured detail of the reading as JSON text; empty when none",
-        rows: 'row counts exclude the header row; sha256 is of the file as extracted',
+        rows:
+          format === 'parquet'
+            ? "row counts are the Parquet files' rows; sha256 is of the file as extracted"
+            : 'row counts exclude the header row; sha256 is of the file as extracted',
+        ...(format === 'parquet'
+          ? {
+              parquet:
+                'one file per metric, the CSV columns in the same order with the same values, typed (parquet_types); a CSV empty field is null',
+            }
+          : {}),
       },
+      ...(format === 'parquet' ? { parquet_types: PARQUET_COLUMN_TYPES } : {}),
       files: files.map((f) => ({ name: f.name, rows: f.rows, bytes: f.bytes, sha256: f.sha256 })),
     };
     zip.addBuffer(Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`), MANIFEST_FILE, entryOptions);

@@ -9,7 +9,15 @@
  * their own components (participant-picker.tsx, metric-picker.tsx).
  */
 import { Alert, Button, Card, Group, Radio, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
-import { type BatchExportBody, EXPORT_LIMITS, EXPORT_MESSAGES, type ExportMode } from '@trialwear/contract';
+import {
+  type BatchExportBody,
+  EXPORT_FORMAT_LABELS,
+  EXPORT_FORMATS,
+  EXPORT_LIMITS,
+  EXPORT_MESSAGES,
+  type ExportFormat,
+  type ExportMode,
+} from '@trialwear/contract';
 import { useId, useMemo } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import {
@@ -41,6 +49,12 @@ const MODE_LABELS: Record<ExportMode, { label: string; description: string }> = 
   'single-tab': { label: 'Single tab', description: 'All metrics in one CSV file' },
 };
 
+/** The data files' format (ours, issue #24): CSV by default; Parquet for analysis tools. */
+const FORMAT_DESCRIPTIONS: Record<ExportFormat, string> = {
+  csv: 'Opens in any spreadsheet or statistics tool',
+  parquet: 'Typed columns for pandas, R arrow or DuckDB; one file per metric',
+};
+
 export function ExportForm({
   today,
   onSubmit,
@@ -57,6 +71,7 @@ export function ExportForm({
   >({ resolver, defaultValues: EMPTY_EXPORT_FORM, shouldFocusError: false });
   const trialId = watch('trialId');
   const deviceId = watch('deviceId');
+  const parquet = watch('format') === 'parquet';
 
   const trials = useExportTrials();
   const devices = useExportDevices();
@@ -189,6 +204,7 @@ export function ExportForm({
             render={({ field }) => (
               <Radio.Group
                 label="Export mode"
+                description={parquet ? 'Parquet exports are one file per metric.' : undefined}
                 value={field.value}
                 onChange={(v) => field.onChange(v as ExportMode)}
               >
@@ -197,8 +213,33 @@ export function ExportForm({
                     <Radio
                       key={mode}
                       value={mode}
+                      disabled={parquet}
                       label={MODE_LABELS[mode].label}
                       description={MODE_LABELS[mode].description}
+                    />
+                  ))}
+                </Group>
+              </Radio.Group>
+            )}
+          />
+
+          <Controller
+            control={control}
+            name="format"
+            render={({ field }) => (
+              <Radio.Group
+                label="File format"
+                value={field.value}
+                onChange={(v) => field.onChange(v as ExportFormat)}
+                error={e.format?.message}
+              >
+                <Group mt="xs" gap="xl">
+                  {EXPORT_FORMATS.map((format) => (
+                    <Radio
+                      key={format}
+                      value={format}
+                      label={EXPORT_FORMAT_LABELS[format]}
+                      description={FORMAT_DESCRIPTIONS[format]}
                     />
                   ))}
                 </Group>
