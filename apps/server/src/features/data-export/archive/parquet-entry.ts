@@ -18,6 +18,7 @@ import { Readable } from 'node:stream';
 import { ByteWriter, type ColumnSource, ParquetWriter, type SchemaElement } from 'hyparquet-writer';
 import { APP_VERSION } from '../../../version.js';
 import { BinaryCopyColumns, type ColumnGroup } from './binary-copy-columns.js';
+import { type EntryResult, entryResult } from './entry-result.js';
 import {
   DATA_COLUMNS,
   type ExportMetric,
@@ -173,14 +174,8 @@ export function parquetEntry(
   parts: { participant: ExportParticipant; metrics: ExportMetric[] }[],
   onRows: (n: number) => void,
   groupRows = GROUP_ROWS,
-): { stream: Readable; result: Promise<{ rows: number; sha256: string; bytes: number }> } {
-  let resolve!: (r: { rows: number; sha256: string; bytes: number }) => void;
-  let reject!: (err: unknown) => void;
-  const result = new Promise<{ rows: number; sha256: string; bytes: number }>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  result.catch(() => {});
+): { stream: Readable; result: Promise<EntryResult> } {
+  const { result, resolve, reject } = entryResult();
   async function* produce() {
     try {
       const hash = createHash('sha256');

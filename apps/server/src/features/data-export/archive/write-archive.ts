@@ -40,6 +40,7 @@ import type { Db } from '../../../db/database.js';
 import { APP_VERSION } from '../../../version.js';
 import { BinaryCopyCsv } from './binary-copy-csv.js';
 import { csvField } from './csv-text.js';
+import { type EntryResult, entryResult } from './entry-result.js';
 import { useNativeCrc32 } from './native-crc32.js';
 import { PARQUET_COLUMN_TYPES, parquetEntry } from './parquet-entry.js';
 import {
@@ -330,14 +331,8 @@ function csvEntry(
   snapshot: ExportSnapshot,
   parts: DataFile['parts'],
   onRows: (n: number) => void,
-): { stream: Readable; result: Promise<{ rows: number; sha256: string; bytes: number }> } {
-  let resolve!: (r: { rows: number; sha256: string; bytes: number }) => void;
-  let reject!: (err: unknown) => void;
-  const result = new Promise<{ rows: number; sha256: string; bytes: number }>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  result.catch(() => {});
+): { stream: Readable; result: Promise<EntryResult> } {
+  const { result, resolve, reject } = entryResult();
   async function* produce() {
     try {
       const hash = createHash('sha256');
