@@ -6,11 +6,10 @@ import {
   exportCallError,
   exportDateIssue,
   exportDateIssueField,
-  exportJobParamsSchema,
-  exportProgressPercent,
   isReservedFileName,
   EXPORT_MESSAGES as M,
 } from './data-export.js';
+import { exportJobParamsSchema, exportProgressPercent } from './data-export-jobs.js';
 
 const valid = {
   trialId: 1,

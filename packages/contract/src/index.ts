@@ -6,6 +6,7 @@ export * from './contact.js';
 export * from './csv.js';
 export * from './data-conventions.js';
 export * from './data-export.js';
+export * from './data-export-jobs.js';
 export * from './data-retention.js';
 export * from './db-info.js';
 export * from './device-data.js';
