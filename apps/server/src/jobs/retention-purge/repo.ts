@@ -3,7 +3,7 @@
  * long each may keep them, and the bounded, index-driven delete of one pair's
  * old readings.
  */
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { effectiveRetentionDays } from '../../features/data-retention/effective-retention.js';
 
@@ -32,32 +32,33 @@ export async function purgeTargets(db: Db): Promise<PurgeTarget[]> {
   }));
 }
 
+/**
+ * A recursive CTE `name` of the distinct (team_id, metric_key) pairs of
+ * `table`, by a skip scan of its (team_id, metric_key, …) index: one probe per
+ * pair. `where` narrows the rows (a month of intraday days).
+ */
+function pairsScan(name: string, table: string, where: RawBuilder<unknown> = sql`true`) {
+  const cte = sql.table(name);
+  const from = sql.table(table);
+  return sql`${cte} AS (
+      (SELECT team_id, metric_key FROM ${from} WHERE ${where} ORDER BY team_id, metric_key LIMIT 1)
+      UNION ALL
+      SELECT n.team_id, n.metric_key
+      FROM ${cte} p
+      CROSS JOIN LATERAL (
+        SELECT team_id, metric_key FROM ${from} x
+        WHERE (x.team_id, x.metric_key) > (p.team_id, p.metric_key) AND ${where}
+        ORDER BY team_id, metric_key LIMIT 1
+      ) n
+    )`;
+}
+
 /** The statement of `purgeTargets` (exported so the test can EXPLAIN it). */
 export function targetsQuery() {
   return sql<{ team_id: number; metric_key: string; retention_days: number }>`
-    WITH RECURSIVE pairs AS (
-      (SELECT team_id, metric_key FROM device_readings ORDER BY team_id, metric_key LIMIT 1)
-      UNION ALL
-      SELECT n.team_id, n.metric_key
-      FROM pairs p
-      CROSS JOIN LATERAL (
-        SELECT team_id, metric_key FROM device_readings r
-        WHERE (r.team_id, r.metric_key) > (p.team_id, p.metric_key)
-        ORDER BY team_id, metric_key LIMIT 1
-      ) n
-    ),
+    WITH RECURSIVE ${pairsScan('pairs', 'device_readings')},
     -- The same skip scan over the intraday day rows (intraday_days_team_metric_date_idx).
-    day_pairs AS (
-      (SELECT team_id, metric_key FROM intraday_days ORDER BY team_id, metric_key LIMIT 1)
-      UNION ALL
-      SELECT n.team_id, n.metric_key
-      FROM day_pairs p
-      CROSS JOIN LATERAL (
-        SELECT team_id, metric_key FROM intraday_days d
-        WHERE (d.team_id, d.metric_key) > (p.team_id, p.metric_key)
-        ORDER BY team_id, metric_key LIMIT 1
-      ) n
-    )
+    ${pairsScan('day_pairs', 'intraday_days')}
     SELECT p.team_id, p.metric_key,
            ${effectiveRetentionDays(sql.ref('p.team_id'), sql.ref('t.retention_days'), sql.ref('p.metric_key'))}
              AS retention_days
@@ -126,13 +127,7 @@ export async function intradayMonths(db: Db): Promise<IntradayMonth[]> {
     // Through the parent (the application role has no grant on a partition), pruned to the month.
     const inMonth = sql`local_date >= ${month}::date AND local_date < (${month}::date + interval '1 month')::date`;
     const pairs = await sql<{ team_id: number; metric_key: string }>`
-      WITH RECURSIVE pairs AS (
-        (SELECT team_id, metric_key FROM intraday_days WHERE ${inMonth} ORDER BY team_id, metric_key LIMIT 1)
-        UNION ALL
-        SELECT n.team_id, n.metric_key FROM pairs p
-        CROSS JOIN LATERAL (SELECT team_id, metric_key FROM intraday_days d
-          WHERE (d.team_id, d.metric_key) > (p.team_id, p.metric_key) AND ${inMonth}
-          ORDER BY team_id, metric_key LIMIT 1) n)
+      WITH RECURSIVE ${pairsScan('pairs', 'intraday_days', inMonth)}
       SELECT team_id, metric_key FROM pairs`.execute(db);
     months.push({
       month,
