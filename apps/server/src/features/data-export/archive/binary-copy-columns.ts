@@ -39,6 +39,8 @@ export interface ColumnGroup {
   value_json: (string | null)[];
   device: (string | null)[];
   source: (string | null)[];
+  /** The reading's device link (not a data column: the FHIR export's Device reference). */
+  device_id: (number | null)[];
 }
 
 const emptyGroup = (): ColumnGroup => ({
@@ -54,6 +56,7 @@ const emptyGroup = (): ColumnGroup => ({
   value_json: [],
   device: [],
   source: [],
+  device_id: [],
 });
 
 /** '' (the CSV's empty unquoted field) as null. */
@@ -153,8 +156,10 @@ export class BinaryCopyColumns extends BinaryCopyRows {
     g.value.push(l[5]! >= 0 ? buf.readDoubleBE(s[5]!) : null);
     g.unit.push(this.unit);
     g.value_json.push(l[6]! >= 0 ? buf.toString('utf8', s[6]!, s[6]! + l[6]!) : null);
-    const device = l[7]! < 0 ? this.noDevice : (this.deviceOf.get(int32(buf, s[7]!)) ?? this.noDevice);
+    const deviceId = l[7]! < 0 ? null : int32(buf, s[7]!);
+    const device = deviceId === null ? this.noDevice : (this.deviceOf.get(deviceId) ?? this.noDevice);
     g.device.push(device.name);
+    g.device_id.push(deviceId);
     if (l[8]! >= 0) {
       const start = s[8]!;
       const length = l[8]!;
