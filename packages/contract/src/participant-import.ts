@@ -34,8 +34,8 @@ export const IMPORT_MESSAGES = {
   extraCells: `This row has more cells than the header's ${PARTICIPANT_IMPORT_COLUMNS.length} columns.`,
   emailTwice: (row: number) => `The same email address is in row ${row} of the file.`,
   codeTwice: (row: number) => `The same participant code is in row ${row} of the file.`,
-  changed: (rows: number) =>
-    `Nothing was created: since the preview, ${rows} row${rows === 1 ? '' : 's'} changed verdict (another participant was added, or the team's limit changed). Please check the new preview.`,
+  changed: (refused: number) =>
+    `Nothing was created: the team's participants or its limit changed since the preview, and ${refused} row${refused === 1 ? ' is' : 's are'} now refused. Please check the new preview.`,
   created: (n: number) => `${n} participant${n === 1 ? '' : 's'} created.`,
 } as const;
 

@@ -123,6 +123,8 @@ describe('bulk enrolment from a CSV or XLSX file', () => {
     expect(refused.map((r: { row: number; errors: unknown }) => [r.row, r.errors])).toEqual(
       bad.map(([i, , path, message]) => [i + 2, [{ path, message }]]),
     );
+    // A refused row still shows the code it would have had (its suffix is fine; its age is not).
+    expect(preview.rows[99]).toMatchObject({ row: 101, valid: false, participantCode: `${f.code}-100` });
     const row8 = preview.rows[7];
     expect(row8).toMatchObject({ row: 9, valid: true, participantCode: `${f.code}-8` });
     expect(row8.values).toEqual({

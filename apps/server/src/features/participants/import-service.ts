@@ -12,6 +12,7 @@
 import { createHash } from 'node:crypto';
 import {
   addParticipantSchema,
+  codeSuffixSchema,
   GENDERS,
   hasControlCharacters,
   IMPORT_MESSAGES,
@@ -85,15 +86,10 @@ function rowInput(
   });
   if (!parsed.success) {
     for (const issue of parsed.error.issues) refuse(issue.path.join('.'), issue.message);
-    return {
-      gender: 'None',
-      age: null,
-      email: r.values.email,
-      notes: '',
-      codeSuffix: null,
-      row: r.row,
-      earlier,
-    };
+    // Refused already; its code (when the suffix itself is fine) is still shown, and checked against the others.
+    const suffix = codeSuffixSchema.safeParse(r.values.codeSuffix);
+    const codeSuffix = suffix.success ? suffix.data : null;
+    return { gender: 'None', age: null, email: r.values.email, notes: '', codeSuffix, row: r.row, earlier };
   }
   const { gender: g, age, email, notes, codeSuffix } = parsed.data;
   return { gender: g, age, email, notes, codeSuffix, row: r.row, earlier };
