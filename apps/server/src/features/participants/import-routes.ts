@@ -28,6 +28,32 @@ const base = '/api/trials/:trialId/participants/import';
 const UPLOAD =
   'multipart/form-data: `file`, a CSV (UTF-8) or XLSX whose first row is the header codeSuffix,email,gender,age,notes';
 
+/**
+ * The multipart body as the OpenAPI document shows it. Its parts are read by the service (uploadOf), after
+ * the trial check; a multipart request's body is null (not parsed into an object), so everything is optional here.
+ */
+const uploadBody = z
+  .object({
+    file: z.string().optional().meta({ format: 'binary', description: 'the CSV or XLSX file (required)' }),
+    previewDigest: z
+      .string()
+      .optional()
+      .meta({ description: "apply: the preview's previewDigest (required)" }),
+  })
+  .nullish();
+
+/** The two upload routes' schema. */
+const uploadRoute = <T extends z.ZodType>(summary: string, answer: T) => ({
+  schema: {
+    tags,
+    summary: `${summary} ${UPLOAD}`,
+    consumes: ['multipart/form-data'],
+    params,
+    body: uploadBody,
+    response: { 200: answer },
+  },
+});
+
 /** The request's file (its first) and text fields; a file over the byte limit is the 413 with the limit's message. */
 const uploadOf =
   (request: FastifyRequest): ReadUpload =>
@@ -68,29 +94,19 @@ export async function registerParticipantImportRoutes(app: FastifyInstance, ctx:
 
     r.post(
       `${base}/preview`,
-      {
-        schema: {
-          tags,
-          summary: `Preview a file of participants: each row's verdict with the add-participant call's messages, nothing created. ${UPLOAD}`,
-          consumes: ['multipart/form-data'],
-          params,
-          response: { 200: importPreviewSchema },
-        },
-      },
+      uploadRoute(
+        "Preview a file of participants: each row's verdict with the add-participant call's messages, nothing created.",
+        importPreviewSchema,
+      ),
       async (request) => previewImport(ctx, actorOf(request), request.params.trialId, uploadOf(request)),
     );
 
     r.post(
       `${base}/apply`,
-      {
-        schema: {
-          tags,
-          summary: `Create the valid rows of a previewed file in one transaction; 409 and nothing created if a verdict changed since the preview. ${UPLOAD}, and \`previewDigest\` from the preview`,
-          consumes: ['multipart/form-data'],
-          params,
-          response: { 200: importApplyResultSchema },
-        },
-      },
+      uploadRoute(
+        'Create the valid rows of a previewed file in one transaction; 409 and nothing created if a verdict changed since the preview. With `previewDigest` from the preview.',
+        importApplyResultSchema,
+      ),
       async (request) => applyImport(ctx, actorOf(request), request.params.trialId, uploadOf(request)),
     );
 
