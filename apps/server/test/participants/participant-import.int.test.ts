@@ -381,6 +381,16 @@ describe('bulk enrolment from a CSV or XLSX file', () => {
         expect(res.json(), `${name} ${step}`).toMatchObject({ message, displayToUser: true });
       }
     }
+    // More parts than an upload has (a second file, many fields): refused by the parser's limits, never a 5xx.
+    const content = csv([['1', 'a@x.example', '', '', '']]);
+    for (const parts of [
+      [file(content), file(content, 'second.csv')],
+      Array.from({ length: 8 }, (_, i): FormPart => ({ name: `f${i}`, value: 'x' })).concat(file(content)),
+    ]) {
+      const res = await upload(f.as.Admin, f.trialId, 'preview', parts);
+      expect(res.statusCode, res.body).toBeGreaterThanOrEqual(400);
+      expect(res.statusCode, res.body).toBeLessThan(500);
+    }
     // Not multipart at all (a JSON body): the same "choose a file".
     const json = await f.as.Admin.post(`/api/trials/${f.trialId}/participants/import/preview`, { file: 'x' });
     expect(json.statusCode).toBe(400);

@@ -64,8 +64,11 @@ const uploadOf =
     const fields: Record<string, string> = {};
     try {
       for await (const part of request.parts()) {
-        if (part.type === 'file') file ??= await part.toBuffer();
-        else if (typeof part.value === 'string') fields[part.fieldname] = part.value;
+        // Every file part is consumed (the iterator waits for it), the first kept; the limits allow one.
+        if (part.type === 'file') {
+          const bytes = await part.toBuffer();
+          file ??= bytes;
+        } else if (typeof part.value === 'string') fields[part.fieldname] = part.value;
       }
     } catch (err) {
       if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
