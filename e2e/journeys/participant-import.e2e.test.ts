@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, launchBrowser, newPage, screenshot, signIn } from '../support/browser.js';
 import { cli } from '../support/cli.js';
 import { withDatabase } from '../support/database.js';
+import { accessible } from '../support/page-checks.js';
 import { gone, shows } from '../support/wait.js';
 
 const TEAM = 'E2E Import Team';
@@ -116,6 +117,7 @@ describe('bulk enrolment from a file', () => {
       await shows(preview(page).getByText(message, { exact: true }));
     expect(await preview(page).locator('tbody tr').count()).toBe(4);
     await screenshot(page, 'participant-import-preview');
+    await accessible(page, 'the import preview');
     await dialog(page).getByText('All rows').click();
     await shows(preview(page).getByText('IMP-101'));
     expect(await preview(page).locator('tbody tr').count()).toBe(15);

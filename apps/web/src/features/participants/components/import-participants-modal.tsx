@@ -111,6 +111,7 @@ export function ImportParticipantsModal({
               setError(null);
             }}
             clearable
+            clearButtonProps={{ 'aria-label': 'Clear the file' }}
             style={{ flex: 1 }}
           />
           <Button variant="light" onClick={onPreview} disabled={!file} loading={preview.isPending}>
