@@ -39,8 +39,8 @@ import { mapUniqueViolation } from './service.js';
 /** The upload, read only once the trial is known to be the caller's (a stranger's upload is never parsed). */
 export type ReadUpload = () => Promise<{ file: Buffer | null; fields: Record<string, string> }>;
 
-const fileError = (message: string, status = 400) =>
-  new AppError(status, message, 'ValidationError', {
+const fileError = (message: string) =>
+  new AppError(400, message, 'ValidationError', {
     displayToUser: true,
     errors: [{ path: 'file', message }],
   });
