@@ -457,6 +457,29 @@ describe('bulk enrolment from a CSV or XLSX file', () => {
     expect(apply.statusCode, apply.body).toBe(200);
   });
 
+  it('CSRF: an upload without the header is refused before anything is read or created', async () => {
+    const f = await teamWithTrial();
+    const content = csv([['1', 'csrf@x.example', '', '', '']]);
+    const preview = await upload(f.as.Admin, f.trialId, 'preview', [file(content)]);
+    const { payload, headers } = multipartBody([
+      { name: 'previewDigest', value: preview.json().previewDigest },
+      file(content),
+    ]);
+    for (const step of ['preview', 'apply']) {
+      const res = await f.as.Admin.request(
+        'POST',
+        `/api/trials/${f.trialId}/participants/import/${step}`,
+        payload,
+        {
+          headers,
+          csrf: false,
+        },
+      );
+      expect(res.statusCode, res.body).toBe(403);
+    }
+    expect(await participantsOf(f.trialId)).toEqual([]);
+  });
+
   const userEmail = async (f: TeamFixture) =>
     (
       await t.ctx.db
