@@ -234,6 +234,33 @@ describe('bulk enrolment from a CSV or XLSX file', () => {
     expect(await participantsOf(f.trialId)).toHaveLength(1);
   });
 
+  it('two applies at once under the limit: one creates its rows, the other is told and creates nothing', async () => {
+    const f = await teamWithTrial({ maxParticipants: 10 });
+    const files = ['a', 'b'].map((x) =>
+      csv(
+        Array.from(
+          { length: 6 },
+          (_, i): Row => [`${x === 'a' ? 1 : 2}${i}`, `${x}${i}@race.example`, '', '', ''],
+        ),
+      ),
+    );
+    // Both previewed while the team is empty: 6 valid each, 12 in all for 10 places.
+    const previews = await Promise.all(files.map((c) => upload(f.as.Admin, f.trialId, 'preview', [file(c)])));
+    expect(previews.map((p) => p.json().validCount)).toEqual([6, 6]);
+    const applies = await Promise.all(
+      files.map((c, i) =>
+        upload(f.as.Admin, f.trialId, 'apply', [
+          { name: 'previewDigest', value: previews[i]!.json().previewDigest },
+          file(c),
+        ]),
+      ),
+    );
+    expect(applies.map((a) => a.statusCode).sort()).toEqual([200, 409]);
+    const refused = applies.find((a) => a.statusCode === 409)!;
+    expect(refused.json().message).toBe(IMPORT_MESSAGES.changed(2));
+    expect(await participantsOf(f.trialId)).toHaveLength(6);
+  });
+
   it('the apply is one transaction: a failure at its end leaves no participant', async () => {
     const f = await teamWithTrial();
     const content = csv(
