@@ -154,6 +154,8 @@ export const API_ACCESS = {
   'GET /api/dataExport/metrics/:deviceId': WRITERS,
   'GET /api/dataExport/jobs': WRITERS,
   'POST /api/dataExport/batchDataExport': WRITERS,
+  // de-identified exports (issue #25 item 5): an Admin decides per trial whether real dates may leave
+  'PUT /api/dataExport/trials/:trialId/policy': ADMINS,
   'GET /api/dataExport/jobs/:id/download': WRITERS,
   'DELETE /api/dataExport/jobs/:id': WRITERS,
   'POST /api/dataExport/jobs/:id/cancel': WRITERS,

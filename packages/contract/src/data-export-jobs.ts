@@ -50,6 +50,8 @@ export const exportJobParamsSchema = z.object({
   exportMode: exportModeSchema,
   /** Jobs requested before the format existed are CSV. */
   format: exportFormatSchema.default('csv'),
+  /** Dates shifted per participant (decision 049); jobs before the option were not. */
+  deidentify: z.boolean().default(false),
 });
 export type ExportJobParams = z.infer<typeof exportJobParamsSchema>;
 

@@ -39,6 +39,12 @@ export const EXPORT_MESSAGES = {
     'This file name is reserved (such as CON, PRN, AUX, NUL, COM1 to COM9, LPT1 to LPT9, also with an extension, or only dots). Please choose another name.',
   // the data files' format, ours (issue #24)
   formatInvalid: "The export format must be 'csv', 'parquet', 'fhir' or 'omh'.",
+  // de-identified exports (issue #25 item 5, ours)
+  deidentifyInvalid: 'De-identify must be true or false.',
+  policyInvalid: 'Allow identified exports must be true or false.',
+  policySaved: 'Export policy saved.',
+  identifiedNotAllowed:
+    'This trial allows only de-identified exports: choose "Shift dates (de-identify)" to export its data.',
   // date rule of ours: the store holds nothing after today
   endInFuture: 'End date cannot be in the future.',
   // the success modal (§2)
@@ -238,6 +244,11 @@ const batchExportFields = z.object({
     .refine((v) => !isReservedFileName(v), EXPORT_MESSAGES.fileNameReserved),
   exportMode: exportModeSchema,
   format: exportFormatSchema.default('csv'),
+  /**
+   * Shift every date and instant of each participant by the same whole number of days (0–364, from
+   * the trial's secret and the participant; decision 049); the manifest says so, never the shift.
+   */
+  deidentify: z.boolean({ message: EXPORT_MESSAGES.deidentifyInvalid }).default(false),
 });
 
 function refineDates(today?: () => string) {
@@ -277,7 +288,21 @@ export const exportTrialSchema = z.object({
   trialId: z.number(),
   trialName: z.string(),
   trialNumber: z.string(),
+  /** False: the trial's exports must be de-identified (decision 049). */
+  allowIdentifiedExports: z.boolean(),
 });
+
+/** PUT /api/dataExport/trials/{trialId}/policy (Admin): whether exports with real dates are allowed. */
+export const exportPolicyBodySchema = z.object({
+  allowIdentifiedExports: z.boolean({ message: EXPORT_MESSAGES.policyInvalid }),
+});
+export type ExportPolicyBody = z.infer<typeof exportPolicyBodySchema>;
+export const exportPolicyResultSchema = z.object({
+  success: z.boolean(),
+  message: z.string(),
+  allowIdentifiedExports: z.boolean(),
+});
+export type ExportPolicyResult = z.infer<typeof exportPolicyResultSchema>;
 export type ExportTrial = z.infer<typeof exportTrialSchema>;
 
 /** GET /api/dataExport/devices: Export device (§3), the team's active supported devices. */

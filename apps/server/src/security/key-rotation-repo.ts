@@ -25,6 +25,7 @@ export const SEALED_TABLES: readonly SealedTable[] = [
     columns: ['access_token_enc', 'refresh_token_enc'],
   },
   { table: 'users', key: 'id', columns: ['sfa_secret_enc'] },
+  { table: 'trials', key: 'id', columns: ['date_shift_key_enc'] },
 ];
 
 export interface SealedRow {

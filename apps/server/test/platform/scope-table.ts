@@ -306,6 +306,10 @@ export const SCOPE_ROWS: readonly ScopeRow[] = [
       }),
     );
   }),
+  // Admins only (they see every trial of their team): only another team's trial is out of reach.
+  row('PUT /api/dataExport/trials/:trialId/policy', ':trialId', 'otherTeam.trial', {
+    body: () => ({ allowIdentifiedExports: false }),
+  }),
   ...both('GET /api/dataExport/jobs', 'list', 'job', { listKey: 'id' }),
   ...both('GET /api/dataExport/jobs', 'list', 'pendingJob', { listKey: 'id' }),
   ...both('GET /api/dataExport/jobs/:id/download', ':id', 'job'),

@@ -9,6 +9,8 @@ export const canDeleteTrial = can(ROLE_GROUPS.admins);
 export const canManageParticipants = can(ROLE_GROUPS.writers);
 export const canManageTrialUsers = can(ROLE_GROUPS.admins);
 export const canManageTokens = can(ROLE_GROUPS.admins);
+/** A trial's export policy (decision 049): whether exports with real dates are allowed. */
+export const canSetExportPolicy = can(ROLE_GROUPS.admins);
 /** Study health (issue #23): Admins edit a trial's rules; Admins and Users acknowledge alerts and opt in to the digest. */
 export const canEditHealthRules = can(ROLE_GROUPS.admins);
 export const canAcknowledgeHealthAlerts = can(ROLE_GROUPS.writers);

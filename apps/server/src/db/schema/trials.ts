@@ -14,6 +14,10 @@ export interface TrialsTable {
   owner_user_id: number | null;
   creation_date: Generated<Date>;
   updated_at: Generated<Date>;
+  /** Exports with real dates allowed (decision 049). */
+  allow_identified_exports: Generated<boolean>;
+  /** The secret of the participants' date shifts, sealed (encryption.ts); made on first use. */
+  date_shift_key_enc: string | null;
 }
 
 export interface TrialUsersTable {

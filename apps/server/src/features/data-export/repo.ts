@@ -285,3 +285,40 @@ export async function activeJobsOfUser(db: Db, userId: number) {
     .executeTakeFirstOrThrow();
   return Number(r.n);
 }
+
+/** Whether each of these trials of the team allows exports with real dates (decision 049). */
+export async function exportPolicies(db: Db, { teamId }: TeamScope, trials: readonly { id: number }[]) {
+  if (trials.length === 0) return new Map<number, boolean>();
+  const rows = await db
+    .selectFrom('trials')
+    .select(['id', 'allow_identified_exports'])
+    .where('team_id', '=', teamId)
+    .where(
+      'id',
+      'in',
+      trials.map((t) => t.id),
+    )
+    .execute();
+  return new Map(rows.map((r) => [r.id, r.allow_identified_exports]));
+}
+
+/** The trial's export policy, locked for this transaction (the caller changes it and audits). */
+export async function exportPolicyForUpdate(db: Db, { teamId, trialId }: TrialScope) {
+  const row = await db
+    .selectFrom('trials')
+    .select('allow_identified_exports')
+    .where('id', '=', trialId)
+    .where('team_id', '=', teamId)
+    .forUpdate()
+    .executeTakeFirst();
+  return row?.allow_identified_exports;
+}
+
+export async function setExportPolicy(db: Db, { teamId, trialId }: TrialScope, allowIdentified: boolean) {
+  await db
+    .updateTable('trials')
+    .set({ allow_identified_exports: allowIdentified })
+    .where('id', '=', trialId)
+    .where('team_id', '=', teamId)
+    .execute();
+}

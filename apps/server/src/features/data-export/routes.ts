@@ -9,6 +9,8 @@ import {
   exportJobsResultSchema,
   exportMetricSchema,
   exportParticipantSchema,
+  exportPolicyBodySchema,
+  exportPolicyResultSchema,
   exportTrialParamsSchema,
   exportTrialSchema,
 } from '@trialwear/contract';
@@ -28,6 +30,7 @@ import {
   listTrials,
   openDownload,
   requestExport,
+  setExportPolicy,
 } from './service.js';
 
 const tags = ['data export'];
@@ -51,6 +54,20 @@ export function registerDataExportRoutes(
       },
     },
     async (request) => listTrials(ctx, actorOf(request)),
+  );
+
+  r.put(
+    `${base}/trials/:trialId/policy`,
+    {
+      schema: {
+        tags,
+        summary: "The trial's export policy: whether exports with real dates are allowed (Admin)",
+        params: z.object({ trialId: exportTrialParamsSchema.shape.trialId }),
+        body: exportPolicyBodySchema,
+        response: { 200: exportPolicyResultSchema },
+      },
+    },
+    async (request) => setExportPolicy(ctx, actorOf(request), request.params.trialId, request.body),
   );
 
   r.get(

@@ -21,6 +21,7 @@ import {
   type ExportJobsResult,
   type ExportMetric,
   type ExportParticipant,
+  type ExportPolicyBody,
   type ExportTrial,
   exportDateIssue,
   exportJobParamsSchema,
@@ -82,7 +83,41 @@ const badRequest = (message: string) =>
 
 export async function listTrials(ctx: AppContext, actor: Actor): Promise<ExportTrial[]> {
   const rows = await repo.visibleTrials(ctx.db, visibleTrials(actor));
-  return rows.map((t) => ({ trialId: t.id, trialName: t.trial_name, trialNumber: t.trial_number }));
+  const policies = await repo.exportPolicies(ctx.db, teamScope(actor), rows);
+  return rows.map((t) => ({
+    trialId: t.id,
+    trialName: t.trial_name,
+    trialNumber: t.trial_number,
+    allowIdentifiedExports: policies.get(t.id) ?? true,
+  }));
+}
+
+/** PUT /api/dataExport/trials/{trialId}/policy: the trial's export policy, audited (before and after). */
+export async function setExportPolicy(
+  ctx: AppContext,
+  actor: Actor,
+  trialId: number,
+  body: ExportPolicyBody,
+) {
+  const trial = await requireTrial(ctx, actor, trialId);
+  await inTransaction(ctx, async ({ db }) => {
+    const before = await repo.exportPolicyForUpdate(db, trial);
+    if (before === undefined) throw notFound(EXPORT_MESSAGES.trialNotFound);
+    if (before === body.allowIdentifiedExports) return;
+    await repo.setExportPolicy(db, trial, body.allowIdentifiedExports);
+    await recordActorAudit(db, actor, {
+      action: 'trial.export_policy',
+      entityType: 'trial',
+      entityId: trialId,
+      before: { allowIdentifiedExports: before },
+      after: { allowIdentifiedExports: body.allowIdentifiedExports },
+    });
+  });
+  return {
+    success: true,
+    message: EXPORT_MESSAGES.policySaved,
+    allowIdentifiedExports: body.allowIdentifiedExports,
+  };
 }
 
 export async function listDevices(ctx: AppContext, actor: Actor): Promise<ExportDevice[]> {
@@ -218,6 +253,12 @@ export async function requestExport(
   if (issue) throw badRequest(issue);
   const trial = await requireTrial(ctx, actor, body.trialId);
   const team = teamScope(actor);
+  // The trial's Admin may allow only de-identified exports (decision 049): refused, and audited as a 403.
+  if (
+    !body.deidentify &&
+    (await repo.exportPolicies(ctx.db, team, [{ id: trial.trialId }])).get(trial.trialId) === false
+  )
+    throw new AppError(403, EXPORT_MESSAGES.identifiedNotAllowed, 'Forbidden', { displayToUser: true });
   const device = await requireDevice(ctx, team, body.deviceId);
   const participantIds = [...new Set(body.participantIds)];
   const metrics = [...new Set(body.metrics)];
@@ -238,6 +279,7 @@ export async function requestExport(
     deviceId: body.deviceId,
     exportMode: body.exportMode,
     format: body.format,
+    deidentify: body.deidentify,
   };
   const row = await inTransaction(ctx, async ({ db }) => {
     await refuseBeyondUserBound(db, actor.userId);

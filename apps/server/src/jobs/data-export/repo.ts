@@ -341,3 +341,31 @@ export async function recordCoverage(
       )
       .execute();
 }
+
+/**
+ * The trial's sealed date-shift secret (decision 049), `sealedNew` stored first if it has none:
+ * concurrent first exports agree on the one stored. `created` when this call stored it.
+ */
+export async function trialShiftKey(
+  db: Db,
+  teamId: number,
+  trialId: number,
+  sealedNew: string,
+): Promise<{ sealed: string; created: boolean } | null> {
+  const set = await db
+    .updateTable('trials')
+    .set({ date_shift_key_enc: sealedNew })
+    .where('id', '=', trialId)
+    .where('team_id', '=', teamId)
+    .where('date_shift_key_enc', 'is', null)
+    .executeTakeFirst();
+  const row = await db
+    .selectFrom('trials')
+    .select('date_shift_key_enc')
+    .where('id', '=', trialId)
+    .where('team_id', '=', teamId)
+    .executeTakeFirst();
+  return row?.date_shift_key_enc
+    ? { sealed: row.date_shift_key_enc, created: Number(set.numUpdatedRows) > 0 }
+    : null;
+}

@@ -21,7 +21,7 @@
  * writes the one valid ZIP. The requester is emailed (after the commit) when
  * the job completes or fails; never the data, only a link to /DataExport.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import {
   EXPORT_LIMITS,
   EXPORT_MESSAGES,
@@ -29,10 +29,13 @@ import {
   exportJobParamsSchema,
 } from '@trialwear/contract';
 import type { AppContext } from '../../app-context.js';
+import { recordAudit } from '../../audit/audit-log.js';
 import { inTransaction } from '../../db/transaction.js';
 import { isDatabaseUnavailable } from '../../db/unavailable.js';
+import { shiftDaysOf } from '../../features/data-export/archive/date-shift.js';
 import { writeExportArchive } from '../../features/data-export/archive/write-archive.js';
 import { exportStorage, storageKeyOf } from '../../features/data-export/service.js';
+import { decryptSecret, encryptSecret } from '../../security/encryption.js';
 import { describeCause, storageUnavailableCause } from '../../storage/storage-unavailable.js';
 import { ProviderUnavailable } from '../device-sync/sync-device.js';
 import { ExportDeferred, fetchMissing, PROVIDER_LIMIT_PHASE } from './fetch-missing.js';
@@ -143,6 +146,7 @@ export async function runExport(ctx: AppContext, jobId: string): Promise<RunOutc
     if (controller.signal.aborted) return await stopped(ctx, jobId);
     progress.phase = 'writing';
     progressWrites.report({ ...progress });
+    const shiftDays = params.deidentify ? await participantShifts(ctx, row.team_id, params) : undefined;
     writer = await storage.createWriter(key);
     const result = await writeExportArchive(
       ctx.db,
@@ -155,6 +159,7 @@ export async function runExport(ctx: AppContext, jobId: string): Promise<RunOutc
         mode: params.exportMode,
         format: params.format,
         jobParams: { jobId, ...params },
+        shiftDays,
       },
       writer.stream,
       {
@@ -281,4 +286,32 @@ function endStream(stream: NodeJS.WritableStream): Promise<void> {
     s.once('error', reject);
     if (!s.writableEnded) s.end();
   });
+}
+
+/**
+ * A de-identified export's shift of each participant (decision 049), from the trial's secret:
+ * made (32 random bytes, sealed like provider tokens, audited) on the trial's first such export.
+ */
+async function participantShifts(
+  ctx: AppContext,
+  teamId: number,
+  params: { trialId: number; participantIds: number[] },
+): Promise<Map<number, number>> {
+  const fresh = encryptSecret(ctx.secrets.encryptionKey, randomBytes(32).toString('base64'));
+  const key = await inTransaction(ctx, async ({ db }) => {
+    const k = await repo.trialShiftKey(db, teamId, params.trialId, fresh);
+    if (k?.created)
+      await recordAudit(db, {
+        userId: null,
+        teamId,
+        action: 'trial.date_shift_key_created',
+        entityType: 'trial',
+        entityId: params.trialId,
+        after: { sealed: true },
+      });
+    return k;
+  });
+  if (!key) throw new Error(`export: trial ${params.trialId} of team ${teamId} not found`);
+  const secret = Buffer.from(decryptSecret(ctx.secrets, key.sealed), 'base64');
+  return new Map(params.participantIds.map((id) => [id, shiftDaysOf(secret, id)]));
 }

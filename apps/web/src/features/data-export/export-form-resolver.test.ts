@@ -14,6 +14,7 @@ const valid: ExportFormValues = {
   metrics: ['steps'],
   exportMode: 'single-tab',
   format: 'csv',
+  deidentify: false,
   fileName: 'study',
 };
 

@@ -24,6 +24,8 @@ export interface ExportFormValues {
   metrics: string[];
   exportMode: ExportMode;
   format: ExportFormat;
+  /** Shift each participant's dates (decision 049). */
+  deidentify: boolean;
   fileName: string;
 }
 
@@ -36,6 +38,7 @@ export const EMPTY_EXPORT_FORM: ExportFormValues = {
   metrics: [],
   exportMode: 'separate-tabs',
   format: 'csv',
+  deidentify: false,
   fileName: '',
 };
 

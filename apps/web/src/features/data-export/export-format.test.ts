@@ -84,6 +84,7 @@ describe('jobParamLines', () => {
     deviceId: 2,
     exportMode: 'separate-tabs',
     format: 'csv',
+    deidentify: false,
   };
   it('reads the parameters as sentences', () => {
     expect(jobParamLines(params, (id) => (id === 4 ? 'EXP-001' : undefined))).toEqual({
@@ -108,6 +109,15 @@ describe('jobParamLines', () => {
     expect(jobParamLines({ ...params, format: 'parquet', exportMode: 'single-tab' }).mode).toBe(
       'Parquet, one file per metric',
     );
+  });
+  it('names the standard formats and says when dates are shifted', () => {
+    expect(jobParamLines({ ...params, format: 'fhir' }).mode).toBe(
+      'FHIR R4, one NDJSON file per resource type',
+    );
+    expect(jobParamLines({ ...params, format: 'omh', deidentify: true }).mode).toBe(
+      'Open mHealth, one NDJSON file per schema, dates shifted',
+    );
+    expect(jobParamLines({ ...params, deidentify: true }).mode).toBe('one CSV per metric, dates shifted');
   });
 });
 

@@ -101,7 +101,8 @@ export function jobParamLines(
     metrics: `${p.metrics.length} metric${p.metrics.length === 1 ? '' : 's'}: ${p.metrics
       .map((k) => metricName(k) ?? k)
       .join(', ')}`,
-    mode,
+    // A de-identified export says so beside its format (decision 049).
+    mode: p.deidentify ? `${mode}, dates shifted` : mode,
   };
 }
 

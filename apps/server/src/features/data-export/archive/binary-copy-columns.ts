@@ -88,6 +88,7 @@ export class BinaryCopyColumns extends BinaryCopyRows {
   /** Starts the next participant's COPY: a new parser state, the same open group. */
   static next(previous: BinaryCopyColumns | null, groupRows: number, constants: RowConstants) {
     const columns = new BinaryCopyColumns(groupRows);
+    columns.shiftDays = constants.shiftDays ?? 0;
     if (previous) columns.group = previous.rest() ?? emptyGroup();
     columns.code = constants.code;
     columns.unitOf = new Map([...constants.unitOf].map(([k, u]) => [k, orNull(u)]));

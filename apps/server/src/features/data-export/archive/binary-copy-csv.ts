@@ -36,6 +36,8 @@ export interface RowConstants {
   unitOf: ReadonlyMap<string, string>;
   /** Device name and provider per participant_device_id of the participant's links. */
   deviceOf: ReadonlyMap<number, { name: string; provider: string }>;
+  /** Days the participant's dates and instants move by (a de-identified export); absent: none. */
+  shiftDays?: number;
 }
 
 const US_PER_DAY_BIG = 86_400_000_000n;
@@ -61,6 +63,7 @@ export class BinaryCopyCsv extends BinaryCopyRows {
 
   constructor(constants: RowConstants) {
     super();
+    this.shiftDays = constants.shiftDays ?? 0;
     this.prefix = Buffer.from(`${constants.code},`);
     this.unitOf = new Map([...constants.unitOf].map(([key, unit]) => [key, Buffer.from(`,${unit},`)]));
     this.deviceOf = new Map(

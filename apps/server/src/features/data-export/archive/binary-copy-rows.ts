@@ -15,6 +15,8 @@
  * a row across messages is read right all the same.
  */
 
+import { shiftDateField, shiftDatesInPlace, shiftInstantField } from './date-shift.js';
+
 /** The SELECT list of the export's binary COPY, in the order the parsers read it. */
 export const BINARY_COLUMNS = [
   'r.metric_key',
@@ -43,6 +45,8 @@ export const int64 = (b: Buffer, at: number) => int32(b, at) * 4_294_967_296 + u
 export abstract class BinaryCopyRows {
   /** Rows read so far. */
   rows = 0;
+  /** Days every date and instant of the rows moves by (a de-identified export, date-shift.ts); 0: none. */
+  protected shiftDays = 0;
   private state: 'header' | 'rows' | 'done' = 'header';
   /** The current row's fields: where each starts in the buffer given to row(), and its length (-1: NULL). */
   protected readonly starts = new Int32Array(FIELDS);
@@ -116,6 +120,15 @@ export abstract class BinaryCopyRows {
     }
   }
 
+  /** The row's local date, instant and the dates in its value_json moved by shiftDays, in place. */
+  private shiftRow(buf: Buffer): void {
+    const s = this.starts;
+    const l = this.lengths;
+    if (l[1] === 4) shiftDateField(buf, s[1]!, this.shiftDays);
+    if (l[4] === 8) shiftInstantField(buf, s[4]!, this.shiftDays);
+    if (l[6]! > 0) shiftDatesInPlace(buf, s[6]!, l[6]!, this.shiftDays);
+  }
+
   /** Hands on the whole rows in buf[from, end); returns where the first incomplete row starts. */
   private parse(buf: Buffer, from: number, end: number): number {
     let at = from;
@@ -145,6 +158,7 @@ export abstract class BinaryCopyRows {
         if (length > 0) p += length;
       }
       if (p > end) return at;
+      if (this.shiftDays !== 0) this.shiftRow(buf);
       this.row(buf);
       this.rows += 1;
       at = p;

@@ -55,6 +55,8 @@ export interface ExportScope {
   /** Participant-local dates, inclusive, YYYY-MM-DD. */
   startDate: string;
   endDate: string;
+  /** A de-identified export: the days each participant's dates move by (date-shift.ts). */
+  shiftDays?: ReadonlyMap<number, number>;
 }
 
 export interface ExportParticipant {
@@ -258,7 +260,9 @@ export async function openExportSnapshot(db: Db, scope: ExportScope): Promise<Ex
                  ORDER BY r.metric_key, r.measured_at)`;
         });
         const text = `COPY (${parts.join(' UNION ALL ')}) TO STDOUT (FORMAT binary)`;
+        const shiftDays = scope.shiftDays?.get(participant.id) ?? 0;
         const constants: RowConstants = {
+          shiftDays,
           code: csvField(participant.code),
           unitOf: new Map(ofMetrics.map((m) => [m.key, csvField(m.unit)])),
           // A reading of another participant's link cannot occur (the link's participant is the
@@ -271,6 +275,7 @@ export async function openExportSnapshot(db: Db, scope: ExportScope): Promise<Ex
         };
         const links = devices.filter((d) => d.participant_id === participant.id);
         const plain: RowConstants = {
+          shiftDays,
           code: participant.code,
           unitOf: new Map(ofMetrics.map((m) => [m.key, m.unit ?? ''])),
           deviceOf: new Map(links.map((d) => [d.id, { name: d.device_name ?? '', provider: d.provider }])),

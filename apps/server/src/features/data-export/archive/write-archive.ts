@@ -73,8 +73,10 @@ export interface ArchiveRequest {
    * points, one file per body schema: omh/entries.ts).
    */
   format?: 'csv' | 'parquet' | 'fhir' | 'omh';
-  /** Echoed into manifest.json. */
+  /** Echoed into manifest.json (without its dates when de-identified). */
   jobParams: unknown;
+  /** A de-identified export: the days each participant's dates and instants move by (decision 049). */
+  shiftDays?: ReadonlyMap<number, number>;
 }
 
 export interface ArchiveFile {
@@ -109,6 +111,13 @@ export interface ArchiveOptions {
   parquetGroupRows?: number;
   /** The clock of generated_at and the entries' times (tests). */
   now?: () => Date;
+}
+
+/** The job's parameters without the real dates (a de-identified export's manifest). */
+function withoutDates(params: unknown): unknown {
+  if (params === null || typeof params !== 'object') return params ?? null;
+  const { startDate: _s, endDate: _e, ...rest } = params as Record<string, unknown>;
+  return rest;
 }
 
 /** Deflate level: gzip's default, the level the bench compares with. */
@@ -351,13 +360,16 @@ export async function writeExportArchive(
     });
     zip.addBuffer(dictionary, DICTIONARY_FILE, entryOptions);
 
+    const deidentified = req.shiftDays !== undefined;
     const manifest = {
       product: 'TrialWear',
       product_version: APP_VERSION,
       generated_at: now.toISOString(),
-      job_params: req.jobParams ?? null,
+      job_params: deidentified ? withoutDates(req.jobParams) : (req.jobParams ?? null),
       export: {
         format,
+        // De-identified: that the dates are shifted, never by how much (nor the real range).
+        ...(deidentified ? { dates_shifted: true } : {}),
         mode:
           format === 'parquet'
             ? 'one file per metric'
@@ -366,13 +378,18 @@ export async function writeExportArchive(
               : format === 'omh'
                 ? 'Open mHealth data points (NDJSON), one file per body schema'
                 : req.mode,
-        start_date: req.startDate,
-        end_date: req.endDate,
+        ...(deidentified ? {} : { start_date: req.startDate, end_date: req.endDate }),
         metrics: snapshot.metrics.map((m) => m.key),
         participants: snapshot.participants.map((p) => p.code),
       },
       ...(format === 'fhir' || format === 'omh' ? {} : { columns: DATA_COLUMNS }),
       conventions: {
+        ...(deidentified
+          ? {
+              deidentified:
+                "every date and instant of a participant (local_date, measured_at_utc and the dates inside value_json) is shifted by the same whole number of days, 0 to 364, which differs between participants and is not given; times of day, offsets, weekdays' order, intervals and values are kept; participants appear by code only",
+            }
+          : {}),
         order: 'participant_code, metric_key, measured_at_utc',
         dates:
           'local_date and local_time are the participant-local wall clock; the date range is of local dates, inclusive',

@@ -14,6 +14,7 @@ import {
   type ExportJobsResult,
   type ExportMetric,
   type ExportParticipant,
+  type ExportPolicyResult,
   type ExportTrial,
 } from '@trialwear/contract';
 import { api } from '../../../lib/api-client';
@@ -58,6 +59,10 @@ export const useExportJobs = () =>
     queryFn: () => api.get<ExportJobsResult>(`${base}/jobs?limit=${EXPORT_LIMITS.jobsListLimit}`),
     refetchInterval: EXPORT_LIMITS.pollMs,
   });
+
+/** PUT the trial's export policy (Admin): whether exports with real dates are allowed. */
+export const setExportPolicy = (trialId: number, allowIdentifiedExports: boolean) =>
+  api.put<ExportPolicyResult>(`${base}/trials/${trialId}/policy`, { allowIdentifiedExports });
 
 export const requestExport = (body: BatchExportBody) =>
   api.post<BatchExportResult>(`${base}/batchDataExport`, body);

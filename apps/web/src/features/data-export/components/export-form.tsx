@@ -1,7 +1,8 @@
 /*
  * The export request form (admin §2, §5), in the spec's order: trial,
  * device, participants (of the trial with the device), start and end date,
- * metrics (of the device), export mode, file name. A new trial empties the
+ * metrics (of the device), export mode, then ours: file format, date shift
+ * (deidentify-field.tsx), and the file name. A new trial empties the
  * participants; a new device empties the participants and the metrics.
  * Validation runs on submit with the contract's schema and messages; each
  * message sits under its field, announced and tied to it by Mantine
@@ -28,6 +29,7 @@ import {
 } from '../api/data-export-api';
 import { EMPTY_EXPORT_FORM, type ExportFormValues, exportResolver } from '../export-form-resolver';
 import { daysBefore } from '../export-format';
+import { DeidentifyField } from './deidentify-field';
 import { MetricPicker } from './metric-picker';
 import { ParticipantPicker } from './participant-picker';
 
@@ -257,6 +259,12 @@ export function ExportForm({
                 </Group>
               </Radio.Group>
             )}
+          />
+
+          <DeidentifyField
+            control={control}
+            setValue={setValue}
+            trial={trials.data?.find((t) => t.trialId === trialId)}
           />
 
           <TextInput
