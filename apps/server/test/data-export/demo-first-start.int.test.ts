@@ -8,6 +8,7 @@
  * Then the export calls the page makes, as `admin`: the trial, the device,
  * its participants and metrics as listed, a request, the job, the download.
  */
+import { kgToLb } from '@trialwear/contract';
 import { omronDay } from '@trialwear/simulators';
 import { addDays } from '@trialwear/zone';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -132,11 +133,18 @@ describe('demo on first start: an export with data, no configuration', () => {
     const weightRows = await exportRows(scale, 'demo weight');
     expect(weightRows.length).toBeGreaterThan(0);
     expect(weightRows.every((r) => r.metric_key === 'weight' && r.unit === 'kg')).toBe(true);
+    // Beside the stored kg, the Lbs the Omron pages show (decision 044): checkable without converting.
+    for (const r of weightRows) {
+      expect(r.display_unit).toBe('Lbs');
+      expect(Number(r.display_value)).toBe(kgToLb(Number(r.value)));
+    }
 
     const cgm = await exportForm('Dexcom G7 CGM');
     expect(cgm.participants.map((p) => p.participantCode)).toEqual(['CHM-002', 'CHM-003']);
     expect(cgm.metrics).toEqual(['egv']);
     const egvRows = await exportRows(cgm, 'demo glucose');
+    // mg/dL is what the Dexcom pages show: no display value.
+    expect(egvRows.every((r) => r.display_value === '' && r.display_unit === '')).toBe(true);
     // A day of values every 5 minutes, for each of them.
     for (const code of ['CHM-002', 'CHM-003'])
       expect(egvRows.filter((r) => r.participant_code === code).length, code).toBeGreaterThan(288);
