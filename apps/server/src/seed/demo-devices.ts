@@ -9,6 +9,7 @@ import { systemScope } from '../access/system.js';
 import * as retentionRepo from '../features/data-retention/repo.js';
 import * as linksRepo from '../features/device-links/repo.js';
 import * as deviceMetricsRepo from '../features/device-metrics/repo.js';
+import * as teamDevicesRepo from '../features/team-devices/repo.js';
 import { simulatorGrant } from '../providers/simulator-grants.js';
 import { saveTokens } from '../providers/token-store.js';
 import type { SeedContext } from './demo.js';
@@ -115,20 +116,13 @@ export async function storeDemoMetrics(ctx: SeedContext, teamId: number) {
   const { db } = ctx;
   const team = systemScope.team('seed', teamId);
   for (const { manufacturer, deviceType, metrics } of DEMO_STORED) {
-    const catalog = await db
-      .selectFrom('metric_catalog')
-      .select(['metric_key', 'metric_name', 'units', 'device_type', 'default_retention_days'])
-      .where('metric_key', 'in', metrics)
-      .where('device_type', '=', deviceType)
-      .execute();
-    const devices = await db
-      .selectFrom('team_supported_devices as s')
-      .innerJoin('global_device_catalog as g', 'g.id', 's.global_device_catalog_id')
-      .select('s.id')
-      .where('s.team_id', '=', teamId)
-      .where('g.manufacturer', '=', manufacturer)
-      .where('g.device_type', '=', deviceType)
-      .execute();
+    // What the two pages list: the catalog's metrics of the type, the team's devices.
+    const catalog = (await deviceMetricsRepo.catalogOfType(db, deviceType)).filter((m) =>
+      metrics.includes(m.metric_key),
+    );
+    const devices = (await teamDevicesRepo.supportedDevices(db, team)).filter(
+      (d) => d.manufacturer === manufacturer && d.device_type === deviceType,
+    );
     // Device Metrics Manager: the Sys_Admin adds the device's metrics and enables them.
     for (const device of devices)
       await deviceMetricsRepo.insertSettings(
@@ -150,7 +144,7 @@ export async function storeDemoMetrics(ctx: SeedContext, teamId: number) {
         metric_key: m.metric_key,
         metric_name: m.metric_name,
         units: m.units,
-        device_metric_id: null,
+        device_metric_id: m.id,
       });
   }
 }
