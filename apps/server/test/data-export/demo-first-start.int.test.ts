@@ -13,6 +13,7 @@ import { omronDay } from '@trialwear/simulators';
 import { addDays } from '@trialwear/zone';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runExport } from '../../src/jobs/data-export/run-export.js';
+import { checkDeviceHealth } from '../../src/jobs/device-health/check-device.js';
 import { deviceSync } from '../../src/jobs/device-sync/job.js';
 import { registerJobQueues } from '../../src/jobs/runner.js';
 import {
@@ -99,8 +100,13 @@ describe('demo on first start: an export with data, no configuration', () => {
         [...providers].sort().map((p) => [code, p]),
       ),
     );
-    // The first start enqueues every link's sync (here run by the handler, as the worker would).
+    // The first start enqueues every link's sync (here run by the handler, as the worker would);
+    // the hourly device check reads the links too (their tokens are the simulators' own).
     expect(await startDemoSync(t.ctx)).toBeGreaterThanOrEqual(links.length);
+    for (const l of links) {
+      const checked = await checkDeviceHealth(t.ctx, l.id);
+      expect(checked.status, `${l.participant_code} ${l.provider}: ${checked.error}`).toBe('checked');
+    }
     for (const l of links)
       expect(
         await deviceSync.handler(t.ctx, { deviceId: l.id }),
