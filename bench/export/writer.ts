@@ -5,7 +5,8 @@
  * writeExportArchive into the directory export storage (temp file, fsync,
  * rename), and prints one JSON line: ms, rows, bytes, files, vmHwmKb,
  * progressCalls, cpuMs and cpuSystemMs (from the start of the job: the whole
- * process, main thread and zlib's threads).
+ * process, main thread and zlib's threads). `BENCH_GROUP_ROWS` sets another
+ * Parquet row-group size than the product's.
  */
 import fs from 'node:fs';
 import { openDatabase } from '../../apps/server/src/db/database.js';
@@ -40,6 +41,8 @@ try {
       onProgress: () => {
         progressCalls += 1;
       },
+      // BENCH_GROUP_ROWS: another Parquet row-group size than the product's (its memory and speed).
+      ...(process.env.BENCH_GROUP_ROWS ? { parquetGroupRows: Number(process.env.BENCH_GROUP_ROWS) } : {}),
     });
     const { size } = await writer.commit();
     const ms = performance.now() - t0;

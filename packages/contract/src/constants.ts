@@ -63,8 +63,11 @@ export const EXPORT = {
   jobsListLimit: 10,
   pollMs: 10_000,
   modes: ['separate-tabs', 'single-tab'] as const,
-  /** The data files' format (issue #24): CSV (the spec's, the default) or Parquet, one file per metric. */
-  formats: ['csv', 'parquet'] as const,
+  /**
+   * The data files' format: CSV (the spec's, the default), Parquet, one file per metric (issue #24),
+   * or FHIR R4 NDJSON, one file per resource type (issue #25).
+   */
+  formats: ['csv', 'parquet', 'fhir'] as const,
 } as const;
 
 /** Retention shown in years: days/365 with one decimal (admin §9). */

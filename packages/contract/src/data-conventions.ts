@@ -17,7 +17,7 @@ export const DATA_CONVENTIONS = [
     name: 'Values as the pages show them',
     unit: '',
     description:
-      "value and unit are the provider's (distance in km, weight in kg). Where the portal's pages show another unit, display_value and display_unit give the figure the pages show: distance in mi (km / 1.609, two decimals), weight in Lbs (kg × 2.20462, one decimal). Every other metric is shown in its stored unit: display_value and display_unit are empty.",
+      "In the CSV and Parquet files, value and unit are the provider's (distance in km, weight in kg). Where the portal's pages show another unit, display_value and display_unit give the figure the pages show: distance in mi (km / 1.609, two decimals), weight in Lbs (kg × 2.20462, one decimal). Every other metric is shown in its stored unit: display_value and display_unit are empty.",
     deviceType: '',
   },
 ] as const;

@@ -38,7 +38,7 @@ export const EXPORT_MESSAGES = {
   fileNameReserved:
     'This file name is reserved (such as CON, PRN, AUX, NUL, COM1 to COM9, LPT1 to LPT9, also with an extension, or only dots). Please choose another name.',
   // the data files' format, ours (issue #24)
-  formatInvalid: "The export format must be 'csv' or 'parquet'.",
+  formatInvalid: "The export format must be 'csv', 'parquet' or 'fhir'.",
   // date rule of ours: the store holds nothing after today
   endInFuture: 'End date cannot be in the future.',
   // the success modal (§2)
@@ -123,13 +123,18 @@ export type ExportMode = z.infer<typeof exportModeSchema>;
 /**
  * The data files' format (issue #24, decision 042): `csv` (the spec's CSV in
  * a ZIP, the default when absent) or `parquet` (one typed Parquet file per
- * metric, whatever the export mode; the data dictionary and manifest as for CSV).
+ * metric, whatever the export mode; the data dictionary and manifest as for CSV)
+ * or `fhir` (FHIR R4 NDJSON: Patient, Device and Observation files, decision 046).
  */
 export const EXPORT_FORMATS = EXPORT.formats;
 export const exportFormatSchema = z.enum(EXPORT_FORMATS, { message: EXPORT_MESSAGES.formatInvalid });
 export type ExportFormat = z.infer<typeof exportFormatSchema>;
 /** The format's name as the page shows it. */
-export const EXPORT_FORMAT_LABELS: Record<ExportFormat, string> = { csv: 'CSV', parquet: 'Parquet' };
+export const EXPORT_FORMAT_LABELS: Record<ExportFormat, string> = {
+  csv: 'CSV',
+  parquet: 'Parquet',
+  fhir: 'FHIR R4 (NDJSON)',
+};
 
 // ---------------------------------------------------------------- dates
 

@@ -117,6 +117,7 @@ export interface FitbitResource {
     | 'spo2'
     | 'cardioscore'
     | 'hrv'
+    | 'hrv-intraday'
     | 'br'
     | 'temp-skin';
   api: string;
@@ -222,6 +223,11 @@ const FITBIT_PATTERNS: Array<[RegExp, (m: RegExpMatchArray) => FitbitResource]> 
   [
     new RegExp(`^/hrv/date/(${DATE})/(${DATE})\\.json$`),
     (m) => ({ kind: 'hrv', api: `/1/user/-${m[0]}`, start: m[1], end: m[2], maxDays: 30 }),
+  ],
+  [
+    // HRV intraday: each night's 5-minute samples, under its wake-up date (max 30 days).
+    new RegExp(`^/hrv/date/(${DATE})/(${DATE})/all\\.json$`),
+    (m) => ({ kind: 'hrv-intraday', api: `/1/user/-${m[0]}`, start: m[1], end: m[2], maxDays: 30 }),
   ],
   [
     new RegExp(`^/br/date/(${DATE})/(${DATE})\\.json$`),

@@ -20,6 +20,7 @@ export {
   setFitbitWear,
   stopFitbitSync,
 } from './fitbit/fitbit-device-state.js';
+export { fitbitHrvIntraday } from './fitbit/fitbit-hrv-intraday.js';
 export { fitbitIntradayDataset, fitbitLocalMinutes } from './fitbit/fitbit-intraday.js';
 export { FITBIT_SCOPES, type FitbitSimulatorOptions, fitbitSimulator } from './fitbit/fitbit-simulator.js';
 export { fitbitSleepStages } from './fitbit/fitbit-sleep-stages.js';

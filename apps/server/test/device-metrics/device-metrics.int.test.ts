@@ -79,6 +79,7 @@ describe('device metrics manager', () => {
         'steps',
         'steps_intraday',
         'heart_rate_1sec',
+        'hrv_intraday',
       ].sort(),
     );
     expect(metrics.find((m) => m.metric_key === 'distance')?.units).toBe('km');

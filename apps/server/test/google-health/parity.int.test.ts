@@ -53,6 +53,7 @@ const SYNCED = [
   'cardio_score',
   'heart_rate_intraday',
   'steps_intraday',
+  'hrv_intraday',
 ];
 
 type Json = Record<string, unknown>;
@@ -79,6 +80,13 @@ function comparable(body: Answer, unfinished: ReadonlySet<string>): unknown {
             const { logId: _id, ...rest } = detail ?? {};
             return { ...p, detail: rest };
           }),
+      };
+    // HRV samples: the legacy coverage, hf and lf and Google's SDNN are each API's own; a night not
+    // over yet has its samples to now on Google (the legacy simulator lists it whole).
+    if (s.metric === 'hrv_intraday')
+      return {
+        ...s,
+        points: s.points?.filter((p) => Date.parse(p.at) <= Date.parse(NOW)).map(({ detail: _d, ...p }) => p),
       };
     if (LOGGED.has(s.metric) && s.points) return { ...s, points: s.points.map(({ detail: _d, ...p }) => p) };
     if (s.metric === 'cardio_score' || s.metric === 'spo2')
@@ -133,6 +141,7 @@ describe('parity: the legacy Fitbit Web API and the Google Health API give the s
       `/body/bmi/date/${today}/6m.json`,
       `/spo2/date/${s}/${today}.json`,
       `/hrv/date/${s}/${today}.json`,
+      `/hrv/date/${s}/${today}/all.json`,
       `/br/date/${s}/${today}.json`,
       `/cardioscore/date/${s}/${today}.json`,
       `/temp/skin/date/${s}/${today}.json`,
@@ -212,6 +221,7 @@ describe('parity: the legacy Fitbit Web API and the Google Health API give the s
     // And the minutes of the first intraday run (compared through Google below).
     expect(legacyRows.filter((x) => x.metric_key === 'steps_intraday').length).toBeGreaterThan(5000);
     expect(legacyRows.filter((x) => x.metric_key === 'heart_rate_intraday').length).toBeGreaterThan(5000);
+    expect(legacyRows.filter((x) => x.metric_key === 'hrv_intraday').length).toBeGreaterThan(500);
   });
 
   it('after the participant consents through Google: the same link, on the Google Health API', async () => {
@@ -263,11 +273,14 @@ describe('parity: the legacy Fitbit Web API and the Google Health API give the s
     const google = await rows(pid);
     // value_json: the weight log's logId and source are the API's own, SpO2 has no min/max on Google.
     const finished = (x: Json) =>
-      !(String(x.metric_key).startsWith('sleep_') && unfinished.has(String(x.local_date)));
+      !(String(x.metric_key).startsWith('sleep_') && unfinished.has(String(x.local_date))) &&
+      !(x.metric_key === 'hrv_intraday' && new Date(String(x.measured_at)).getTime() > Date.parse(NOW));
     const strip = (x: Json) => ({
       ...x,
       // (and the cardio score's text is the legacy range or Google's number).
-      value_json: ['weight', 'bmi', 'body_fat', 'spo2', 'cardio_score'].includes(String(x.metric_key))
+      value_json: ['weight', 'bmi', 'body_fat', 'spo2', 'cardio_score', 'hrv_intraday'].includes(
+        String(x.metric_key),
+      )
         ? null
         : x.value_json,
     });

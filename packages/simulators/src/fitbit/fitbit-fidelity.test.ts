@@ -126,6 +126,26 @@ describe('Fitbit simulator fidelity', () => {
     const hrv = await ok('/1/user/-/hrv/date/2026-03-01/2026-03-30.json');
     expect(hrv.hrv[0].value).toEqual({ dailyRmssd: expect.any(Number), deepRmssd: expect.any(Number) });
     expect((await get('/1/user/-/hrv/date/2026-03-01/2026-03-31.json')).status).toBe(400);
+    // HRV intraday: each night's 5-minute samples at the local wall clock, under its wake-up date.
+    const nights = await ok('/1/user/-/hrv/date/2026-03-01/2026-03-30/all.json');
+    const slept = hrv.hrv.map((e: { dateTime: string }) => e.dateTime);
+    expect(nights.hrv.map((e: { dateTime: string }) => e.dateTime)).toEqual(slept);
+    const night = nights.hrv[0];
+    expect(night.minutes[0]).toEqual({
+      minute: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d[05]:00\.000$/),
+      value: {
+        rmssd: expect.any(Number),
+        coverage: expect.any(Number),
+        hf: expect.any(Number),
+        lf: expect.any(Number),
+      },
+    });
+    const sleepStart = fitbitDay(user, night.dateTime).sleep!.start;
+    expect(night.minutes[0].minute >= sleepStart).toBe(true);
+    expect(night.minutes.length).toBeGreaterThan(50);
+    const one = await ok(`/1/user/-/hrv/date/${night.dateTime}/all.json`);
+    expect(one.hrv).toEqual([night]);
+    expect((await get('/1/user/-/hrv/date/2026-03-01/2026-03-31/all.json')).status).toBe(400);
     const br = await ok('/1/user/-/br/date/2026-03-01/2026-03-07.json');
     expect(br.br[0].value.breathingRate).toBeGreaterThan(10);
     const skin = await ok('/1/user/-/temp/skin/date/2026-03-01/2026-03-30.json');

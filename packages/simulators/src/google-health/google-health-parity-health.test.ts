@@ -6,9 +6,10 @@
  * weight and body fat.
  */
 
-import { addDays } from '@trialwear/zone';
+import { addDays, instantOfLocal } from '@trialwear/zone';
 import { describe, expect, it } from 'vitest';
 import { fitbitDay } from '../fitbit/fitbit-daily.js';
+import { fitbitHrvIntraday } from '../fitbit/fitbit-hrv-intraday.js';
 import { skinBaseline } from './data-types/sleep-day.js';
 import {
   civilText,
@@ -149,6 +150,30 @@ describe(
         expect(Math.min(...real)).toBe(o.min);
         expect(Math.max(...real)).toBe(o.max);
       }
+    });
+
+    it('HRV samples: the legacy 5-minute samples of each night (same instants and RMSSD), with an SDNN', async () => {
+      let nights = 0;
+      for (const date of DAYS.slice(10, 22)) {
+        const { points } = await listAll(sim, token, 'heart-rate-variability', {
+          filter: `heart_rate_variability.sample_time.civil_time >= "${addDays(date, -1)}T12:00:00" AND heart_rate_variability.sample_time.civil_time < "${date}T12:00:00"`,
+        });
+        const s = fitbitDay(legacy, date).sleep;
+        // The night's start as the legacy sleep log gives it: New York's wall clock.
+        const want = s
+          ? fitbitHrvIntraday(legacy, date, instantOfLocal('America/New_York', s.start.slice(0, 19)))
+          : [];
+        const got = points.map((p: Json) => ({
+          at: Date.parse(p.heartRateVariability.sampleTime.physicalTime),
+          rmssd: p.heartRateVariability.rootMeanSquareOfSuccessiveDifferencesMilliseconds,
+        }));
+        got.sort((x: { at: number }, y: { at: number }) => x.at - y.at); // the list answers newest first
+        expect(got, date).toEqual(want.map((x) => ({ at: x.at, rmssd: x.rmssd })));
+        for (const p of points)
+          expect(p.heartRateVariability.standardDeviationMilliseconds).toBeGreaterThan(0);
+        if (want.length) nights++;
+      }
+      expect(nights).toBeGreaterThan(5);
     });
 
     it('weight and body fat: samples at the legacy log time, in grams and percent', async () => {

@@ -48,6 +48,7 @@ const METRICS_OF: Record<string, readonly string[]> = {
   'daily-oxygen-saturation': ['spo2'],
   'heart-rate': ['heart_rate_intraday'],
   'daily-heart-rate-variability': ['hrv'],
+  'heart-rate-variability': ['hrv_intraday'],
   'daily-respiratory-rate': ['breathing_rate'],
   'daily-sleep-temperature-derivations': ['skin_temperature'],
   'daily-vo2-max': ['cardio_score'],

@@ -178,4 +178,37 @@ describe('the legacy Fitbit Web API as normalized series', () => {
       records: [{ logId: 1 }],
     });
   });
+
+  it('HRV intraday: each night across the fall-back change, the repeated hour as its two occurrences, detail kept', () => {
+    const m = (minute: string, rmssd: number) => ({
+      minute,
+      value: { rmssd, coverage: 0.9, hf: 100.5, lf: 300.25 },
+    });
+    const set = read('/hrv/date/2026-10-25/2026-10-26/all.json', {
+      hrv: [
+        {
+          minutes: [
+            m('2026-10-24T23:55:00.000', 30),
+            m('2026-10-25T01:55:00.000', 31),
+            m('2026-10-25T01:00:00.000', 32),
+          ],
+          dateTime: '2026-10-25',
+        },
+        {
+          minutes: [m('2026-10-26T02:00:00.000', 33), m('2026-10-26T02:00:00.000', Number.NaN)],
+          dateTime: '2026-10-26',
+        },
+      ],
+    });
+    const s = only(set, 'hrv_intraday');
+    expect(s.unit).toBe('ms');
+    expect(s.points!.map((p) => [p.date, p.time, p.at, p.offsetMinutes, p.value])).toEqual([
+      ['2026-10-24', '23:55:00', '2026-10-24T22:55:00.000Z', 60, 30],
+      // 01:55 summer time, then 01:00 again in winter time (London goes back at 02:00 BST).
+      ['2026-10-25', '01:55:00', '2026-10-25T00:55:00.000Z', 60, 31],
+      ['2026-10-25', '01:00:00', '2026-10-25T01:00:00.000Z', 0, 32],
+      ['2026-10-26', '02:00:00', '2026-10-26T02:00:00.000Z', 0, 33],
+    ]);
+    expect(s.points![0]!.detail).toEqual({ coverage: 0.9, hf: 100.5, lf: 300.25 });
+  });
 });

@@ -11,7 +11,13 @@
  * weighing (null: no value); SpO2 answers a range as a bare list; the cardio
  * score may be a range ("44-48").
  */
-import { type FitbitResource, parseFitbitResourcePath, type SeriesDay } from '@trialwear/contract';
+import {
+  type FitbitResource,
+  parseFitbitResourcePath,
+  type SeriesDay,
+  type SeriesPoint,
+} from '@trialwear/contract';
+import { offsetMinutesAt, wallClock } from '@trialwear/zone';
 import type { DataQuery, ProviderAnswer, SeriesSet } from '../types.js';
 import {
   ACTIVITY_METRICS,
@@ -179,6 +185,10 @@ function mapLegacy(path: string, r: FitbitResource, answer: ProviderAnswer, tz: 
           ),
         ],
       };
+    case 'hrv-intraday':
+      return {
+        series: [series('hrv_intraday', 'ms', tz, { points: hrvMinutes(tz, list(body, 'hrv')) }, src)],
+      };
     case 'br':
       return {
         series: [
@@ -214,6 +224,39 @@ function intraday(tz: string, date: string, dataset: Entry[]) {
     return v === null || time === null ? [] : [{ time, value: v }];
   });
   return dayPoints(tz, date, entries);
+}
+
+/**
+ * HRV intraday: each night's 5-minute samples (`minute` local wall clock,
+ * `value.rmssd`, with coverage, hf and lf kept), dated by their own clock.
+ * The samples come in time order, so a wall-clock time at or before the
+ * previous sample's is the second occurrence of a clock hour repeated when
+ * the clocks went back.
+ */
+function hrvMinutes(tz: string, nights: Entry[]): SeriesPoint[] {
+  const out: SeriesPoint[] = [];
+  let prev = Number.NEGATIVE_INFINITY;
+  for (const e of nights.flatMap((n) => list(n, 'minutes'))) {
+    const minute = typeof e.minute === 'string' ? e.minute : '';
+    const time = clockOf(minute);
+    const v = num(field(e.value, 'rmssd'));
+    if (!time || v === null || !/^\d{4}-\d{2}-\d{2}T/.test(minute)) continue;
+    const detail = {
+      coverage: num(field(e.value, 'coverage')),
+      hf: num(field(e.value, 'hf')),
+      lf: num(field(e.value, 'lf')),
+    };
+    let p = localPoint(tz, { date: minute.slice(0, 10), time }, v, { detail });
+    const t = Date.parse(p.at);
+    if (t <= prev) {
+      const repeated = t + (p.offsetMinutes - offsetMinutesAt(tz, t + 6 * 3_600_000)) * 60_000;
+      if (repeated > prev && wallClock(tz, repeated) === `${p.date}T${time}`)
+        p = { ...p, at: new Date(repeated).toISOString(), offsetMinutes: offsetMinutesAt(tz, repeated) };
+    }
+    prev = Date.parse(p.at);
+    out.push(p);
+  }
+  return out;
 }
 
 /** One point per sleep at its start, dated by the provider's date of the sleep (decision 030). */

@@ -139,6 +139,14 @@ const GROUPS: Group[] = [
     readings: valuedDays('hrv', (d) => ({ deepRmssd: d.detail?.deepRmssd ?? null })),
   },
   {
+    // The nights' 5-minute samples (a night belongs to its wake-up date), each at its own instant.
+    metrics: ['hrv_intraday'],
+    path: (s, e) => `/hrv/date/${s}/${e}/all.json`,
+    readings: (series) =>
+      points(series, 'hrv_intraday').map((p) => pointReading('hrv_intraday', p, p.detail ?? null)),
+  },
+
+  {
     metrics: ['breathing_rate'],
     path: (s, e) => `/br/date/${s}/${e}.json`,
     readings: valuedDays('breathing_rate'),

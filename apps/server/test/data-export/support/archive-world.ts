@@ -32,7 +32,7 @@ export const DICTIONARY = [
   "bp_readings,Blood-pressure readings,count,Number of blood-pressure readings of the participant's local day (all the participant's monitors). No value = no data for that day.,trialwear_study_health,blood_pressure",
   // The conventions every page and export follows (issue #26), last.
   'no_data_vs_zero,No data and 0,,"A day the provider reports as 0 is 0 (Fitbit\'s daily activity series answer 0 for a day the tracker recorded nothing); a day the provider has no record for is no data: no row in the export, ""—"" on the pages, left out of averages. Tables, charts, overview tiles and exports apply the same rule.",trialwear_conventions,',
-  'display_units,Values as the pages show them,,"value and unit are the provider\'s (distance in km, weight in kg). Where the portal\'s pages show another unit, display_value and display_unit give the figure the pages show: distance in mi (km / 1.609, two decimals), weight in Lbs (kg × 2.20462, one decimal). Every other metric is shown in its stored unit: display_value and display_unit are empty.",trialwear_conventions,',
+  'display_units,Values as the pages show them,,"In the CSV and Parquet files, value and unit are the provider\'s (distance in km, weight in kg). Where the portal\'s pages show another unit, display_value and display_unit give the figure the pages show: distance in mi (km / 1.609, two decimals), weight in Lbs (kg × 2.20462, one decimal). Every other metric is shown in its stored unit: display_value and display_unit are empty.",trialwear_conventions,',
 ];
 
 /** The archives' generated_at. */

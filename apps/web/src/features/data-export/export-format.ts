@@ -87,9 +87,11 @@ export function jobParamLines(
   const mode =
     p.format === 'parquet'
       ? 'Parquet, one file per metric'
-      : p.exportMode === 'single-tab'
-        ? 'single CSV'
-        : 'one CSV per metric';
+      : p.format === 'fhir'
+        ? 'FHIR R4, one NDJSON file per resource type'
+        : p.exportMode === 'single-tab'
+          ? 'single CSV'
+          : 'one CSV per metric';
   return {
     file: `${p.fileName}.zip`,
     period: p.startDate === p.endDate ? p.startDate : `${p.startDate} to ${p.endDate}`,

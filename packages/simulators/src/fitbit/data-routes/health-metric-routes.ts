@@ -3,8 +3,11 @@
  * fitness score, HRV and breathing rate of the main sleep, and the nightly
  * skin temperature relative to the baseline.
  */
+import { instantOfLocal, wallClockMs } from '@trialwear/zone';
 import type { FastifyInstance } from 'fastify';
 import { fitbitDay } from '../fitbit-daily.js';
+import { fitbitUserTimezone } from '../fitbit-data.js';
+import { fitbitHrvIntraday } from '../fitbit-hrv-intraday.js';
 import { dayOrDays, daysOf, type FitbitRouteKit, parseDate } from './route-kit.js';
 
 type FitbitDay = ReturnType<typeof fitbitDay>;
@@ -41,6 +44,28 @@ const DAILY_METRICS: Array<{
   },
 ];
 
+/**
+ * HRV intraday (`/hrv/date/{date}[/{end}]/all.json`, max 30 days): each
+ * night's 5-minute samples at their local wall clock, under its wake-up date.
+ */
+function hrvIntraday(userId: string, parts: string[], today: string) {
+  const { tz } = fitbitUserTimezone(userId);
+  const days = dayOrDays(parts[0]!, parts.length === 3 ? parts[1] : undefined, today, 30);
+  return {
+    hrv: days.flatMap((day) => {
+      const s = fitbitDay(userId, day).sleep;
+      const minutes = s ? fitbitHrvIntraday(userId, day, instantOfLocal(tz, s.start.slice(0, 19))) : [];
+      if (minutes.length === 0) return [];
+      return [
+        {
+          minutes: minutes.map(({ at, ...value }) => ({ minute: wallClockMs(tz, at), value })),
+          dateTime: day,
+        },
+      ];
+    }),
+  };
+}
+
 export function registerHealthMetricRoutes(app: FastifyInstance, { today, handle }: FitbitRouteKit) {
   // SpO2: one date → an object; a range → an array.
   app.get(
@@ -59,11 +84,15 @@ export function registerHealthMetricRoutes(app: FastifyInstance, { today, handle
   for (const m of DAILY_METRICS)
     app.get(
       `/1/user/-/${m.path}/date/*`,
-      handle(m.scope, (grant, parts) => ({
-        [m.key]: dayOrDays(parts[0]!, parts[1], today(grant.userId), 30).flatMap((day) => {
-          const e = m.entry(fitbitDay(grant.userId, day));
-          return e ? [{ dateTime: day, ...e }] : [];
-        }),
-      })),
+      handle(m.scope, (grant, parts) =>
+        m.key === 'hrv' && parts.at(-1) === 'all' && parts.length <= 3
+          ? hrvIntraday(grant.userId, parts, today(grant.userId))
+          : {
+              [m.key]: dayOrDays(parts[0]!, parts[1], today(grant.userId), 30).flatMap((day) => {
+                const e = m.entry(fitbitDay(grant.userId, day));
+                return e ? [{ dateTime: day, ...e }] : [];
+              }),
+            },
+      ),
     );
 }

@@ -29,6 +29,7 @@ import {
   activeZoneMinutesPoints,
   heartRatePoints,
   heartRateVariabilityPoints,
+  heartRateVariabilitySamplePoints,
   heartRateZonesPoints,
   restingHeartRatePoints,
   timeInZonePoints,
@@ -194,6 +195,7 @@ const TABLE: Row[] = [
       );
     },
   },
+  { id: 'heart-rate-variability', record: 'sample', scope: HEALTH, points: heartRateVariabilitySamplePoints },
   { id: 'oxygen-saturation', record: 'sample', scope: HEALTH, points: oxygenSaturationPoints },
   { id: 'daily-oxygen-saturation', record: 'daily', scope: HEALTH, points: dailyOxygenSaturationPoints },
   { id: 'daily-respiratory-rate', record: 'daily', scope: HEALTH, points: respiratoryRatePoints },

@@ -2,11 +2,14 @@
  * The points of the heart types, from the legacy day: heart-rate samples
  * (the legacy 1sec instants, each minute's mean the legacy 1min value), the
  * day's zones, the time in each zone and the active zone minutes it earns,
- * and the daily resting heart rate and heart-rate variability.
+ * the daily resting heart rate and heart-rate variability, and the night's
+ * 5-minute heart-rate variability samples (the legacy HRV intraday).
  */
 import { fitbitDay } from '../../fitbit/fitbit-daily.js';
+import { fitbitHrvIntraday } from '../../fitbit/fitbit-hrv-intraday.js';
 import { AZM, heartSamples, hrZones, zoneIntervals } from './heart-day.js';
 import { dailyPoint, levelInterval, minutePoint, samplePoint } from './point-builders.js';
+import { sleepSession } from './sleep-day.js';
 import type { DayCtx, Pt } from './spec.js';
 
 export const heartRatePoints = (c: DayCtx): Pt[] =>
@@ -61,4 +64,27 @@ export function heartRateVariabilityPoints(c: DayCtx): Pt[] {
         averageHeartRateVariabilityMilliseconds: v.dailyRmssd,
         deepSleepRootMeanSquareOfSuccessiveDifferencesMilliseconds: v.deepRmssd,
       });
+}
+
+/**
+ * The main sleep's 5-minute samples (the legacy `/hrv/…/all.json` minutes,
+ * same instants and RMSSD); Google has no coverage, hf or lf, and gives a
+ * standard deviation (SDNN) the legacy API has not.
+ */
+export function heartRateVariabilitySamplePoints(c: DayCtx): Pt[] {
+  const s = sleepSession(c.person, c.date);
+  if (!s) return [];
+  return fitbitHrvIntraday(c.person.dataUserId, c.date, s.start).map((x) =>
+    samplePoint(
+      c,
+      x.at,
+      {
+        rootMeanSquareOfSuccessiveDifferencesMilliseconds: x.rmssd,
+        standardDeviationMilliseconds: Math.round(x.rmssd * (1.1 + x.coverage * 0.4) * 1000) / 1000,
+      },
+      x.rmssd,
+      'tracker',
+      s.tz,
+    ),
+  );
 }

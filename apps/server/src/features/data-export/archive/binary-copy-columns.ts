@@ -43,6 +43,8 @@ export interface ColumnGroup {
   source: (string | null)[];
   display_value: (number | null)[];
   display_unit: (string | null)[];
+  /** The reading's device link (not a data column: the FHIR export's Device reference). */
+  device_id: (number | null)[];
 }
 
 const emptyGroup = (): ColumnGroup => ({
@@ -60,6 +62,7 @@ const emptyGroup = (): ColumnGroup => ({
   source: [],
   display_value: [],
   display_unit: [],
+  device_id: [],
 });
 
 /** '' (the CSV's empty unquoted field) as null. */
@@ -164,8 +167,10 @@ export class BinaryCopyColumns extends BinaryCopyRows {
     g.value.push(value);
     g.unit.push(this.unit);
     g.value_json.push(l[6]! >= 0 ? buf.toString('utf8', s[6]!, s[6]! + l[6]!) : null);
-    const device = l[7]! < 0 ? this.noDevice : (this.deviceOf.get(int32(buf, s[7]!)) ?? this.noDevice);
+    const deviceId = l[7]! < 0 ? null : int32(buf, s[7]!);
+    const device = deviceId === null ? this.noDevice : (this.deviceOf.get(deviceId) ?? this.noDevice);
     g.device.push(device.name);
+    g.device_id.push(deviceId);
     if (l[8]! >= 0) {
       const start = s[8]!;
       const length = l[8]!;

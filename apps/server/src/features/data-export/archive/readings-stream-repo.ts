@@ -85,6 +85,8 @@ export interface ExportSnapshot {
   participants: ExportParticipant[];
   /** The metrics asked, in export order (by key, in the database's order of metric_key), described from the metric catalog. */
   metrics: ExportMetric[];
+  /** The devices linked to these participants (the FHIR export's Device resources). */
+  devices: { id: number; participantId: number; provider: string; name: string | null }[];
   /**
    * The progress denominator: readings of these participants and metrics in
    * the instant window (an index-only count on the primary key), an upper
@@ -227,6 +229,12 @@ export async function openExportSnapshot(db: Db, scope: ExportScope): Promise<Ex
     return {
       participants,
       metrics,
+      devices: devices.map((d) => ({
+        id: d.id,
+        participantId: d.participant_id,
+        provider: d.provider,
+        name: d.device_name,
+      })),
       countUpperBound: async () => {
         const r = await client.query<{ n: string }>(
           `SELECT (SELECT count(*) FROM device_readings r

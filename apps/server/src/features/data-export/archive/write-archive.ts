@@ -9,7 +9,9 @@
  * With `format: 'parquet'` (issue #24, decision 042) the data files are one
  * Parquet file per metric instead (parquet-entry.ts), stored in the ZIP
  * without deflate (their pages are compressed already); the dictionary and
- * the manifest are the same.
+ * the manifest are the same. With `format: 'fhir'` (issue #25, decision 046)
+ * they are FHIR R4 NDJSON files (fhir/entries.ts), and the dictionary says
+ * how each metric is coded.
  *
  * Nothing holds more than a stream buffer: each stage is a Node stream and
  * pipe/pipeline backpressure reaches back to the socket of the COPY, so a slow
@@ -43,6 +45,8 @@ import { APP_VERSION } from '../../../version.js';
 import { BinaryCopyCsv } from './binary-copy-csv.js';
 import { csvField } from './csv-text.js';
 import { type EntryResult, entryResult } from './entry-result.js';
+import { dictionaryCoding } from './fhir/codes.js';
+import { devicesFile, FHIR_FILES, observationsEntry, patientsFile } from './fhir/entries.js';
 import { useNativeCrc32 } from './native-crc32.js';
 import { PARQUET_COLUMN_TYPES, parquetEntry } from './parquet-entry.js';
 import {
@@ -62,8 +66,11 @@ export interface ArchiveRequest {
   startDate: string;
   endDate: string;
   mode: 'single-tab' | 'separate-tabs';
-  /** The data files: CSV (default; by `mode`), or Parquet, one file per metric whatever the mode. */
-  format?: 'csv' | 'parquet';
+  /**
+   * The data files: CSV (default; by `mode`), Parquet (one file per metric whatever the mode), or
+   * FHIR R4 (NDJSON, one file per resource type: fhir/entries.ts).
+   */
+  format?: 'csv' | 'parquet' | 'fhir';
   /** Echoed into manifest.json. */
   jobParams: unknown;
 }
@@ -122,6 +129,14 @@ export const DICTIONARY_COLUMNS = [
   'device_type',
 ] as const;
 
+/** The FHIR export's dictionary columns, after the others: how each metric is coded. */
+export const FHIR_DICTIONARY_COLUMNS = [
+  'fhir_code_system',
+  'fhir_code',
+  'ucum_unit',
+  'fhir_category',
+] as const;
+
 /**
  * The study-health measures (the Study health page and its compliance
  * report, decision 034), defined after the exported metrics: the same text
@@ -154,6 +169,7 @@ function dataFiles(
   format: NonNullable<ArchiveRequest['format']>,
 ): DataFile[] {
   const { participants, metrics } = snapshot;
+  if (format === 'fhir') return [];
   if (format === 'parquet')
     return metrics.map((metric) => ({
       name: `${metric.key}.parquet`,
@@ -231,6 +247,24 @@ export async function writeExportArchive(
 
     const format = req.format ?? 'csv';
     const files: ArchiveFile[] = [];
+    if (format === 'fhir') {
+      for (const [name, file] of [
+        [FHIR_FILES.patients, patientsFile(snapshot)],
+        [FHIR_FILES.devices, devicesFile(snapshot)],
+      ] as const) {
+        zip.addBuffer(file.buffer, name, entryOptions);
+        files.push({ name, kind: 'data', rows: file.rows, sha256: file.sha256, bytes: file.buffer.length });
+      }
+      const entry = observationsEntry(snapshot, (n) => {
+        rowsWritten += n;
+        if (n > 0) report();
+      });
+      current = entry.stream;
+      entry.stream.once('error', fail);
+      zip.addReadStream(entry.stream, FHIR_FILES.observations, entryOptions);
+      const r = await Promise.race([entry.result, failed]);
+      files.push({ name: FHIR_FILES.observations, kind: 'data', ...r });
+    }
     for (const file of dataFiles(snapshot, req.mode, format)) {
       const onRows = (n: number) => {
         if (n === 0) return;
@@ -254,13 +288,27 @@ export async function writeExportArchive(
     current = null;
     await Promise.race([snapshot.close(), failed]);
 
+    // FHIR: how each metric is coded (LOINC, else the portal's code system), its UCUM unit and category.
+    const fhirColumns = (key: string | null) => {
+      if (format !== 'fhir') return [];
+      if (key === null) return [null, null, null, null];
+      const c = dictionaryCoding(key);
+      return [c.system, c.code, c.ucum || null, c.category];
+    };
     const dictionaryRows = [
-      ...snapshot.metrics.map((m) => [m.key, m.name, m.unit, m.description, m.source, m.deviceType]),
-      ...STUDY_HEALTH_DICTIONARY,
-      ...CONVENTIONS_DICTIONARY,
+      ...snapshot.metrics.map((m) => [
+        m.key,
+        m.name,
+        m.unit,
+        m.description,
+        m.source,
+        m.deviceType,
+        ...fhirColumns(m.key),
+      ]),
+      ...[...STUDY_HEALTH_DICTIONARY, ...CONVENTIONS_DICTIONARY].map((r) => [...r, ...fhirColumns(null)]),
     ];
     const dictionaryLines = [
-      DICTIONARY_COLUMNS.join(','),
+      [...DICTIONARY_COLUMNS, ...(format === 'fhir' ? FHIR_DICTIONARY_COLUMNS : [])].join(','),
       ...dictionaryRows.map((r) => r.map(csvField).join(',')),
     ];
     const dictionary = Buffer.from(`${dictionaryLines.join('\n')}\n`);
@@ -280,13 +328,18 @@ export async function writeExportArchive(
       job_params: req.jobParams ?? null,
       export: {
         format,
-        mode: format === 'parquet' ? 'one file per metric' : req.mode,
+        mode:
+          format === 'parquet'
+            ? 'one file per metric'
+            : format === 'fhir'
+              ? 'FHIR R4 Bulk Data NDJSON, one file per resource type'
+              : req.mode,
         start_date: req.startDate,
         end_date: req.endDate,
         metrics: snapshot.metrics.map((m) => m.key),
         participants: snapshot.participants.map((p) => p.code),
       },
-      columns: DATA_COLUMNS,
+      ...(format === 'fhir' ? {} : { columns: DATA_COLUMNS }),
       conventions: {
         order: 'participant_code, metric_key, measured_at_utc',
         dates:
@@ -301,6 +354,12 @@ export async function writeExportArchive(
           format === 'parquet'
             ? "row counts are the Parquet files' rows; sha256 is of the file as extracted"
             : 'row counts exclude the header row; sha256 is of the file as extracted',
+        ...(format === 'fhir'
+          ? {
+              fhir: "FHIR R4: Patient (pseudonymous: the participant code as identifier), Device (one per linked device) and Observation (one per reading; blood pressure: one panel per systolic/diastolic pair); codes LOINC where the data dictionary gives one, else urn:trialwear:metric; values in UCUM units; a local day's value has the local date as effectiveDateTime, any other reading its local date and time with the UTC offset",
+              rows: 'row counts are resources (lines); sha256 is of the file as extracted',
+            }
+          : {}),
         ...(format === 'parquet'
           ? {
               parquet:

@@ -184,6 +184,15 @@ export async function readTracker(calls: GoogleHealthCalls, path: string, r: Fit
     case 'foods-series':
       await calls.dailyRollUp(/\/caloriesIn\//.test(path) ? 'nutrition-log' : 'hydration-log', start, end);
       return;
+    case 'hrv-intraday':
+      // The nights ending start..end: their samples from noon the day before each to noon (the
+      // legacy answer's wake-up dates; a main sleep spans midnight, not noon).
+      await calls.list(
+        'heart-rate-variability',
+        `heart_rate_variability.sample_time.civil_time >= "${addDays(start, -1)}T12:00:00" AND heart_rate_variability.sample_time.civil_time < "${end}T12:00:00"`,
+        10_000,
+      );
+      return;
     case 'heart-series':
     case 'spo2':
     case 'cardioscore':

@@ -53,6 +53,7 @@ const MODE_LABELS: Record<ExportMode, { label: string; description: string }> = 
 const FORMAT_DESCRIPTIONS: Record<ExportFormat, string> = {
   csv: 'Opens in any spreadsheet or statistics tool',
   parquet: 'Typed columns for pandas, R arrow or DuckDB; one file per metric',
+  fhir: 'Observations with LOINC codes for a FHIR server; one file per resource type',
 };
 
 export function ExportForm({
@@ -71,7 +72,9 @@ export function ExportForm({
   >({ resolver, defaultValues: EMPTY_EXPORT_FORM, shouldFocusError: false });
   const trialId = watch('trialId');
   const deviceId = watch('deviceId');
-  const parquet = watch('format') === 'parquet';
+  const format = watch('format');
+  // Parquet and FHIR files are not split by the export mode (one file per metric, per resource type).
+  const modeFixed = format === 'parquet' || format === 'fhir';
 
   const trials = useExportTrials();
   const devices = useExportDevices();
@@ -204,7 +207,13 @@ export function ExportForm({
             render={({ field }) => (
               <Radio.Group
                 label="Export mode"
-                description={parquet ? 'Parquet exports are one file per metric.' : undefined}
+                description={
+                  format === 'parquet'
+                    ? 'Parquet exports are one file per metric.'
+                    : format === 'fhir'
+                      ? 'FHIR exports are one file per resource type.'
+                      : undefined
+                }
                 value={field.value}
                 onChange={(v) => field.onChange(v as ExportMode)}
               >
@@ -213,7 +222,7 @@ export function ExportForm({
                     <Radio
                       key={mode}
                       value={mode}
-                      disabled={parquet}
+                      disabled={modeFixed}
                       label={MODE_LABELS[mode].label}
                       description={MODE_LABELS[mode].description}
                     />

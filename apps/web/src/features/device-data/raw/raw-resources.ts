@@ -37,6 +37,11 @@ const FITBIT: Array<RawChoice & { path: string }> = [
   { value: 'spo2', label: 'SpO2', path: '/spo2/date/{start}/{end}.json' },
   { value: 'cardioscore', label: 'Cardio score (VO2 max)', path: '/cardioscore/date/{start}/{end}.json' },
   { value: 'hrv', label: 'Heart rate variability', path: '/hrv/date/{start}/{end}.json' },
+  {
+    value: 'hrvIntraday',
+    label: 'Heart rate variability (5-minute)',
+    path: '/hrv/date/{start}/{end}/all.json',
+  },
   { value: 'activityDay', label: 'Activity summary of the end day', path: '/activities/date/{end}.json' },
 ];
 

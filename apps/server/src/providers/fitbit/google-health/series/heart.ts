@@ -62,3 +62,26 @@ export function heartIntraday(c: Ctx): Series[] {
   }
   return [c.series('heart_rate_intraday', 'bpm', { points })];
 }
+
+/** The nights' 5-minute heart-rate variability (RMSSD) at their own instants, with Google's SDNN kept. */
+export function hrvIntraday(c: Ctx): Series[] {
+  const points = c.a
+    .listed('heart-rate-variability')
+    .map((p) => {
+      const h = obj(p.heartRateVariability);
+      const st = obj(h.sampleTime);
+      return {
+        t: Date.parse(String(st.physicalTime)),
+        civil: civilText(st.civilTime as CivilDateTime | undefined),
+        value: num(h.rootMeanSquareOfSuccessiveDifferencesMilliseconds),
+        sdnn: num(h.standardDeviationMilliseconds),
+      };
+    })
+    .filter((x) => x.value !== null && Number.isFinite(x.t))
+    .sort((x, y) => x.t - y.t)
+    .map(({ t, civil, value, sdnn }) => {
+      const p = pointAt(c.zone, t, value, { detail: { sdnn } });
+      return civil ? { ...p, time: civil.slice(11, 19) } : p;
+    });
+  return [c.series('hrv_intraday', 'ms', { points })];
+}

@@ -34,7 +34,7 @@ import { Answered, type Ctx, type GoogleTrackerBody } from './answered.js';
 import { bodyLog, bodySeries } from './body.js';
 import { foodsSeries } from './foods.js';
 import { healthMetric } from './health-metrics.js';
-import { heartIntraday, heartSeries } from './heart.js';
+import { heartIntraday, heartSeries, hrvIntraday } from './heart.js';
 import { sleepRange } from './sleep.js';
 
 // ------------------------------------------------------------ the reader's toSeries
@@ -74,6 +74,8 @@ export function googleToSeries(query: DataQuery, answer: ProviderAnswer, timeZon
       return { series: heartSeries(c) };
     case 'heart-intraday':
       return { series: heartIntraday(c) };
+    case 'hrv-intraday':
+      return { series: hrvIntraday(c) };
     case 'sleep-range':
       return { series: sleepRange(c) };
     case 'body-series':

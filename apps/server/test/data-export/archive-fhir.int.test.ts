@@ -1,0 +1,230 @@
+/*
+ * The FHIR R4 export (issue #25 item 1, decision 046): a week of steps,
+ * 1-minute heart rate, weight, blood pressure and glucose of a participant
+ * linked to the Fitbit, Omron and Dexcom simulators and synced, written as
+ * FHIR NDJSON: every resource validates against R4 with Medplum's validator
+ * (0 errors), each Observation's value, code, unit and time equal the
+ * provider's reading (the simulators' own data), blood pressure is one panel
+ * per reading, the Patient is pseudonymous, every Device referenced exists;
+ * the manifest counts and hashes the files; the dictionary says how each
+ * metric is coded.
+ */
+import type { Observation } from '@medplum/fhirtypes';
+import { dexcomEgvs, fitbitDay, omronDay } from '@trialwear/simulators';
+import { addDays } from '@trialwear/zone';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { validateFhir } from '../../src/features/data-export/archive/fhir/validate.js';
+import { writeExportArchive } from '../../src/features/data-export/archive/write-archive.js';
+import { storedReadings } from '../../src/features/readings/repo.js';
+import { syncDevice } from '../../src/jobs/device-sync/sync-device.js';
+import { type TeamFixture, teamWithRoles } from '../support/fixtures.js';
+import { linkParticipant, simControl, trialWithParticipants } from '../support/linked-participant.js';
+import { storeMetrics } from '../support/stored-metrics.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+import { testClock } from '../support/test-clock.js';
+import { collect, signal } from './support/archive-world.js';
+import { sha256, unzip } from './support/zip.js';
+
+const NOW = '2027-03-20T12:00:00Z'; // the week crosses the US clock change of 14 March 2027
+const clock = testClock(NOW);
+const START = '2027-03-12';
+const END = '2027-03-18';
+const METRICS = ['diastolic', 'egv', 'heart_rate_intraday', 'steps', 'systolic', 'weight'];
+
+type Json = Record<string, unknown>;
+const ndjson = (b: Buffer) =>
+  b
+    .toString('utf8')
+    .split('\n')
+    .slice(0, -1)
+    .map((l) => JSON.parse(l) as Json);
+const code = (o: Observation) => o.code.coding![0]!.code;
+const instant = (o: Observation) => Date.parse(o.effectiveDateTime!);
+
+describe('the FHIR R4 export', () => {
+  let t: TestApp;
+  let a: TeamFixture;
+  let pid = 0;
+  const users: Record<string, string> = {};
+  let entries: Map<string, Buffer>;
+
+  beforeAll(async () => {
+    t = await createTestApp({ listen: true, now: clock.now });
+    a = await teamWithRoles(t, 'FHIR', { hiddenFields: [], allowedBrands: ['Fitbit', 'Omron', 'Dexcom'] });
+    await storeMetrics(a, 'Fitbit Sense', ['steps', 'heart_rate_intraday']);
+    await storeMetrics(a, 'Omron Blood Pressure Monitor', ['systolic', 'diastolic']);
+    await storeMetrics(a, 'Omron Scale', ['weight']);
+    await storeMetrics(a, 'Dexcom G7 CGM', ['egv']);
+    const { trialId } = await trialWithParticipants(a, 'FHIR', []);
+    pid = (await a.as.Admin.post('/api/trialParticipants', { trialId, email: 'fhir@x.example' })).json()
+      .participantId as number;
+    for (const provider of ['fitbit', 'omron', 'dexcom'] as const) {
+      await simControl(t, provider).clock(NOW);
+      users[provider] = await linkParticipant(t, a, pid, provider);
+    }
+    const links = await t.ctx.db
+      .selectFrom('participant_devices')
+      .select('id')
+      .where('participant_id', '=', pid)
+      .execute();
+    // A backfill runs 10 intraday days a sync: enough runs for the week.
+    for (const { id } of links)
+      for (let i = 0; i < 4; i++) expect((await syncDevice(t.ctx, id)).status).toBe('synced');
+    const zip = await collect((out) =>
+      writeExportArchive(
+        t.ctx.db,
+        {
+          teamId: a.teamId,
+          participantIds: [pid],
+          metricKeys: METRICS,
+          startDate: START,
+          endDate: END,
+          mode: 'separate-tabs',
+          format: 'fhir',
+          jobParams: { format: 'fhir' },
+        },
+        out,
+        { signal: signal() },
+      ),
+    );
+    entries = new Map((await unzip(zip)).map((e) => [e.name, e.data]));
+  }, 120_000);
+  afterAll(() => t?.close());
+
+  it('holds the Bulk Data files, the dictionary and the manifest, which counts and hashes them', () => {
+    expect([...entries.keys()]).toEqual([
+      'Patient.ndjson',
+      'Device.ndjson',
+      'Observation.ndjson',
+      'data_dictionary.csv',
+      'manifest.json',
+    ]);
+    const manifest = JSON.parse(entries.get('manifest.json')!.toString('utf8'));
+    expect(manifest.export.format).toBe('fhir');
+    for (const f of manifest.files) {
+      const data = entries.get(f.name)!;
+      expect(sha256(data), f.name).toBe(f.sha256);
+      if (f.name.endsWith('.ndjson')) expect(ndjson(data).length, f.name).toBe(f.rows);
+    }
+    const dictionary = entries.get('data_dictionary.csv')!.toString('utf8').split('\n');
+    expect(dictionary[0]).toBe(
+      'metric_key,metric_name,unit,description,source,device_type,fhir_code_system,fhir_code,ucum_unit,fhir_category',
+    );
+    expect(dictionary.find((l) => l.startsWith('egv,'))).toContain(
+      ',http://loinc.org,99504-3,mg/dL,laboratory',
+    );
+    expect(dictionary.find((l) => l.startsWith('systolic,'))).toContain(
+      ',http://loinc.org,85354-9 component 8480-6,mm[Hg],vital-signs',
+    );
+  });
+
+  it('every resource validates against FHIR R4 (Medplum), with 0 errors', () => {
+    let n = 0;
+    for (const name of ['Patient.ndjson', 'Device.ndjson', 'Observation.ndjson'])
+      for (const r of ndjson(entries.get(name)!)) {
+        expect(() => validateFhir(r as never), JSON.stringify(r).slice(0, 200)).not.toThrow();
+        n++;
+      }
+    expect(n).toBeGreaterThan(5000);
+  });
+
+  it('a pseudonymous Patient and the three linked devices, every reference resolving', () => {
+    const [patient, ...others] = ndjson(entries.get('Patient.ndjson')!);
+    expect(others).toEqual([]);
+    expect(patient).toEqual({
+      resourceType: 'Patient',
+      id: `participant-${pid}`,
+      identifier: [{ system: 'urn:trialwear:participant-code', value: expect.any(String) }],
+    });
+    expect(entries.get('Patient.ndjson')!.toString()).not.toContain('fhir@x.example');
+    const devices = ndjson(entries.get('Device.ndjson')!);
+    expect(devices.map((d) => d.manufacturer).sort()).toEqual(['Dexcom', 'Fitbit', 'Omron']);
+    const ids = new Set(devices.map((d) => `Device/${d.id}`));
+    for (const o of ndjson(entries.get('Observation.ndjson')!) as unknown as Observation[]) {
+      expect(o.subject).toEqual({ reference: `Patient/participant-${pid}` });
+      expect(ids.has(o.device!.reference!), o.id).toBe(true);
+    }
+  });
+
+  it("each Observation's value, code, unit and time are the provider's", async () => {
+    const obs = ndjson(entries.get('Observation.ndjson')!) as unknown as Observation[];
+    const byCode = (c: string) => obs.filter((o) => code(o) === c);
+    const week = Array.from({ length: 7 }, (_, i) => addDays(START, i));
+
+    // Steps: one per local day, the day's total (the Fitbit simulator's).
+    expect(byCode('41950-7').map((o) => [o.effectiveDateTime, o.valueQuantity])).toEqual(
+      week.map((d) => [
+        d,
+        {
+          value: fitbitDay(users.fitbit!, d).steps,
+          unit: 'steps/day',
+          system: 'http://unitsofmeasure.org',
+          code: '/d',
+        },
+      ]),
+    );
+
+    // Heart rate: each stored minute (equal to the simulator's, device-sync tests), at its local time and offset.
+    const stored = (await storedReadings(t.ctx.db, pid, 'heart_rate_intraday')).filter(
+      (r) => r.local_date >= START && r.local_date <= END,
+    );
+    const hr = byCode('8867-4');
+    expect(hr.length).toBe(stored.length);
+    expect(hr.length).toBeGreaterThan(3000);
+    hr.forEach((o, i) => {
+      const s = stored[i]!;
+      expect(instant(o), o.id).toBe(new Date(s.measured_at).getTime());
+      expect(o.effectiveDateTime!.slice(0, 19)).toBe(`${s.local_date}T${s.local_time}`);
+      expect(o.valueQuantity).toEqual({
+        value: s.value,
+        unit: 'beats/minute',
+        system: 'http://unitsofmeasure.org',
+        code: '/min',
+      });
+    });
+
+    // Blood pressure and weight: the Omron simulator's readings of the week, one panel per reading.
+    const omron = week.map((d) => omronDay(users.omron!, d));
+    const bp = omron
+      .flatMap((d) => d.bloodPressure)
+      .sort((x, y) => Date.parse(x.dateTime) - Date.parse(y.dateTime));
+    expect(bp.length).toBeGreaterThan(5);
+    expect(
+      byCode('85354-9').map((o) => [
+        instant(o),
+        o.effectiveDateTime!.slice(0, 19),
+        o.component!.map((c) => [code(c as Observation), c.valueQuantity!.value, c.valueQuantity!.code]),
+      ]),
+    ).toEqual(
+      bp.map((r) => [
+        Date.parse(r.dateTime),
+        r.dateTimeLocal.slice(0, 19),
+        [
+          ['8480-6', r.systolic, 'mm[Hg]'],
+          ['8462-4', r.diastolic, 'mm[Hg]'],
+        ],
+      ]),
+    );
+    const kg = omron.flatMap((d) => d.weight).sort((x, y) => Date.parse(x.dateTime) - Date.parse(y.dateTime));
+    expect(byCode('29463-7').map((o) => [instant(o), o.valueQuantity!.value, o.valueQuantity!.code])).toEqual(
+      kg.map((w) => [Date.parse(w.dateTime), w.weight, 'kg']),
+    );
+
+    // Glucose: every EGV of the participant's local week (the Dexcom simulator's), in mg/dL.
+    const egvs = dexcomEgvs(
+      users.dexcom!,
+      Date.parse('2027-03-10T00:00:00Z'),
+      Date.parse('2027-03-21T00:00:00Z'),
+    ).filter((e) => e.displayTime.slice(0, 10) >= START && e.displayTime.slice(0, 10) <= END);
+    expect(
+      byCode('99504-3').map((o) => [
+        instant(o),
+        o.effectiveDateTime,
+        o.valueQuantity!.value,
+        o.valueQuantity!.code,
+      ]),
+    ).toEqual(egvs.map((e) => [Date.parse(e.systemTime), e.displayTime, e.value, 'mg/dL']));
+    // Nothing else: the six metrics asked, blood pressure as panels.
+    expect(obs.length).toBe(7 + hr.length + bp.length + kg.length + egvs.length);
+  });
+});
