@@ -13,7 +13,7 @@ import path from 'node:path';
 import { kgToLb } from '@trialwear/contract';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newPage, screenshot, signIn } from '../support/browser.js';
+import { launchBrowser, newPage, screenshot, screenshotPath, signIn } from '../support/browser.js';
 import { csvLines, metricCsv, zipNames } from '../support/export-zip.js';
 import { shows } from '../support/wait.js';
 
@@ -60,6 +60,10 @@ describe('the first hour: every device, and an export with data, with no configu
     await page.waitForURL('**/DataExport');
     await shows(page.getByTestId('export-units'));
     expect(await page.getByTestId('export-units').textContent()).toContain('display_value and display_unit');
+    await page
+      .getByTestId('export-units')
+      .locator('..')
+      .screenshot({ path: screenshotPath('first-hour-export-intro') });
     await page.getByRole('textbox', { name: 'Trial', exact: true }).click();
     await page.getByRole('option', { name: `#004 - ${TRIAL}` }).click();
     await page.getByRole('textbox', { name: 'Device', exact: true }).click();
