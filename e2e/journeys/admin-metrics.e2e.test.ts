@@ -30,8 +30,8 @@ const MANAGER_TEAM = 'E2E Metrics Manager Team';
 const RETENTION_TEAM = 'E2E Retention Team';
 const RETENTION_ADMIN = 'retentionadmin';
 const OXIMETER = 'E2E Pulse Oximeter';
-/** The catalog's fitness_tracker metrics (steps_intraday and heart_rate_1sec joined them, migration 021). */
-const TRACKER_METRICS = 19;
+/** The catalog's fitness_tracker metrics (steps_intraday and heart_rate_1sec joined them, migration 021; hrv_intraday, 023). */
+const TRACKER_METRICS = 20;
 
 async function pick(page: Page, label: string, option: RegExp | string) {
   await page.getByRole('textbox', { name: label, exact: true }).click();
