@@ -303,6 +303,7 @@ describe('trials and participants', () => {
     await page.getByRole('button', { name: 'Sleep and Activity Study' }).click();
     await shows(participantsTable(page).getByText('SLP-001'));
     expect(await page.getByRole('button', { name: 'Add Participant' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Import participants' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Edit Participant' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Manage Users for this trial' }).count()).toBe(0);
     await screenshot(page, 'viewer-trial-page');

@@ -83,6 +83,10 @@ export const API_ACCESS = {
   'PUT /api/participant': WRITERS,
   'PATCH /api/trialParticipants/:trialId/:participantId/code': WRITERS,
   'DELETE /api/participant': WRITERS,
+  // bulk enrolment (issue #25 item 4): whoever may add a participant (core §6), on a trial they see
+  'POST /api/trials/:trialId/participants/import/preview': WRITERS,
+  'POST /api/trials/:trialId/participants/import/apply': WRITERS,
+  'GET /api/trials/:trialId/participants/import/template': WRITERS,
   'GET /api/teamUsers/:trialId': ADMINS,
   'GET /api/trialUsers/:trialId': ADMINS,
   'POST /api/trialUsers': ADMINS,

@@ -65,9 +65,10 @@ export const EXPORT = {
   modes: ['separate-tabs', 'single-tab'] as const,
   /**
    * The data files' format: CSV (the spec's, the default), Parquet, one file per metric (issue #24),
-   * or FHIR R4 NDJSON, one file per resource type (issue #25).
+   * FHIR R4 NDJSON, one file per resource type, or Open mHealth data points, one file per body
+   * schema (issue #25).
    */
-  formats: ['csv', 'parquet', 'fhir'] as const,
+  formats: ['csv', 'parquet', 'fhir', 'omh'] as const,
 } as const;
 
 /** Retention shown in years: days/365 with one decimal (admin §9). */

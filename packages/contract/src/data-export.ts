@@ -38,7 +38,7 @@ export const EXPORT_MESSAGES = {
   fileNameReserved:
     'This file name is reserved (such as CON, PRN, AUX, NUL, COM1 to COM9, LPT1 to LPT9, also with an extension, or only dots). Please choose another name.',
   // the data files' format, ours (issue #24)
-  formatInvalid: "The export format must be 'csv', 'parquet' or 'fhir'.",
+  formatInvalid: "The export format must be 'csv', 'parquet', 'fhir' or 'omh'.",
   // date rule of ours: the store holds nothing after today
   endInFuture: 'End date cannot be in the future.',
   // the success modal (§2)
@@ -124,7 +124,8 @@ export type ExportMode = z.infer<typeof exportModeSchema>;
  * The data files' format (issue #24, decision 042): `csv` (the spec's CSV in
  * a ZIP, the default when absent) or `parquet` (one typed Parquet file per
  * metric, whatever the export mode; the data dictionary and manifest as for CSV)
- * or `fhir` (FHIR R4 NDJSON: Patient, Device and Observation files, decision 046).
+ * `fhir` (FHIR R4 NDJSON: Patient, Device and Observation files, decision 046)
+ * or `omh` (Open mHealth data points, one NDJSON file per body schema, decision 047).
  */
 export const EXPORT_FORMATS = EXPORT.formats;
 export const exportFormatSchema = z.enum(EXPORT_FORMATS, { message: EXPORT_MESSAGES.formatInvalid });
@@ -134,6 +135,7 @@ export const EXPORT_FORMAT_LABELS: Record<ExportFormat, string> = {
   csv: 'CSV',
   parquet: 'Parquet',
   fhir: 'FHIR R4 (NDJSON)',
+  omh: 'Open mHealth (NDJSON)',
 };
 
 // ---------------------------------------------------------------- dates

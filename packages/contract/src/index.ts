@@ -17,6 +17,7 @@ export * from './identity.js';
 export * from './ids.js';
 export * from './input-text.js';
 export * from './intraday.js';
+export * from './participant-import.js';
 export * from './participant-portal.js';
 export * from './participants.js';
 export * from './platform.js';

@@ -15,6 +15,8 @@ export const PARTICIPANT_MESSAGES = {
   ageDigits: 'Age must be only digits',
   notesTooLong: `Notes can not be more than ${LIMITS.notesMax} characters`,
   suffixRule: 'Allowed: digits 0-9 and underscore _ (max 12)',
+  /** Not in the spec (its form offers a choice): a typed value, e.g. a bulk import's cell. */
+  genderInvalid: `Gender must be one of ${GENDERS.join(', ')}`,
   codeTaken: 'Participant code is already taken in this trial.',
   emailTaken: 'A participant with this email address already exists. Please use a different email address.',
   limitReached:
@@ -73,7 +75,7 @@ const ageSchema = z
 /** POST /api/trialParticipants. Email is required only when the team shows email (checked on the server). */
 export const addParticipantSchema = z.object({
   trialId: idSchema,
-  gender: z.enum(GENDERS).default('None'),
+  gender: z.enum(GENDERS, PARTICIPANT_MESSAGES.genderInvalid).default('None'),
   age: ageSchema,
   email: z.string().trim().optional().default(''),
   notes: notesSchema.optional().default(''),
@@ -86,7 +88,7 @@ export const addParticipantSchema = z.object({
 /** PUT /api/participant: the editable fields (the code changes through PATCH …/code). */
 export const editParticipantSchema = z.object({
   id: idSchema,
-  gender: z.enum(GENDERS).optional(),
+  gender: z.enum(GENDERS, PARTICIPANT_MESSAGES.genderInvalid).optional(),
   age: ageSchema,
   email: z.string().trim().optional(),
   notes: notesSchema.optional(),

@@ -29,6 +29,7 @@ import { registerHealthRoutes } from '../features/health/routes.js';
 import { registerMetaRoutes } from '../features/meta/routes.js';
 import { registerParticipantPortalRoutes } from '../features/participant-portal/routes.js';
 import { resolveParticipantAuth } from '../features/participant-portal/session.js';
+import { registerParticipantImportRoutes } from '../features/participants/import-routes.js';
 import { registerParticipantRoutes } from '../features/participants/routes.js';
 import { registerPasswordRoutes } from '../features/passwords/routes.js';
 import { registerSfaRoutes } from '../features/sfa/routes.js';
@@ -202,6 +203,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   registerTeamRoutes(app, ctx);
   registerTrialRoutes(app, ctx);
   registerParticipantRoutes(app, ctx);
+  await registerParticipantImportRoutes(app, ctx);
   registerParticipantPortalRoutes(app, ctx);
   registerTrialUserRoutes(app, ctx);
   registerTeamDeviceRoutes(app, ctx);

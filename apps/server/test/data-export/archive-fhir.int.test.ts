@@ -12,84 +12,22 @@
 import type { Observation } from '@medplum/fhirtypes';
 import { dexcomEgvs, fitbitDay, omronDay } from '@trialwear/simulators';
 import { addDays } from '@trialwear/zone';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { validateFhir } from '../../src/features/data-export/archive/fhir/validate.js';
-import { writeExportArchive } from '../../src/features/data-export/archive/write-archive.js';
 import { storedReadings } from '../../src/features/readings/repo.js';
-import { syncDevice } from '../../src/jobs/device-sync/sync-device.js';
-import { type TeamFixture, teamWithRoles } from '../support/fixtures.js';
-import { linkParticipant, simControl, trialWithParticipants } from '../support/linked-participant.js';
-import { storeMetrics } from '../support/stored-metrics.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
-import { testClock } from '../support/test-clock.js';
-import { collect, signal } from './support/archive-world.js';
-import { sha256, unzip } from './support/zip.js';
+import { END, ndjson, START, useStandardsWorld } from './support/standards-world.js';
+import { sha256 } from './support/zip.js';
 
-const NOW = '2027-03-20T12:00:00Z'; // the week crosses the US clock change of 14 March 2027
-const clock = testClock(NOW);
-const START = '2027-03-12';
-const END = '2027-03-18';
 const METRICS = ['diastolic', 'egv', 'heart_rate_intraday', 'steps', 'systolic', 'weight'];
-
-type Json = Record<string, unknown>;
-const ndjson = (b: Buffer) =>
-  b
-    .toString('utf8')
-    .split('\n')
-    .slice(0, -1)
-    .map((l) => JSON.parse(l) as Json);
 const code = (o: Observation) => o.code.coding![0]!.code;
 const instant = (o: Observation) => Date.parse(o.effectiveDateTime!);
 
 describe('the FHIR R4 export', () => {
-  let t: TestApp;
-  let a: TeamFixture;
-  let pid = 0;
-  const users: Record<string, string> = {};
+  const w = useStandardsWorld();
   let entries: Map<string, Buffer>;
-
   beforeAll(async () => {
-    t = await createTestApp({ listen: true, now: clock.now });
-    a = await teamWithRoles(t, 'FHIR', { hiddenFields: [], allowedBrands: ['Fitbit', 'Omron', 'Dexcom'] });
-    await storeMetrics(a, 'Fitbit Sense', ['steps', 'heart_rate_intraday']);
-    await storeMetrics(a, 'Omron Blood Pressure Monitor', ['systolic', 'diastolic']);
-    await storeMetrics(a, 'Omron Scale', ['weight']);
-    await storeMetrics(a, 'Dexcom G7 CGM', ['egv']);
-    const { trialId } = await trialWithParticipants(a, 'FHIR', []);
-    pid = (await a.as.Admin.post('/api/trialParticipants', { trialId, email: 'fhir@x.example' })).json()
-      .participantId as number;
-    for (const provider of ['fitbit', 'omron', 'dexcom'] as const) {
-      await simControl(t, provider).clock(NOW);
-      users[provider] = await linkParticipant(t, a, pid, provider);
-    }
-    const links = await t.ctx.db
-      .selectFrom('participant_devices')
-      .select('id')
-      .where('participant_id', '=', pid)
-      .execute();
-    // A backfill runs 10 intraday days a sync: enough runs for the week.
-    for (const { id } of links)
-      for (let i = 0; i < 4; i++) expect((await syncDevice(t.ctx, id)).status).toBe('synced');
-    const zip = await collect((out) =>
-      writeExportArchive(
-        t.ctx.db,
-        {
-          teamId: a.teamId,
-          participantIds: [pid],
-          metricKeys: METRICS,
-          startDate: START,
-          endDate: END,
-          mode: 'separate-tabs',
-          format: 'fhir',
-          jobParams: { format: 'fhir' },
-        },
-        out,
-        { signal: signal() },
-      ),
-    );
-    entries = new Map((await unzip(zip)).map((e) => [e.name, e.data]));
-  }, 120_000);
-  afterAll(() => t?.close());
+    entries = await w.archive('fhir', METRICS);
+  }, 60_000);
 
   it('holds the Bulk Data files, the dictionary and the manifest, which counts and hashes them', () => {
     expect([...entries.keys()]).toEqual([
@@ -133,15 +71,15 @@ describe('the FHIR R4 export', () => {
     expect(others).toEqual([]);
     expect(patient).toEqual({
       resourceType: 'Patient',
-      id: `participant-${pid}`,
+      id: `participant-${w.pid}`,
       identifier: [{ system: 'urn:trialwear:participant-code', value: expect.any(String) }],
     });
-    expect(entries.get('Patient.ndjson')!.toString()).not.toContain('fhir@x.example');
+    expect(entries.get('Patient.ndjson')!.toString()).not.toContain('standards@x.example');
     const devices = ndjson(entries.get('Device.ndjson')!);
     expect(devices.map((d) => d.manufacturer).sort()).toEqual(['Dexcom', 'Fitbit', 'Omron']);
     const ids = new Set(devices.map((d) => `Device/${d.id}`));
     for (const o of ndjson(entries.get('Observation.ndjson')!) as unknown as Observation[]) {
-      expect(o.subject).toEqual({ reference: `Patient/participant-${pid}` });
+      expect(o.subject).toEqual({ reference: `Patient/participant-${w.pid}` });
       expect(ids.has(o.device!.reference!), o.id).toBe(true);
     }
   });
@@ -156,7 +94,7 @@ describe('the FHIR R4 export', () => {
       week.map((d) => [
         d,
         {
-          value: fitbitDay(users.fitbit!, d).steps,
+          value: fitbitDay(w.users.fitbit, d).steps,
           unit: 'steps/day',
           system: 'http://unitsofmeasure.org',
           code: '/d',
@@ -165,7 +103,7 @@ describe('the FHIR R4 export', () => {
     );
 
     // Heart rate: each stored minute (equal to the simulator's, device-sync tests), at its local time and offset.
-    const stored = (await storedReadings(t.ctx.db, pid, 'heart_rate_intraday')).filter(
+    const stored = (await storedReadings(w.t.ctx.db, w.pid, 'heart_rate_intraday')).filter(
       (r) => r.local_date >= START && r.local_date <= END,
     );
     const hr = byCode('8867-4');
@@ -184,7 +122,7 @@ describe('the FHIR R4 export', () => {
     });
 
     // Blood pressure and weight: the Omron simulator's readings of the week, one panel per reading.
-    const omron = week.map((d) => omronDay(users.omron!, d));
+    const omron = week.map((d) => omronDay(w.users.omron, d));
     const bp = omron
       .flatMap((d) => d.bloodPressure)
       .sort((x, y) => Date.parse(x.dateTime) - Date.parse(y.dateTime));
@@ -212,7 +150,7 @@ describe('the FHIR R4 export', () => {
 
     // Glucose: every EGV of the participant's local week (the Dexcom simulator's), in mg/dL.
     const egvs = dexcomEgvs(
-      users.dexcom!,
+      w.users.dexcom,
       Date.parse('2027-03-10T00:00:00Z'),
       Date.parse('2027-03-21T00:00:00Z'),
     ).filter((e) => e.displayTime.slice(0, 10) >= START && e.displayTime.slice(0, 10) <= END);

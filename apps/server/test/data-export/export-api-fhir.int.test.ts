@@ -1,8 +1,8 @@
 /*
- * An export with format fhir through the API (issue #25 item 1): listed
- * with its format, audited, and its ZIP holds the FHIR Bulk Data files with
- * the resources the manifest counts; an unknown format is refused with the
- * contract's message and creates no job.
+ * Exports with format fhir and omh through the API (issue #25 items 1 and
+ * 2): listed with their format, audited, and their ZIPs hold the FHIR Bulk
+ * Data files / the Open mHealth data points the manifest counts; an unknown
+ * format is refused with the contract's message and creates no job.
  * Its own app and team: its jobs do not share a team's export queue (and its
  * newest-first list) with export-api-runs.int.test.ts's.
  */
@@ -18,7 +18,7 @@ import { type ExportApiWorld, exportApiWorld } from './support/export-api-world.
 
 const clock = testClock(new Date().toISOString());
 
-describe('batch data export calls: format fhir', () => {
+describe('batch data export calls: formats fhir and omh', () => {
   let t: TestApp;
   let a: TeamFixture;
   let w: ExportApiWorld;
@@ -76,6 +76,26 @@ describe('batch data export calls: format fhir', () => {
       ['Observation.ndjson', 8],
       ['data_dictionary.csv', expect.any(Number)],
     ]);
+  });
+
+  it('format omh: listed and audited with its format, the ZIP holds one file of data points per schema', async () => {
+    const { body } = await newTrial();
+    const res = await a.as.User.post('/api/dataExport/batchDataExport', { ...body, format: 'omh' });
+    expect(res.statusCode, res.body).toBe(200);
+    const id = res.json().jobId as string;
+    expect((await listedJob(id)).job_params).toMatchObject({ format: 'omh' });
+    expect(await runExport(t.ctx, id)).toMatchObject({ status: 'completed' });
+    const dl = await a.as.User.get(`/api/dataExport/jobs/${id}/download`);
+    const entries = await zipEntries(dl.rawPayload);
+    expect([...entries.keys()]).toEqual(['step-count.ndjson', 'data_dictionary.csv', 'manifest.json']);
+    const points = entries
+      .get('step-count.ndjson')!
+      .toString('utf8')
+      .split('\n')
+      .slice(0, -1)
+      .map((l) => JSON.parse(l));
+    expect(points).toHaveLength(8); // 2 participants × 4 days of steps
+    expect(points[0].header.schema_id).toEqual({ namespace: 'omh', name: 'step-count', version: '3.0' });
   });
 
   it('an unknown format is refused with the contract’s message and creates no job', async () => {

@@ -183,6 +183,14 @@ export const SCOPE_ROWS: readonly ScopeRow[] = [
   ...both('PATCH /api/trialParticipants/:trialId/:participantId/code', ':participantId', 'participant', {
     body: () => ({ suffix: null }),
   }),
+  // bulk enrolment (issue #25 item 4): the trial is checked before the upload is read
+  ...(
+    [
+      'POST /api/trials/:trialId/participants/import/preview',
+      'POST /api/trials/:trialId/participants/import/apply',
+      'GET /api/trials/:trialId/participants/import/template',
+    ] as const
+  ).flatMap((route) => both(route, ':trialId', 'trial')),
   // team devices, device metrics manager, team storage: :teamId
   row('GET /api/teamAllowedDevices/:teamId', ':teamId', 'otherTeam.team', {
     reachableBy: SYS_ADMIN_PLATFORM_WIDE,

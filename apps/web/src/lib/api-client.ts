@@ -1,6 +1,6 @@
 /*
  * The one way the SPA talks to the API: cookies included, the CSRF header on
- * every write, and errors turned into ApiRequestError carrying the server's
+ * every write (JSON, or a FormData upload as multipart), and errors turned into ApiRequestError carrying the server's
  * error shape. Only messages flagged displayToUser are ever shown as is.
  */
 import {
@@ -55,7 +55,9 @@ export async function apiRequest<T>(
   opts: { csrf?: boolean } = {},
 ): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
-  if (body !== undefined) headers['content-type'] = 'application/json';
+  // A FormData body (a file upload) is sent as multipart: the browser writes its content type and boundary.
+  const form = body instanceof FormData;
+  if (body !== undefined && !form) headers['content-type'] = 'application/json';
   if (method !== 'GET' || opts.csrf) headers[CSRF_HEADER] = await csrfToken();
   for (;;) {
     // A read waits while the portal is known to be unavailable (the banner says so) rather than
@@ -67,7 +69,7 @@ export async function apiRequest<T>(
         method,
         headers,
         credentials: 'include',
-        body: body === undefined ? undefined : JSON.stringify(body),
+        body: body === undefined ? undefined : form ? body : JSON.stringify(body),
       });
     } catch (err) {
       throw new NetworkError((err as Error).message);

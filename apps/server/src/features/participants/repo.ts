@@ -96,13 +96,39 @@ export async function insertParticipant(db: Db, trial: TrialScope, p: NewPartici
   return id;
 }
 
-/** Many of one trial at once, in one statement (the demo seed). */
+/** Many of one trial at once, in one statement (the demo seed, a bulk import): their ids with the email each was inserted with. */
 export async function insertParticipants(db: Db, trial: TrialScope, ps: NewParticipant[]) {
-  if (!ps.length) return;
-  await db
+  if (!ps.length) return [];
+  return db
     .insertInto('participants')
     .values(ps.map((p) => participantValues(trial, p)))
+    .returning(['id', 'email'])
     .execute();
+}
+
+/** Which of these emails (lower-cased) a participant of the team has, whatever the case. */
+export async function takenEmails(db: Db, { teamId }: TeamScope, emails: readonly string[]) {
+  if (!emails.length) return new Set<string>();
+  const lowered = emails.map((e) => e.toLowerCase());
+  const rows = await db
+    .selectFrom('participants')
+    .select(sql<string>`lower(email)`.as('email'))
+    .where('team_id', '=', teamId)
+    .where(sql<boolean>`lower(email) = any(${lowered}::text[])`)
+    .execute();
+  return new Set(rows.map((r) => r.email));
+}
+
+/** Which of these participant codes the trial has. */
+export async function takenCodes(db: Db, { trialId }: TrialScope, codes: readonly string[]) {
+  if (!codes.length) return new Set<string>();
+  const rows = await db
+    .selectFrom('participants')
+    .select('participant_code')
+    .where('trial_id', '=', trialId)
+    .where(sql<boolean>`participant_code = any(${[...codes]}::text[])`)
+    .execute();
+  return new Set(rows.map((r) => r.participant_code!));
 }
 
 export async function updateParticipant(

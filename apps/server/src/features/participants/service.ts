@@ -3,7 +3,6 @@
  * server: a hidden email or notes value is never sent to the browser, and a
  * hidden email is replaced by a placeholder when a participant is added.
  */
-import { randomUUID } from 'node:crypto';
 import {
   effectiveHiddenFields,
   type HiddenField,
@@ -26,9 +25,15 @@ import { recordActorAudit } from '../../audit/audit-log.js';
 import { inTransaction } from '../../db/transaction.js';
 import { lockTeamForLimits } from '../teams/service.js';
 import { listTrials, requireVisibleTrial } from '../trials/service.js';
+import {
+  type CheckedParticipant,
+  checkNewParticipants,
+  type NewParticipantInput,
+  type Refusal,
+} from './new-participants.js';
 import * as repo from './repo.js';
 
-type Gender = 'None' | 'female' | 'male' | 'other';
+type Gender = repo.NewParticipant['gender'];
 
 function present(row: Omit<repo.ParticipantRow, 'team_id'>, hidden: HiddenField[]): Participant {
   return {
@@ -70,7 +75,7 @@ const validationError = (path: string, message: string) =>
   new AppError(400, message, 'ValidationError', { displayToUser: true, errors: [{ path, message }] });
 
 /** Unique-index races (two adds at once) end as the same 409s as the checks; a trial gone meanwhile as its 404. */
-function mapUniqueViolation(err: unknown, code: string | null): never {
+export function mapUniqueViolation(err: unknown, code: string | null): never {
   const e = err as { code?: string; constraint?: string };
   if (e.code === '23505' && e.constraint === 'participants_trial_code_key') {
     throw new AppError(409, codeTakenMessage(code), 'CodeTaken', { displayToUser: true });
@@ -168,14 +173,7 @@ export async function getParticipant(
 export async function addParticipant(
   ctx: AppContext,
   actor: Actor,
-  input: {
-    trialId: number;
-    gender: Gender;
-    age: number | null;
-    email: string;
-    notes: string;
-    codeSuffix: string | null;
-  },
+  input: { trialId: number } & Omit<NewParticipantInput, 'row'>,
 ) {
   return inTransaction(ctx, async (tx) => {
     // First: the team's lock, so that concurrent adds count one after another (the limit is exact)
@@ -183,50 +181,30 @@ export async function addParticipant(
     const teamRow = await lockTeamForLimits(tx, teamScope(actor));
     const { scope: trialScope, row: trial } = await requireVisibleTrial(tx, actor, input.trialId);
     const hidden = effectiveHiddenFields(teamRow.hidden_participant_fields);
-
-    let email: string;
-    if (hidden.includes('email')) {
-      // The team keeps no participant emails: a unique placeholder on a reserved domain (RFC 2606).
-      email = `participant-${randomUUID()}@hidden.invalid`;
-    } else {
-      const parsed = participantEmailSchema.safeParse(input.email);
-      if (!parsed.success) throw validationError('email', parsed.error.issues[0]!.message);
-      email = parsed.data;
-    }
-    const notes = hidden.includes('notes') ? null : input.notes || null;
-
-    if (
-      teamRow.max_participants !== null &&
-      (await repo.countTeamParticipants(tx.db, teamScope(actor))) >= teamRow.max_participants
-    ) {
-      throw new AppError(403, PARTICIPANT_MESSAGES.limitReached, 'LimitReached', { displayToUser: true });
-    }
-    const code = input.codeSuffix ? `${trial.trial_code}-${input.codeSuffix}` : null;
-    if (code && (await repo.codeTakenInTrial(tx.db, trialScope, code))) {
-      throw new AppError(409, PARTICIPANT_MESSAGES.codeTaken, 'CodeTaken', { displayToUser: true });
-    }
-    if (await repo.emailTakenInTeam(tx.db, teamScope(actor), email)) {
-      throw new AppError(409, PARTICIPANT_MESSAGES.emailTaken, 'EmailTaken', { displayToUser: true });
-    }
+    const scopes = { team: teamScope(actor), trial: trialScope, trialCode: trial.trial_code };
+    const [{ values, refusals }] = (await checkNewParticipants(tx.db, scopes, teamRow, [input])) as [
+      CheckedParticipant,
+    ];
+    if (refusals[0]) throw refusalError(refusals[0]);
     const id = await repo
-      .insertParticipant(tx.db, trialScope, {
-        email,
-        gender: input.gender,
-        age: input.age,
-        notes,
-        suffix: input.codeSuffix,
-        code,
-      })
-      .catch((err) => mapUniqueViolation(err, code));
+      .insertParticipant(tx.db, trialScope, values)
+      .catch((err) => mapUniqueViolation(err, values.code));
     const { row } = await getParticipant(tx, actor, id);
     await audit(tx, actor, 'participant.create', id, undefined, present(row, []));
     return {
       participantId: id,
-      participant_code: code,
+      participant_code: values.code,
       participant_code_suffix: input.codeSuffix,
       participant: present(row, hidden),
     };
   });
+}
+
+/** A refusal of the rules as the add-participant call answers it. */
+export function refusalError({ status, reason, path, message }: Refusal) {
+  return status === 400
+    ? validationError(path, message)
+    : new AppError(status, message, reason, { displayToUser: true });
 }
 
 export async function editParticipant(

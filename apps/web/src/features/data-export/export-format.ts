@@ -89,9 +89,11 @@ export function jobParamLines(
       ? 'Parquet, one file per metric'
       : p.format === 'fhir'
         ? 'FHIR R4, one NDJSON file per resource type'
-        : p.exportMode === 'single-tab'
-          ? 'single CSV'
-          : 'one CSV per metric';
+        : p.format === 'omh'
+          ? 'Open mHealth, one NDJSON file per schema'
+          : p.exportMode === 'single-tab'
+            ? 'single CSV'
+            : 'one CSV per metric';
   return {
     file: `${p.fileName}.zip`,
     period: p.startDate === p.endDate ? p.startDate : `${p.startDate} to ${p.endDate}`,

@@ -11,7 +11,8 @@
  * without deflate (their pages are compressed already); the dictionary and
  * the manifest are the same. With `format: 'fhir'` (issue #25, decision 046)
  * they are FHIR R4 NDJSON files (fhir/entries.ts), and the dictionary says
- * how each metric is coded.
+ * how each metric is coded; with `format: 'omh'` (decision 047) Open mHealth
+ * data points, one NDJSON file per body schema (omh/entries.ts).
  *
  * Nothing holds more than a stream buffer: each stage is a Node stream and
  * pipe/pipeline backpressure reaches back to the socket of the COPY, so a slow
@@ -48,6 +49,8 @@ import { type EntryResult, entryResult } from './entry-result.js';
 import { dictionaryCoding } from './fhir/codes.js';
 import { devicesFile, FHIR_FILES, observationsEntry, patientsFile } from './fhir/entries.js';
 import { useNativeCrc32 } from './native-crc32.js';
+import { OMH_SCHEMAS, omhSchemaOf } from './omh/data-points.js';
+import { type OmhOmitted, omhEntry, omhFiles } from './omh/entries.js';
 import { PARQUET_COLUMN_TYPES, parquetEntry } from './parquet-entry.js';
 import {
   DATA_COLUMNS,
@@ -68,9 +71,10 @@ export interface ArchiveRequest {
   mode: 'single-tab' | 'separate-tabs';
   /**
    * The data files: CSV (default; by `mode`), Parquet (one file per metric whatever the mode), or
-   * FHIR R4 (NDJSON, one file per resource type: fhir/entries.ts).
+   * FHIR R4 (NDJSON, one file per resource type: fhir/entries.ts), or Open mHealth (NDJSON data
+   * points, one file per body schema: omh/entries.ts).
    */
-  format?: 'csv' | 'parquet' | 'fhir';
+  format?: 'csv' | 'parquet' | 'fhir' | 'omh';
   /** Echoed into manifest.json. */
   jobParams: unknown;
 }
@@ -169,7 +173,7 @@ function dataFiles(
   format: NonNullable<ArchiveRequest['format']>,
 ): DataFile[] {
   const { participants, metrics } = snapshot;
-  if (format === 'fhir') return [];
+  if (format === 'fhir' || format === 'omh') return [];
   if (format === 'parquet')
     return metrics.map((metric) => ({
       name: `${metric.key}.parquet`,
@@ -265,6 +269,26 @@ export async function writeExportArchive(
       const r = await Promise.race([entry.result, failed]);
       files.push({ name: FHIR_FILES.observations, kind: 'data', ...r });
     }
+    const omitted: OmhOmitted = { noValue: 0, bloodPressureHalf: 0 };
+    const omh = omhFiles(snapshot);
+    if (format === 'omh') {
+      // Checked in the tests against the published schemas (ajv); here, what the job can check cheaply.
+      const check = (p: object) => {
+        const header = (p as { header?: { id?: unknown } }).header;
+        if (typeof header?.id !== 'string') throw new Error('Open mHealth: a data point without an id');
+      };
+      for (const file of omh.files) {
+        const entry = omhEntry(snapshot, file, now.toISOString(), omitted, check, (n) => {
+          rowsWritten += n;
+          if (n > 0) report();
+        });
+        current = entry.stream;
+        entry.stream.once('error', fail);
+        zip.addReadStream(entry.stream, file.name, entryOptions);
+        const r = await Promise.race([entry.result, failed]);
+        files.push({ name: file.name, kind: 'data', ...r });
+      }
+    }
     for (const file of dataFiles(snapshot, req.mode, format)) {
       const onRows = (n: number) => {
         if (n === 0) return;
@@ -290,6 +314,10 @@ export async function writeExportArchive(
 
     // FHIR: how each metric is coded (LOINC, else the portal's code system), its UCUM unit and category.
     const fhirColumns = (key: string | null) => {
+      if (format === 'omh') {
+        const schema = key === null ? undefined : omhSchemaOf(key);
+        return [schema ? `omh:${schema}:${OMH_SCHEMAS[schema].version}` : null];
+      }
       if (format !== 'fhir') return [];
       if (key === null) return [null, null, null, null];
       const c = dictionaryCoding(key);
@@ -308,7 +336,11 @@ export async function writeExportArchive(
       ...[...STUDY_HEALTH_DICTIONARY, ...CONVENTIONS_DICTIONARY].map((r) => [...r, ...fhirColumns(null)]),
     ];
     const dictionaryLines = [
-      [...DICTIONARY_COLUMNS, ...(format === 'fhir' ? FHIR_DICTIONARY_COLUMNS : [])].join(','),
+      [
+        ...DICTIONARY_COLUMNS,
+        ...(format === 'fhir' ? FHIR_DICTIONARY_COLUMNS : []),
+        ...(format === 'omh' ? ['omh_schema'] : []),
+      ].join(','),
       ...dictionaryRows.map((r) => r.map(csvField).join(',')),
     ];
     const dictionary = Buffer.from(`${dictionaryLines.join('\n')}\n`);
@@ -333,13 +365,15 @@ export async function writeExportArchive(
             ? 'one file per metric'
             : format === 'fhir'
               ? 'FHIR R4 Bulk Data NDJSON, one file per resource type'
-              : req.mode,
+              : format === 'omh'
+                ? 'Open mHealth data points (NDJSON), one file per body schema'
+                : req.mode,
         start_date: req.startDate,
         end_date: req.endDate,
         metrics: snapshot.metrics.map((m) => m.key),
         participants: snapshot.participants.map((p) => p.code),
       },
-      ...(format === 'fhir' ? {} : { columns: DATA_COLUMNS }),
+      ...(format === 'fhir' || format === 'omh' ? {} : { columns: DATA_COLUMNS }),
       conventions: {
         order: 'participant_code, metric_key, measured_at_utc',
         dates:
@@ -358,6 +392,17 @@ export async function writeExportArchive(
           ? {
               fhir: "FHIR R4: Patient (pseudonymous: the participant code as identifier), Device (one per linked device) and Observation (one per reading; blood pressure: one panel per systolic/diastolic pair); codes LOINC where the data dictionary gives one, else urn:trialwear:metric; values in UCUM units; a local day's value has the local date as effectiveDateTime, any other reading its local date and time with the UTC offset",
               rows: 'row counts are resources (lines); sha256 is of the file as extracted',
+            }
+          : {}),
+        ...(format === 'omh'
+          ? {
+              omh: 'each line a data point { header, body }: header id and uuid (the same name-based UUID of the reading), schema_id, creation_date_time (this export), source_creation_date_time (the reading), acquisition_provenance (the provider), user_id (the participant code); bodies of the schema and version in the header and in data_dictionary.csv (omh_schema)',
+              rows: 'row counts are data points (lines); sha256 is of the file as extracted',
+              not_exported: {
+                metrics_without_schema: omh.unsupported,
+                readings_without_value: omitted.noValue,
+                blood_pressure_halves_without_the_other: omitted.bloodPressureHalf,
+              },
             }
           : {}),
         ...(format === 'parquet'

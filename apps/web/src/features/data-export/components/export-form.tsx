@@ -54,6 +54,7 @@ const FORMAT_DESCRIPTIONS: Record<ExportFormat, string> = {
   csv: 'Opens in any spreadsheet or statistics tool',
   parquet: 'Typed columns for pandas, R arrow or DuckDB; one file per metric',
   fhir: 'Observations with LOINC codes for a FHIR server; one file per resource type',
+  omh: 'Open mHealth / IEEE 1752 data points; one file per schema (steps, heart rate, blood pressure, weight, glucose, sleep)',
 };
 
 export function ExportForm({
@@ -74,7 +75,7 @@ export function ExportForm({
   const deviceId = watch('deviceId');
   const format = watch('format');
   // Parquet and FHIR files are not split by the export mode (one file per metric, per resource type).
-  const modeFixed = format === 'parquet' || format === 'fhir';
+  const modeFixed = format !== 'csv';
 
   const trials = useExportTrials();
   const devices = useExportDevices();
@@ -212,7 +213,9 @@ export function ExportForm({
                     ? 'Parquet exports are one file per metric.'
                     : format === 'fhir'
                       ? 'FHIR exports are one file per resource type.'
-                      : undefined
+                      : format === 'omh'
+                        ? 'Open mHealth exports are one file per schema.'
+                        : undefined
                 }
                 value={field.value}
                 onChange={(v) => field.onChange(v as ExportMode)}

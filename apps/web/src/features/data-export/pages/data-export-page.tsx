@@ -43,8 +43,9 @@ export default function DataExportPage() {
       <div>
         <Title order={2}>Batch Data Export</Title>
         <Text c="dimmed" size="sm">
-          Device data of chosen participants as CSV, Parquet or FHIR files in a ZIP. The export runs in the
-          background and you get an email when it is ready; files are kept {EXPORT_LIMITS.filesKeptDays} days.
+          Device data of chosen participants as CSV, Parquet, FHIR or Open mHealth files in a ZIP. The export
+          runs in the background and you get an email when it is ready; files are kept{' '}
+          {EXPORT_LIMITS.filesKeptDays} days.
         </Text>
         <Text c="dimmed" size="sm" data-testid="export-units">
           In CSV and Parquet, values are in the provider's units (distance in km, weight in kg); the columns

@@ -4,6 +4,9 @@ import type {
   CodeChangeResult,
   DeleteParticipantResult,
   EditParticipantResult,
+  ImportApplyResult,
+  ImportFormat,
+  ImportPreview,
   Participant,
   TeamParticipants,
   TrialCodeResult,
@@ -109,6 +112,34 @@ export function useParticipantMutations(trialId: number) {
         });
         return refresh();
       },
+    }),
+  };
+}
+
+const importPath = (trialId: number) => `/trials/${trialId}/participants/import`;
+
+/** The import template's address (a plain download: the session cookie is enough for a GET). */
+export const importTemplateUrl = (trialId: number, format: ImportFormat) =>
+  `/api${importPath(trialId)}/template?format=${format}`;
+
+const uploadForm = (file: File, previewDigest?: string) => {
+  const form = new FormData();
+  if (previewDigest) form.append('previewDigest', previewDigest);
+  form.append('file', file);
+  return form;
+};
+
+/** Bulk enrolment (decision 045): preview a file's rows, then create its valid rows as previewed. */
+export function useParticipantImport(trialId: number) {
+  const qc = useQueryClient();
+  return {
+    preview: useMutation({
+      mutationFn: (file: File) => api.post<ImportPreview>(`${importPath(trialId)}/preview`, uploadForm(file)),
+    }),
+    apply: useMutation({
+      mutationFn: ({ file, previewDigest }: { file: File; previewDigest: string }) =>
+        api.post<ImportApplyResult>(`${importPath(trialId)}/apply`, uploadForm(file, previewDigest)),
+      onSuccess: () => qc.invalidateQueries({ queryKey: key(trialId) }),
     }),
   };
 }

@@ -21,6 +21,7 @@ import { useSession } from '../../../lib/session/session-context';
 import { useDeviceStatusRefresh } from '../../device-links';
 import { fetchTrialParticipants, useTrialCode, useTrialParticipantsWindow } from '../api/participants-api';
 import { EditParticipantModal } from '../components/edit-participant-modal';
+import { ImportParticipantsModal } from '../components/import-participants-modal';
 import {
   hideableParticipantColumns,
   participantColumns,
@@ -64,6 +65,7 @@ function TrialParticipants({ trial }: { trial: Trial }) {
   const hidden = list.data?.hiddenFields ?? BOTH_HIDDEN;
   const [selected, setSelected] = useState<ListedParticipant[]>([]);
   const [editing, setEditing] = useState<ListedParticipant | null>(null);
+  const [importing, setImporting] = useState(false);
   const writer = canManageParticipants(role);
   const deviceStatus = useDeviceStatusRefresh(list.data?.participants ?? NO_ROWS);
 
@@ -152,6 +154,11 @@ function TrialParticipants({ trial }: { trial: Trial }) {
             </Anchor>
           )}
           {writer && (
+            <Button variant="light" onClick={() => setImporting(true)}>
+              Import participants
+            </Button>
+          )}
+          {writer && (
             <Button onClick={() => navigate('/AddParticipantPage', { state: { trial } })}>
               Add Participant
             </Button>
@@ -185,6 +192,13 @@ function TrialParticipants({ trial }: { trial: Trial }) {
           </Button>
         }
       />
+      {importing && (
+        <ImportParticipantsModal
+          trialId={trial.trialId}
+          hidden={hidden}
+          onClose={() => setImporting(false)}
+        />
+      )}
       {editing && (
         <EditParticipantModal
           participant={editing}

@@ -94,9 +94,10 @@ export const FHIR_METRICS: Record<string, FhirMetric> = {
     loinc: { code: '93832-4', display: 'Sleep duration' },
     category: 'activity',
     ucum: per('min', 'min'),
-    daily: false,
+    // The night's period when the provider gave it (resources.ts), else the night's date.
+    daily: true,
   },
-  sleep_stages: { category: 'activity', ucum: per('min', 'min'), daily: false },
+  sleep_stages: { category: 'activity', ucum: per('min', 'min'), daily: true },
   spo2: {
     loinc: { code: '59408-5', display: 'Oxygen saturation in Arterial blood by Pulse oximetry' },
     category: 'vital-signs',

@@ -20,6 +20,7 @@ const reading = (metric: string, more: Partial<ExportReading> = {}): ExportReadi
   value: 61.5,
   valueJson: null,
   deviceId: 3,
+  provider: 'fitbit',
   ...more,
 });
 
@@ -98,6 +99,25 @@ describe('the FHIR R4 resources of the export', () => {
         .effectiveDateTime,
     ).toBe('2026-11-01T13:30:00.1234Z');
     expect(observationOf(reading('sleep_stages', { valueJson: '{"deep": 61}' })).component).toHaveLength(1);
+  });
+
+  it('a night: its period from the provider’s start and end with the stored offset, else its date', () => {
+    const night = observationOf(
+      reading('sleep_duration', {
+        localTime: '00:00:00',
+        value: 412,
+        valueJson: '{"endTime": "2026-11-01T06:40:00.000", "startTime": "2026-10-31T23:10:00.000"}',
+      }),
+    );
+    expect(() => validateFhir(night)).not.toThrow();
+    expect(night.effectivePeriod).toEqual({
+      start: '2026-10-31T23:10:00-05:00',
+      end: '2026-11-01T06:40:00-05:00',
+    });
+    expect(night.effectiveDateTime).toBeUndefined();
+    expect(observationOf(reading('sleep_duration', { valueJson: null })).effectiveDateTime).toBe(
+      '2026-11-01',
+    );
   });
 
   it('a pseudonymous Patient (the participant code only) and a Device per link', () => {

@@ -6,6 +6,7 @@
  * systolic/diastolic pair of one instant). Types: @medplum/fhirtypes.
  */
 import type { Device, Observation, ObservationComponent, Patient, Quantity } from '@medplum/fhirtypes';
+import { type ExportReading, sleepPeriod } from '../export-readings.js';
 import {
   BLOOD_PRESSURE_COMPONENTS,
   BLOOD_PRESSURE_PANEL,
@@ -20,21 +21,7 @@ import {
   UCUM,
 } from './codes.js';
 
-/** One stored reading as the export's COPY gives it. */
-export interface ExportReading {
-  participantId: number;
-  metric: string;
-  /** The metric's name in the catalog (the code's text). */
-  metricName: string;
-  /** Participant-local date and wall clock (HH:MM:SS[.ffffff]), the offset then (±HH:MM), the instant in µs. */
-  localDate: string;
-  localTime: string | null;
-  offset: string | null;
-  instantUs: number | bigint;
-  value: number | null;
-  valueJson: string | null;
-  deviceId: number | null;
-}
+export type { ExportReading } from '../export-readings.js';
 
 export interface ExportDevice {
   id: number;
@@ -75,8 +62,16 @@ const category = (c: FhirCategory) => [
   { coding: [{ system: CATEGORY_SYSTEM, code: c, display: CATEGORY_DISPLAY[c] }] },
 ];
 
-/** The reading's time: a local day's value as that date; else the wall clock with its offset (or the UTC instant). */
-function effective(r: ExportReading, daily: boolean): Pick<Observation, 'effectiveDateTime'> {
+/**
+ * The reading's time: a night's its period (the provider's sleep start and end), a local day's value
+ * that date; else the wall clock with its offset (or the UTC instant).
+ */
+function effective(
+  r: ExportReading,
+  daily: boolean,
+): Pick<Observation, 'effectiveDateTime' | 'effectivePeriod'> {
+  const night = r.metric.startsWith('sleep_') ? sleepPeriod(r) : null;
+  if (night) return { effectivePeriod: night };
   if (daily) return { effectiveDateTime: r.localDate };
   if (r.localTime !== null && r.offset !== null)
     return { effectiveDateTime: `${r.localDate}T${r.localTime}${r.offset}` };

@@ -61,10 +61,18 @@ export class FhirShapeCheck {
   /** Resources validated in full (the first of each shape). */
   fullyValidated = 0;
 
-  check(resource: Resource & { effectiveDateTime?: string; valueQuantity?: { value?: number } }): void {
+  check(
+    resource: Resource & {
+      effectiveDateTime?: string;
+      effectivePeriod?: { start?: string; end?: string };
+      valueQuantity?: { value?: number };
+    },
+  ): void {
     if (!resource.id || !ID.test(resource.id)) throw new Error(`FHIR: invalid id ${resource.id}`);
-    if (resource.effectiveDateTime !== undefined && !DATE_TIME.test(resource.effectiveDateTime))
-      throw new Error(`FHIR: invalid dateTime ${resource.effectiveDateTime} (${resource.id})`);
+    const p = resource.effectivePeriod;
+    for (const t of [resource.effectiveDateTime, p?.start, p?.end])
+      if (t !== undefined && !DATE_TIME.test(t))
+        throw new Error(`FHIR: invalid dateTime ${t} (${resource.id})`);
     const v = resource.valueQuantity?.value;
     if (v !== undefined && !Number.isFinite(v))
       throw new Error(`FHIR: invalid decimal ${v} (${resource.id})`);
