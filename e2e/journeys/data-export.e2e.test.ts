@@ -161,10 +161,10 @@ describe('batch data export', () => {
     // 2. Trial and device: the participants of the trial with a Fitbit, the metrics the team stores.
     await trial.click();
     await page.getByRole('option', { name: `#${TRIAL_NUMBER} - ${TRIAL_NAME}` }).click();
-    // A device the team stores nothing of: who must do what (a coordinator opens neither page:
-    // they are named, not linked).
+    // A device the team stores nothing of (the demo stores every other device's usual metrics):
+    // who must do what (a coordinator opens neither page: they are named, not linked).
     await device.click();
-    await page.getByRole('option', { name: 'Omron Blood Pressure Monitor', exact: true }).click();
+    await page.getByRole('option', { name: 'Fitbit Aria Scale', exact: true }).click();
     const nothing = page.getByTestId('nothing-stored');
     await shows(nothing);
     expect(await nothing.textContent()).toContain(

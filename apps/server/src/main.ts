@@ -39,7 +39,10 @@ async function main() {
     }
     if (seeded) {
       const jobs = await startDemoSync(runtime.ctx);
-      if (jobs) log(`The demo wearers' first sync is under way in the background (${jobs} devices)`);
+      if (jobs)
+        log(
+          `The demo links' first sync is under way in the background (${jobs} devices: Fitbit, Omron, Dexcom)`,
+        );
     }
     await app.listen({ port: config.PORT, host: config.HOST });
   } catch (err) {

@@ -57,6 +57,19 @@ export const kgToLb = (kg: number) => Math.round(kg * CONVERSIONS.kgToLb * 10) /
 /** km → miles: divided by 1.609 (core §9), shown with two decimals. */
 export const kmToMiles = (km: number) => Math.round((km / CONVERSIONS.kmPerMile) * 100) / 100;
 
+/**
+ * The stored metrics the pages show in another unit than the provider's
+ * (core §9's conversions), with that unit and the figure as the pages round
+ * it: the export's display_value and display_unit columns (decision 044).
+ * Every other metric is shown in its stored unit.
+ */
+export const DISPLAY_UNITS: Readonly<Record<string, { unit: string; convert: (stored: number) => number }>> =
+  {
+    // `+ 0`: a -0 (a tiny negative rounded) is 0, as the pages print it.
+    distance: { unit: 'mi', convert: (km) => kmToMiles(km) + 0 },
+    weight: { unit: 'Lbs', convert: (kg) => kgToLb(kg) + 0 },
+  };
+
 // ------------------------------------------------------ Fitbit resource paths
 
 const DATE = String.raw`\d{4}-\d{2}-\d{2}`;

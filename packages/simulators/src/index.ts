@@ -42,7 +42,7 @@ export {
 export { GOOGLE_HEALTH_SCOPES } from './google-health/google-oauth.js';
 export { googleHealthUserId } from './google-health/person.js';
 export { accountFromSeed } from './oauth/common.js';
-export type { IssuedTokens, OAuthClient } from './oauth/oauth-store.js';
+export type { ConsentGrant, IssuedTokens, OAuthClient } from './oauth/oauth-store.js';
 export { omronDay, omronUserZone } from './omron/omron-data.js';
 export { type OmronSimulatorOptions, omronSimulator } from './omron/omron-simulator.js';
 

@@ -17,7 +17,7 @@ import type { AppContext } from '../app-context.js';
 import { DEXCOM_SIM_PREFIX } from '../providers/dexcom/dexcom-client.js';
 import { FITBIT_SIM_PREFIX } from '../providers/fitbit/fitbit-client.js';
 import { OMRON_SIM_PREFIX } from '../providers/omron/omron-client.js';
-import { registerFitbitSimulatorGrant } from '../providers/simulator-grants.js';
+import { registerSimulatorGrant } from '../providers/simulator-grants.js';
 import type { ProviderSettings } from '../providers/types.js';
 
 export async function mountSimulators(app: FastifyInstance, ctx: AppContext) {
@@ -33,8 +33,8 @@ export async function mountSimulators(app: FastifyInstance, ctx: AppContext) {
       prefix: FITBIT_SIM_PREFIX,
       clients: client(fitbit.settings),
       control,
-      // The demo seed's wearers are linked with this (providers/simulator-grants.ts).
-      onGrant: (grant) => registerFitbitSimulatorGrant(ctx.providers, grant),
+      // The demo seed's participants are linked with these (providers/simulator-grants.ts).
+      onGrant: (grant) => registerSimulatorGrant(ctx.providers, 'fitbit', grant),
     });
   if (googleHealth.settings.simulated)
     await app.register(googleHealthSimulator, {
@@ -49,11 +49,13 @@ export async function mountSimulators(app: FastifyInstance, ctx: AppContext) {
       prefix: OMRON_SIM_PREFIX,
       clients: client(omron.settings),
       control,
+      onGrant: (grant) => registerSimulatorGrant(ctx.providers, 'omron', grant),
     });
   if (dexcom.settings.simulated)
     await app.register(dexcomSimulator, {
       prefix: DEXCOM_SIM_PREFIX,
       clients: client(dexcom.settings),
       control,
+      onGrant: (grant) => registerSimulatorGrant(ctx.providers, 'dexcom', grant),
     });
 }

@@ -1,20 +1,23 @@
 /*
- * The simulated Fitbit mounted on this server can grant a participant's
- * consent in-process (no browser): the demo seed links its wearers with real
- * simulator tokens this way, so the sync and the hourly device check read
- * them like any link (decision 036). One per provider registry (one per
- * running app); none when Fitbit is the real service or not mounted here.
+ * The simulated providers mounted on this server (Fitbit, Omron, Dexcom) can
+ * grant a participant's consent in-process (no browser): the demo seed links
+ * its participants with real simulator tokens this way, so the sync and the
+ * hourly device check read them like any link (decision 036). One per
+ * provider and registry (one registry per running app); none when the
+ * provider is the real service or not mounted here.
  */
-import type { IssuedTokens } from '@trialwear/simulators';
+import type { ConsentGrant } from '@trialwear/simulators';
 
-type Grant = (clientId: string, userId: string) => IssuedTokens;
+type GrantingProvider = 'fitbit' | 'omron' | 'dexcom';
 
-const grants = new WeakMap<object, Grant>();
+const grants = new WeakMap<object, Map<GrantingProvider, ConsentGrant>>();
 
-export function registerFitbitSimulatorGrant(registry: object, grant: Grant) {
-  grants.set(registry, grant);
+export function registerSimulatorGrant(registry: object, provider: GrantingProvider, grant: ConsentGrant) {
+  const of = grants.get(registry) ?? new Map<GrantingProvider, ConsentGrant>();
+  of.set(provider, grant);
+  grants.set(registry, of);
 }
 
-export function fitbitSimulatorGrant(registry: object): Grant | null {
-  return grants.get(registry) ?? null;
+export function simulatorGrant(registry: object, provider: GrantingProvider): ConsentGrant | null {
+  return grants.get(registry)?.get(provider) ?? null;
 }

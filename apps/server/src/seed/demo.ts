@@ -16,6 +16,14 @@
  * and steps of its Fitbit trackers, and the wearers' first sync runs in the
  * background after the first start (startDemoSync), through the mounted
  * simulator like any link's.
+ *
+ * Every device on first start (issue #26): a fourth trial's participants
+ * have Omron (blood pressure and weight) and Dexcom (glucose) links, granted
+ * in-process by the mounted simulators like the wearers' Fitbit links; the
+ * team stores the usual daily metrics of each device (DEMO_STORED), so the
+ * first sync stores them and the export page has data to export with no
+ * configuration. The trials the journeys link participants in (001, 002)
+ * stay unlinked.
  */
 import type { Role } from '@trialwear/contract';
 import {
@@ -31,9 +39,6 @@ import { addDays, localDate } from '@trialwear/zone';
 import { systemScope } from '../access/system.js';
 import type { AppContext } from '../app-context.js';
 import { inTransaction, lockForTransaction } from '../db/transaction.js';
-import * as retentionRepo from '../features/data-retention/repo.js';
-import * as linksRepo from '../features/device-links/repo.js';
-import * as deviceMetricsRepo from '../features/device-metrics/repo.js';
 import * as participantsRepo from '../features/participants/repo.js';
 import { createTeam } from '../features/teams/service.js';
 import * as trialUsersRepo from '../features/trial-users/repo.js';
@@ -42,8 +47,15 @@ import { createUser, hasAnyUser } from '../features/users/service.js';
 import * as healthRepo from '../jobs/device-health/repo.js';
 import { syncMetricsSoon } from '../jobs/device-sync/sync-soon.js';
 import { evaluateTrialAlerts } from '../jobs/study-health/evaluate-alerts.js';
-import { fitbitSimulatorGrant } from '../providers/simulator-grants.js';
-import { saveTokens } from '../providers/token-store.js';
+import {
+  DEMO_HOME_TRIAL,
+  DEMO_STORED,
+  linkThroughSimulator,
+  seedHomeLinks,
+  storeDemoMetrics,
+} from './demo-devices.js';
+
+export { DEMO_HOME_LINKS, DEMO_HOME_TRIAL, DEMO_STORED, DEMO_STORED_METRICS } from './demo-devices.js';
 
 export const DEMO_TEAM = 'Demo Research Team';
 export const DEMO_PASSWORD = 'Demo-pass1!';
@@ -84,6 +96,14 @@ const DEMO_TRIALS = [
     code: 'WCS',
     notes: 'Daily wear of a wrist tracker over 8 weeks; Study health shows who needs a call.',
     participants: 8,
+  },
+  {
+    // Omron and Dexcom on first start (issue #26): a trial of its own, like 003.
+    number: '004',
+    name: 'Cardiometabolic Home Monitoring',
+    code: 'CHM',
+    notes: 'Home monitoring over 12 weeks: an Omron cuff and scale, a Dexcom glucose sensor.',
+    participants: 4,
   },
 ];
 
@@ -171,6 +191,7 @@ export async function seedDemo(
         }),
       );
       if (t.number === DEMO_HEALTH_TRIAL) await seedStudyHealth(tx, teamId, trialId);
+      if (t.number === DEMO_HOME_TRIAL) await seedHomeLinks(tx, teamId, trialId);
     }
     await storeDemoMetrics(tx, teamId);
     return { teamId, userIds };
@@ -218,29 +239,13 @@ async function seedStudyHealth(ctx: SeedContext, teamId: number, trialId: number
       );
     if (code === DEMO_LOW_BATTERY) setFitbitBattery(userId, LOW_BATTERY_LEVEL);
 
-    const deviceId = await linksRepo.insertLink(db, {
-      participantId: p.id,
-      teamId,
-      catalogId: null,
-      provider: 'fitbit',
-      authorization_status: 'authorized',
-      authorization_date: addHours(now, -24 * (DEMO_HEALTH_DAYS + 1)),
-      provider_user_id: userId,
-      legacy_user_id: null,
-      updated_at: now,
-    });
-    // The simulator's consent, given in-process (no browser): the sync and the hourly check read
-    // this link like any other, as long as this process runs (the simulator keeps tokens in memory).
-    const grant = fitbitSimulatorGrant(ctx.providers);
-    if (grant) {
-      const t = grant(ctx.providers.links.fitbit.settings.clientId, userId);
-      await saveTokens(ctx, deviceId, {
-        access_token: t.accessToken,
-        ...(t.refreshToken ? { refresh_token: t.refreshToken } : {}),
-        expires_in: t.expiresIn,
-        scope: t.scope,
-      });
-    }
+    const deviceId = await linkThroughSimulator(
+      ctx,
+      { participantId: p.id, teamId },
+      'fitbit',
+      userId,
+      addHours(now, -24 * (DEMO_HEALTH_DAYS + 1)),
+    );
     // The participant's zone as the sync keeps it (read from the provider's profile).
     await db
       .insertInto('device_sync_state')
@@ -262,58 +267,10 @@ async function seedStudyHealth(ctx: SeedContext, teamId: number, trialId: number
 }
 
 /**
- * The metrics the demo team stores (issue #24 item 6): minute-level heart
- * rate and steps of its Fitbit trackers, as a Sys_Admin enables them
- * (Device Metrics Manager) and an Admin selects them (Data Storage &
- * Retention). The wearers' first sync stores them (startDemoSync).
- */
-export const DEMO_STORED_METRICS = ['heart_rate_intraday', 'steps_intraday'] as const;
-
-async function storeDemoMetrics(ctx: SeedContext, teamId: number) {
-  const { db } = ctx;
-  const team = systemScope.team('seed', teamId);
-  const catalog = await db
-    .selectFrom('metric_catalog')
-    .select(['metric_key', 'metric_name', 'units', 'device_type', 'default_retention_days'])
-    .where('metric_key', 'in', DEMO_STORED_METRICS)
-    .where('device_type', '=', 'fitness_tracker')
-    .execute();
-  const trackers = await db
-    .selectFrom('team_supported_devices as s')
-    .innerJoin('global_device_catalog as g', 'g.id', 's.global_device_catalog_id')
-    .select('s.id')
-    .where('s.team_id', '=', teamId)
-    .where('g.manufacturer', '=', 'Fitbit')
-    .where('g.device_type', '=', 'fitness_tracker')
-    .execute();
-  for (const tracker of trackers)
-    await deviceMetricsRepo.insertSettings(
-      db,
-      team,
-      tracker.id,
-      catalog.map((m) => ({
-        metric_key: m.metric_key,
-        metric_name: m.metric_name,
-        metric_units: m.units,
-        is_enabled: true,
-        retention_days: m.default_retention_days,
-      })),
-    );
-  for (const m of catalog)
-    await retentionRepo.upsertSelection(db, team, {
-      device_type: m.device_type,
-      metric_key: m.metric_key,
-      metric_name: m.metric_name,
-      units: m.units,
-      device_metric_id: null,
-    });
-}
-
-/**
- * After the seed committed: the demo wearers' first sync, in the background
- * (the device-sync jobs), so that their minute-level days are stored within
- * minutes of the first start (a backfill goes on a minute after each run).
- * Answers the jobs enqueued (0 without a queue).
+ * After the seed committed: the demo links' first sync, in the background
+ * (the device-sync jobs), so that their days are stored within minutes of
+ * the first start (a backfill goes on a minute after each run) without
+ * slowing it. Answers the jobs enqueued (0 without a queue).
  */
 export async function startDemoSync(ctx: AppContext): Promise<number> {
   const team = await ctx.db
@@ -321,7 +278,13 @@ export async function startDemoSync(ctx: AppContext): Promise<number> {
     .select('id')
     .where('team_name', '=', DEMO_TEAM)
     .executeTakeFirst();
-  return team ? syncMetricsSoon(ctx, team.id, DEMO_STORED_METRICS) : 0;
+  return team
+    ? syncMetricsSoon(
+        ctx,
+        team.id,
+        DEMO_STORED.flatMap((d) => d.metrics),
+      )
+    : 0;
 }
 
 const addHours = (d: Date, hours: number) => new Date(d.getTime() + hours * 3_600_000);

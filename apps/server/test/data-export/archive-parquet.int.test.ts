@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { csvField, pgFloat8 } from '../../src/features/data-export/archive/csv-text.js';
 import { DATA_COLUMNS } from '../../src/features/data-export/archive/readings-stream-repo.js';
 import { writeExportArchive } from '../../src/features/data-export/archive/write-archive.js';
+import { upsertReadings } from '../../src/features/readings/repo.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import {
   type ArchiveWorld,
@@ -53,6 +54,7 @@ function csvLine(row: Record<string, unknown>): string {
         return `${new Date(Number(day) * 86_400_000).toISOString().slice(0, 10)}T${timeText(us - day * US_PER_DAY)}Z`;
       }
       case 'value':
+      case 'display_value':
         return pgFloat8(v as number);
       default:
         return csvField(v as string);
@@ -175,6 +177,54 @@ describe('writeExportArchive, format parquet', () => {
       expect(chunks.find((c) => c.meta_data?.path_in_schema[0] === name)?.meta_data?.encodings).toContain(
         'RLE_DICTIONARY',
       );
+  });
+
+  it('distance and weight carry the miles and Lbs the pages show, in both formats (decision 044)', async () => {
+    // Its own participant and metrics: no other test exports them.
+    const p = await w.participant(w.teamId, w.trialId, 'units@secret.example', 'EXU001');
+    const reading = (metric_key: string, utc: string, value: number) => ({
+      participant_id: p,
+      team_id: w.teamId,
+      participant_device_id: null,
+      metric_key,
+      measured_at: new Date(utc),
+      local_date: utc.slice(0, 10),
+      local_time: utc.slice(11, 19),
+      utc_offset_minutes: 0,
+      value,
+    });
+    await upsertReadings(t.ctx.db, [
+      reading('distance', '2026-03-28T00:00:00Z', 8.05),
+      reading('weight', '2026-03-28T07:30:00Z', 70.3),
+      reading('weight', '2026-03-29T07:30:00Z', 70.25),
+    ]);
+    const request = {
+      ...w.request('separate-tabs'),
+      participantIds: [p],
+      metricKeys: ['distance', 'weight'],
+    };
+    const exported = async (format: 'csv' | 'parquet') => {
+      const zip = await collect((out) =>
+        writeExportArchive(t.ctx.db, { ...request, format }, out, { signal: signal(), now: () => NOW }),
+      );
+      return new Map((await unzip(zip)).map((e) => [e.name, e.data]));
+    };
+    const csv = await exported('csv');
+    const parquet = await exported('parquet');
+    // The stored km and kg stay as they were; the figures the Fitbit and Omron pages show follow.
+    const expected = {
+      distance: ['EXU001,distance,2026-03-28,00:00:00,+00:00,2026-03-28T00:00:00Z,8.05,km,,,,5,mi'],
+      weight: [
+        'EXU001,weight,2026-03-28,07:30:00,+00:00,2026-03-28T07:30:00Z,70.3,kg,,,,155,Lbs',
+        'EXU001,weight,2026-03-29,07:30:00,+00:00,2026-03-29T07:30:00Z,70.25,kg,,,,154.9,Lbs',
+      ],
+    };
+    for (const metric of ['distance', 'weight'] as const) {
+      expect(lines(csv.get(`${metric}.csv`)!)).toEqual([HEADER, ...expected[metric]]);
+      const { rows } = await readParquet(parquet.get(`${metric}.parquet`)!);
+      expect(rows.map(csvLine)).toEqual(expected[metric]);
+    }
+    expect(lines(csv.get('data_dictionary.csv')!)).toContain(DICTIONARY.at(-1));
   });
 
   it('a metric without rows is a valid Parquet file of no rows', async () => {

@@ -6,12 +6,15 @@
  * and off the quarter hour, doubles of every magnitude incl. -0, NaN and
  * infinities, text with quotes, commas, line breaks and non-ASCII, NULLs),
  * the lines must equal byte for byte what `COPY … (FORMAT csv)` gives for
- * the formatting expressions the export used before it formatted in Node.
+ * the formatting expressions the export used before it formatted in Node
+ * (the display columns, decision 044: the conversion's double as PostgreSQL
+ * prints it).
  * The binary bytes reach the parser framed as CopyData messages (split at
  * random places, a row across two messages included, though PostgreSQL
  * sends one row per message), the byte stream cut at random places, as a
  * socket cuts it.
  */
+import { DISPLAY_UNITS } from '@trialwear/contract';
 import fc from 'fast-check';
 import type pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
@@ -33,7 +36,8 @@ function textSelect(client: pg.PoolClient, code: string, units: Record<string, s
         .join(' ')} END,
       r.value_json,
       CASE r.participant_device_id WHEN 1 THEN ${lit('Fitbit "Sense", 2')} WHEN 2 THEN ${lit('Dexcom G7 — CGM')} END,
-      coalesce(r.provider, CASE r.participant_device_id WHEN 1 THEN 'fitbit' WHEN 2 THEN 'dexcom' END)
+      coalesce(r.provider, CASE r.participant_device_id WHEN 1 THEN 'fitbit' WHEN 2 THEN 'dexcom' END),
+      r.display_value, r.display_unit
     FROM pg_temp.readings r ORDER BY r.n`;
 }
 
@@ -102,7 +106,7 @@ describe('binary COPY → CSV lines', () => {
     await client.query("SET datestyle = 'ISO, YMD'");
     await client.query(`CREATE TEMP TABLE readings (n int, metric_key text, local_date date, local_time time,
       utc_offset_minutes smallint, measured_at timestamptz, value double precision, value_json jsonb,
-      participant_device_id integer, provider text)`);
+      participant_device_id integer, provider text, display_value double precision, display_unit text)`);
   });
   afterAll(async () => {
     client?.release();
@@ -126,7 +130,12 @@ describe('binary COPY → CSV lines', () => {
         [1, { name: '"Fitbit ""Sense"", 2"', provider: 'fitbit' }],
         [2, { name: 'Dexcom G7 — CGM', provider: 'dexcom' }],
       ]),
+      // Weight as the pages show it (decision 044), with a unit that needs quoting.
+      displayOf: new Map([['weight', { unit: '"Lbs, ""US"""', convert: DISPLAY_UNITS.weight!.convert }]]),
     };
+    // The display columns' oracle: the conversion's double (PostgreSQL's text of it) and the unit.
+    const shown = (r: { metric_key: string; value: number | null }) =>
+      r.metric_key === 'weight' && r.value !== null;
     await fc.assert(
       fc.asyncProperty(
         fc.array(row, { minLength: 0, maxLength: 60 }),
@@ -138,11 +147,11 @@ describe('binary COPY → CSV lines', () => {
             `INSERT INTO pg_temp.readings
              SELECT n, metric_key, date '2000-01-01' + local_date, time '00:00' + local_time * interval '1 microsecond',
                     utc_offset_minutes, timestamptz '2000-01-01 00:00:00+00' + measured_at * interval '1 microsecond',
-                    value, value_json::jsonb, participant_device_id, provider
+                    value, value_json::jsonb, participant_device_id, provider, display_value, display_unit
                FROM unnest($1::int[], $2::text[], $3::int[], $4::float8[], $5::int[], $6::float8[], $7::float8[],
-                           $8::text[], $9::int[], $10::text[])
+                           $8::text[], $9::int[], $10::text[], $11::float8[], $12::text[])
                  AS u(n, metric_key, local_date, local_time, utc_offset_minutes, measured_at, value, value_json,
-                      participant_device_id, provider)`,
+                      participant_device_id, provider, display_value, display_unit)`,
             [
               rows.map((_, i) => i),
               rows.map((r) => r.metric_key),
@@ -154,6 +163,8 @@ describe('binary COPY → CSV lines', () => {
               rows.map((r) => r.value_json),
               rows.map((r) => r.participant_device_id),
               rows.map((r) => r.provider),
+              rows.map((r) => (shown(r) ? DISPLAY_UNITS.weight!.convert(r.value!) : null)),
+              rows.map((r) => (shown(r) ? 'Lbs, "US"' : null)),
             ],
           );
           const expected = await copy(`COPY (${textSelect(client, 'EXA001', units)}) TO STDOUT (FORMAT csv)`);
@@ -179,7 +190,7 @@ describe('binary COPY → CSV lines', () => {
   });
 
   it('a COPY cut short, or not a binary COPY, is an error, never a short file', () => {
-    const none = { code: 'X', unitOf: new Map(), deviceOf: new Map() };
+    const none = { code: 'X', unitOf: new Map(), deviceOf: new Map(), displayOf: new Map() };
     const cut = new BinaryCopyCsv(none);
     cut.write(frame(Buffer.from('PGCOPY\n\xff\r\n\0\0\0\0\0\0\0\0\0', 'latin1'), [300]));
     expect(() => cut.end()).toThrow('the COPY ended mid-row');

@@ -59,8 +59,11 @@ export function sessionsAndTokensCases(cl: Cluster) {
       participantId: callback.searchParams.get('state'),
     });
     expect(done.status).toBe(200);
+    // The devices are the Fitbit person's: through Google Health (the default API) that is the
+    // link's legacy user, whose data the simulator serves; provider_user_id is the Google user.
     const stored = await db.query(
-      `SELECT t.participant_device_id AS id, t.access_token_enc AS enc, d.provider_user_id AS user
+      `SELECT t.participant_device_id AS id, t.access_token_enc AS enc,
+              coalesce(d.legacy_user_id, d.provider_user_id) AS user
        FROM provider_tokens t JOIN participant_devices d ON d.id = t.participant_device_id
        WHERE d.participant_id = $1`,
       [participantId],

@@ -229,13 +229,22 @@ describe('demo seed: minute-level data', () => {
       .where('p.trial_id', '=', trialId)
       .orderBy('d.id')
       .execute();
-    expect(await metricsFor(t.ctx.db, devices[0]!.team_id, 'fitbit')).toEqual([...DEMO_STORED_METRICS]);
-    expect(await startDemoSync(t.ctx)).toBe(devices.length);
+    expect(await metricsFor(t.ctx.db, devices[0]!.team_id, 'fitbit')).toEqual(
+      expect.arrayContaining([...DEMO_STORED_METRICS]),
+    );
+    // Every demo link's first sync: the wearers' Fitbit and the Omron and Dexcom links of trial 004.
+    const linked = await t.ctx.db
+      .selectFrom('participant_devices')
+      .select('id')
+      .where('team_id', '=', devices[0]!.team_id)
+      .execute();
+    expect(linked.length).toBeGreaterThan(devices.length);
+    expect(await startDemoSync(t.ctx)).toBe(linked.length);
     const jobs = await sql<{ key: string }>`
       SELECT singleton_key AS key FROM pgboss.job WHERE name = 'device-sync' AND state = 'created'`.execute(
       t.ctx.db,
     );
-    expect(jobs.rows.map((j) => j.key).sort()).toEqual(devices.map((d) => `device-${d.id}`).sort());
+    expect(jobs.rows.map((j) => j.key).sort()).toEqual(linked.map((d) => `device-${d.id}`).sort());
 
     // What the first job stores (the worker's handler, run here): the backfill's oldest 10 days.
     const d = devices[1]!;

@@ -11,7 +11,7 @@ import { SimClock } from '../clock.js';
 import { accountFromSeed, personSeed, rfcError } from '../oauth/common.js';
 import { CallCounter, registerControlRoutes } from '../oauth/control-routes.js';
 import { type OAuthProvider, registerOAuthRoutes, rfcAuthorizeErrors } from '../oauth/oauth-routes.js';
-import { type OAuthClient, OAuthStore } from '../oauth/oauth-store.js';
+import { type ConsentGrant, type OAuthClient, OAuthStore } from '../oauth/oauth-store.js';
 import {
   dexcomCalibrations,
   dexcomDevices,
@@ -25,6 +25,8 @@ export interface DexcomSimulatorOptions {
   /** Mount the control API (/_control/...): development and tests only. */
   control?: boolean;
   clock?: SimClock;
+  /** Receives, once mounted, the in-process consent: for seeding demo links. */
+  onGrant?: (grant: ConsentGrant) => void;
   hourlyLimit?: number;
 }
 
@@ -80,6 +82,9 @@ export async function dexcomSimulator(app: FastifyInstance, opts: DexcomSimulato
   const calls = new CallCounter(store);
   if (opts.control === true) app.addHook('onRequest', calls.hook);
   registerOAuthRoutes(app, DEXCOM_OAUTH, { store, clients: opts.clients, clock });
+  opts.onGrant?.((clientId, userId, scope) =>
+    store.grant(clientId, userId, scope ?? DEXCOM_OAUTH.authorize.defaultScope),
+  );
 
   async function authorized(request: FastifyRequest, reply: FastifyReply) {
     if (failNext.count > 0) {

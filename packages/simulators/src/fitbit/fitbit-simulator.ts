@@ -13,7 +13,7 @@ import { FITBIT_BRAND } from '../oauth/authorize-page.js';
 import { personSeed } from '../oauth/common.js';
 import { CallCounter, registerControlRoutes } from '../oauth/control-routes.js';
 import { type OAuthProvider, registerOAuthRoutes } from '../oauth/oauth-routes.js';
-import { type IssuedTokens, type OAuthClient, OAuthStore } from '../oauth/oauth-store.js';
+import { type ConsentGrant, type OAuthClient, OAuthStore } from '../oauth/oauth-store.js';
 import { registerDeviceControlRoutes } from './device-control-routes.js';
 import { fitbitDevices, fitbitProfile, fitbitUserId } from './fitbit-data.js';
 import { registerFitbitDataRoutes } from './fitbit-data-routes.js';
@@ -42,11 +42,8 @@ export interface FitbitSimulatorOptions {
   /** Mount the control API (/_control/...): development and tests only. */
   control?: boolean;
   clock?: SimClock;
-  /**
-   * Receives, once mounted, a function that grants a client a user's consent
-   * in-process (every scope), answering the tokens: for seeding demo links.
-   */
-  onGrant?: (grant: (clientId: string, userId: string) => IssuedTokens) => void;
+  /** Receives, once mounted, the in-process consent (every scope by default): for seeding demo links. */
+  onGrant?: (grant: ConsentGrant) => void;
 }
 
 const fitbitError = (errorType: string, message: string, extra: Record<string, unknown> = {}) => ({
@@ -131,7 +128,9 @@ export async function fitbitSimulator(app: FastifyInstance, opts: FitbitSimulato
   const calls = new CallCounter(store);
   if (opts.control === true) app.addHook('onRequest', calls.hook);
   registerOAuthRoutes(app, FITBIT_OAUTH, { store, clients: opts.clients, clock });
-  opts.onGrant?.((clientId, userId) => store.grant(clientId, userId, FITBIT_SCOPES.join(' ')));
+  opts.onGrant?.((clientId, userId, scope) =>
+    store.grant(clientId, userId, scope ?? FITBIT_SCOPES.join(' ')),
+  );
 
   // --- Resources -------------------------------------------------------------
   /** Bearer check, scope check, injected failures and the hourly rate limit with its headers. */

@@ -68,6 +68,13 @@ export type OAuthFailure =
   | { kind: 'invalid_grant'; message: string; reason?: FailureReason }
   | { kind: 'conflict'; message: string; reason?: FailureReason };
 
+/**
+ * Grants a client a user's consent in-process (no browser), answering the
+ * tokens, with `scope` (the simulator's full scope when left out): the
+ * portal's demo seed links simulated people this way.
+ */
+export type ConsentGrant = (clientId: string, userId: string, scope?: string) => IssuedTokens;
+
 export interface IssuedTokens {
   accessToken: string;
   /** Absent when the grant has none (Google: no offline access) or a refresh did not rotate it. */

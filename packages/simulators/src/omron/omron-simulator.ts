@@ -11,7 +11,7 @@ import { SimClock } from '../clock.js';
 import { accountFromSeed, idToken, personSeed, rfcError } from '../oauth/common.js';
 import { CallCounter, registerControlRoutes } from '../oauth/control-routes.js';
 import { type OAuthProvider, registerOAuthRoutes, rfcAuthorizeErrors } from '../oauth/oauth-routes.js';
-import { type OAuthClient, OAuthStore } from '../oauth/oauth-store.js';
+import { type ConsentGrant, type OAuthClient, OAuthStore } from '../oauth/oauth-store.js';
 import { omronDay } from './omron-data.js';
 
 export interface OmronSimulatorOptions {
@@ -19,6 +19,8 @@ export interface OmronSimulatorOptions {
   /** Mount the control API (/_control/...): development and tests only. */
   control?: boolean;
   clock?: SimClock;
+  /** Receives, once mounted, the in-process consent: for seeding demo links. */
+  onGrant?: (grant: ConsentGrant) => void;
   accessTokenSeconds?: number;
 }
 
@@ -70,6 +72,9 @@ export async function omronSimulator(app: FastifyInstance, opts: OmronSimulatorO
   const calls = new CallCounter(store);
   if (opts.control === true) app.addHook('onRequest', calls.hook);
   registerOAuthRoutes(app, OMRON_OAUTH, { store, clients: opts.clients, clock });
+  opts.onGrant?.((clientId, userId, scope) =>
+    store.grant(clientId, userId, scope ?? 'openid offline_access bloodpressure weight activity'),
+  );
 
   function bearer(request: FastifyRequest) {
     const h = request.headers.authorization ?? '';

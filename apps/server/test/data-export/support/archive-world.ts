@@ -12,7 +12,7 @@ import { createTestTeam, insertTrial } from '../../support/fixtures.js';
 import type { TestApp } from '../../support/test-app.js';
 
 export const HEADER =
-  'participant_code,metric_key,local_date,local_time,utc_offset,measured_at_utc,value,unit,value_json,device,source';
+  'participant_code,metric_key,local_date,local_time,utc_offset,measured_at_utc,value,unit,value_json,device,source,display_value,display_unit';
 export const SECRETS = [
   'hidden-a@secret.example',
   'hidden-b@secret.example',
@@ -32,6 +32,7 @@ export const DICTIONARY = [
   "bp_readings,Blood-pressure readings,count,Number of blood-pressure readings of the participant's local day (all the participant's monitors). No value = no data for that day.,trialwear_study_health,blood_pressure",
   // The conventions every page and export follows (issue #26), last.
   'no_data_vs_zero,No data and 0,,"A day the provider reports as 0 is 0 (Fitbit\'s daily activity series answer 0 for a day the tracker recorded nothing); a day the provider has no record for is no data: no row in the export, ""—"" on the pages, left out of averages. Tables, charts, overview tiles and exports apply the same rule.",trialwear_conventions,',
+  'display_units,Values as the pages show them,,"In the CSV and Parquet files, value and unit are the provider\'s (distance in km, weight in kg). Where the portal\'s pages show another unit, display_value and display_unit give the figure the pages show: distance in mi (km / 1.609, two decimals), weight in Lbs (kg × 2.20462, one decimal). Every other metric is shown in its stored unit: display_value and display_unit are empty.",trialwear_conventions,',
 ];
 
 /** The archives' generated_at. */
@@ -171,7 +172,9 @@ export async function archiveWorld(t: TestApp): Promise<ArchiveWorld> {
     jobParams: { fileName: 'study-export', startDate: '2026-03-28', endDate: '2026-03-30', exportMode: mode },
   });
 
-  const rowsOf = () => {
+  // None of these metrics is shown in another unit than its stored one: the display columns are empty.
+  const rowsOf = () => withEmptyDisplay(rowsWithoutDisplay());
+  const rowsWithoutDisplay = () => {
     const sleepJson = '"{""deep"": 61, ""light"": 212, ""startTime"": ""2026-03-28T22:30:00.000""}"';
     const fb = 'Fitbit Smartwatches & Trackers,fitbit';
     return {
@@ -197,3 +200,8 @@ export async function archiveWorld(t: TestApp): Promise<ArchiveWorld> {
 
   return { teamId, trialId, ids, participant, request, rowsOf };
 }
+
+const withEmptyDisplay = <K extends string>(rows: Record<K, string[]>) =>
+  Object.fromEntries(
+    Object.entries<string[]>(rows).map(([k, lines]) => [k, lines.map((l) => `${l},,`)]),
+  ) as Record<K, string[]>;

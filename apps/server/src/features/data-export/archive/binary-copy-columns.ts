@@ -11,6 +11,8 @@
  *   measured_at_utc   µs since 1970-01-01 UTC (Parquet TIMESTAMP, micros, UTC)
  *   value             the stored double
  *   value_json        the stored JSON's text (PostgreSQL's jsonb text, as in the CSV)
+ *   display_value     the value as the pages show it (DISPLAY_UNITS), a double; null for other metrics
+ *   display_unit      its unit (text); null for other metrics
  *
  * A NULL (an empty unquoted CSV field) is null. Strings constant per
  * participant, metric or device are one string object each, so a column of
@@ -39,6 +41,8 @@ export interface ColumnGroup {
   value_json: (string | null)[];
   device: (string | null)[];
   source: (string | null)[];
+  display_value: (number | null)[];
+  display_unit: (string | null)[];
   /** The reading's device link (not a data column: the FHIR export's Device reference). */
   device_id: (number | null)[];
 }
@@ -56,6 +60,8 @@ const emptyGroup = (): ColumnGroup => ({
   value_json: [],
   device: [],
   source: [],
+  display_value: [],
+  display_unit: [],
   device_id: [],
 });
 
@@ -76,6 +82,8 @@ export class BinaryCopyColumns extends BinaryCopyRows {
   private metric = '';
   private metricBytes = Buffer.alloc(0);
   private unit: string | null = null;
+  private displayOf: RowConstants['displayOf'] = new Map();
+  private display: { unit: string; convert: (stored: number) => number } | undefined;
   private provider = '';
   private providerBytes = Buffer.alloc(0);
   private offsetMinutes = Number.NaN;
@@ -92,6 +100,7 @@ export class BinaryCopyColumns extends BinaryCopyRows {
     if (previous) columns.group = previous.rest() ?? emptyGroup();
     columns.code = constants.code;
     columns.unitOf = new Map([...constants.unitOf].map(([k, u]) => [k, orNull(u)]));
+    columns.displayOf = constants.displayOf;
     columns.deviceOf = new Map(
       [...constants.deviceOf].map(([id, d]) => [id, { name: orNull(d.name), provider: orNull(d.provider) }]),
     );
@@ -133,6 +142,7 @@ export class BinaryCopyColumns extends BinaryCopyRows {
       this.metricBytes = Buffer.from(buf.subarray(metricStart, metricStart + metricLength));
       this.metric = this.metricBytes.toString('utf8');
       this.unit = this.unitOf.get(this.metric) ?? null;
+      this.display = this.displayOf.get(this.metric);
     }
     g.metric_key.push(this.metric);
     g.local_date.push(int32(buf, s[1]!) + PG_EPOCH_DAYS);
@@ -154,7 +164,8 @@ export class BinaryCopyColumns extends BinaryCopyRows {
       g.measured_at_utc.push(
         BigInt.asIntN(64, (BigInt(hi) << 32n) | BigInt(uint32(buf, s[4]! + 4))) + PG_EPOCH_US_BIG,
       );
-    g.value.push(l[5]! >= 0 ? buf.readDoubleBE(s[5]!) : null);
+    const value = l[5]! >= 0 ? buf.readDoubleBE(s[5]!) : null;
+    g.value.push(value);
     g.unit.push(this.unit);
     g.value_json.push(l[6]! >= 0 ? buf.toString('utf8', s[6]!, s[6]! + l[6]!) : null);
     const deviceId = l[7]! < 0 ? null : int32(buf, s[7]!);
@@ -170,6 +181,9 @@ export class BinaryCopyColumns extends BinaryCopyRows {
       }
       g.source.push(this.provider);
     } else g.source.push(device.provider);
+    const shown = this.display !== undefined && value !== null;
+    g.display_value.push(shown ? this.display!.convert(value) : null);
+    g.display_unit.push(shown ? this.display!.unit : null);
     g.rows += 1;
     if (g.rows >= this.groupRows) {
       this.full.push(g);

@@ -36,6 +36,8 @@ export interface RowConstants {
   unitOf: ReadonlyMap<string, string>;
   /** Device name and provider per participant_device_id of the participant's links. */
   deviceOf: ReadonlyMap<number, { name: string; provider: string }>;
+  /** The pages' unit and conversion per metric key shown in another unit (DISPLAY_UNITS); others absent. */
+  displayOf: ReadonlyMap<string, { unit: string; convert: (stored: number) => number }>;
   /** Days the participant's dates and instants move by (a de-identified export); absent: none. */
   shiftDays?: number;
 }
@@ -51,6 +53,9 @@ export class BinaryCopyCsv extends BinaryCopyRows {
   private readonly unitOf: Map<string, Buffer>;
   private readonly deviceOf: Map<number, { name: Buffer; provider: Buffer }>;
   private readonly noDevice = { name: EMPTY, provider: EMPTY };
+  /** `,<display unit>` and the conversion per metric key shown in another unit. */
+  private readonly displayOf: Map<string, { unit: Buffer; convert: (stored: number) => number }>;
+  private display: { unit: Buffer; convert: (stored: number) => number } | undefined;
   /** The longest constant part of a line, for the room a row needs. */
   private readonly constantBytes: number;
   private metricBytes: Buffer = EMPTY;
@@ -72,8 +77,12 @@ export class BinaryCopyCsv extends BinaryCopyRows {
         { name: Buffer.from(d.name), provider: Buffer.from(d.provider) },
       ]),
     );
+    this.displayOf = new Map(
+      [...constants.displayOf].map(([key, d]) => [key, { unit: Buffer.from(d.unit), convert: d.convert }]),
+    );
     this.constantBytes =
       this.prefix.length +
+      Math.max(0, ...[...this.displayOf.values()].map((d) => d.unit.length)) +
       Math.max(2, ...[...this.unitOf.values()].map((b) => b.length)) +
       Math.max(0, ...[...this.deviceOf.values()].map((d) => d.name.length + d.provider.length));
   }
@@ -105,15 +114,18 @@ export class BinaryCopyCsv extends BinaryCopyRows {
     return ready;
   }
 
-  /** `<code>,<metric>,<date>,<time>,<offset>,<instant>,<value>,<unit>,<json>,<device>,<source>\n` */
+  /**
+   * `<code>,<metric>,<date>,<time>,<offset>,<instant>,<value>,<unit>,<json>,<device>,<source>,<display value>,<display unit>\n`
+   * (the display fields empty for a metric the pages show in its stored unit).
+   */
   protected row(buf: Buffer): void {
     const s = this.starts;
     const l = this.lengths;
     const jsonLength = l[6]! > 0 ? l[6]! : 0;
     const providerLength = l[8]! > 0 ? l[8]! : 0;
-    // Room: the constants, the metric, dates and times with fractions, a float's text,
+    // Room: the constants, the metric, dates and times with fractions, two floats' text,
     // and text fields that may double their quotes.
-    const need = this.constantBytes + l[0]! + 2 * (jsonLength + providerLength) + 128;
+    const need = this.constantBytes + l[0]! + 2 * (jsonLength + providerLength) + 160;
     if (this.o + need > this.out.length) {
       if (this.o > 0) this.ready.push(this.out.subarray(0, this.o));
       this.out = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, need));
@@ -127,7 +139,9 @@ export class BinaryCopyCsv extends BinaryCopyRows {
     const metricLength = l[0]!;
     if (!this.sameMetric(buf, metricStart, metricLength)) {
       this.metricBytes = Buffer.from(buf.subarray(metricStart, metricStart + metricLength));
-      this.unitBytes = this.unitOf.get(this.metricBytes.toString('utf8')) ?? Buffer.from(',,');
+      const key = this.metricBytes.toString('utf8');
+      this.unitBytes = this.unitOf.get(key) ?? Buffer.from(',,');
+      this.display = this.displayOf.get(key);
     }
     o = putBytes(out, this.metricBytes, o);
     out[o++] = COMMA;
@@ -170,6 +184,12 @@ export class BinaryCopyCsv extends BinaryCopyRows {
     out[o++] = COMMA;
     if (l[8]! >= 0) o = putCsvText(out, buf, s[8]!, l[8]!, o);
     else o = putBytes(out, device.provider, o);
+    out[o++] = COMMA;
+    if (this.display !== undefined && l[5]! >= 0) {
+      o = putFloat8(out, this.display.convert(buf.readDoubleBE(s[5]!)), o);
+      out[o++] = COMMA;
+      o = putBytes(out, this.display.unit, o);
+    } else out[o++] = COMMA;
     out[o++] = LF;
     this.o = o;
   }

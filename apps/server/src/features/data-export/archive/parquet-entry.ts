@@ -84,6 +84,8 @@ export const PARQUET_SCHEMA: SchemaElement[] = [
   },
   text('device', 'OPTIONAL'),
   text('source', 'OPTIONAL'),
+  { name: 'display_value', type: 'DOUBLE', repetition_type: 'OPTIONAL' },
+  text('display_unit', 'OPTIONAL'),
 ];
 
 /**
@@ -110,6 +112,9 @@ export const PARQUET_COLUMN_TYPES: Record<(typeof DATA_COLUMNS)[number], string>
   value_json: 'JSON text; null when none',
   device: 'STRING (dictionary)',
   source: 'STRING (dictionary)',
+  display_value:
+    'DOUBLE, the value as the pages show it (mi, Lbs); null for a metric shown in its stored unit',
+  display_unit: 'STRING (dictionary); null for a metric shown in its stored unit',
 };
 
 /**
@@ -128,6 +133,7 @@ const ENCODINGS: Partial<Record<keyof ColumnGroup, 'RLE_DICTIONARY' | 'DELTA_BIN
   unit: 'RLE_DICTIONARY',
   device: 'RLE_DICTIONARY',
   source: 'RLE_DICTIONARY',
+  display_unit: 'RLE_DICTIONARY',
 };
 
 /** The writer's bytes, taken after each row group (ParquetWriter flushes after each) and at the end. */

@@ -19,13 +19,18 @@
  * driver's escapeLiteral.
  */
 import type { Readable } from 'node:stream';
-import { isIntradayMetric } from '@trialwear/contract';
+import { DISPLAY_UNITS, isIntradayMetric } from '@trialwear/contract';
 import { type Db, poolOf } from '../../../db/database.js';
 import { BINARY_COLUMNS, type RowConstants } from './binary-copy-csv.js';
 import { csvField } from './csv-text.js';
 import { leanCopyTo } from './lean-copy-to.js';
 
-/** The first columns are the issue's, in its order; value_json, device and source follow. */
+/**
+ * The first columns are the issue's, in its order; value_json, device and
+ * source follow, then the value as the pages show it where they show another
+ * unit (display_value, display_unit: DISPLAY_UNITS, decision 044), added last
+ * so that every earlier column keeps its place.
+ */
 export const DATA_COLUMNS = [
   'participant_code',
   'metric_key',
@@ -38,6 +43,8 @@ export const DATA_COLUMNS = [
   'value_json',
   'device',
   'source',
+  'display_value',
+  'display_unit',
 ] as const;
 
 /**
@@ -261,10 +268,17 @@ export async function openExportSnapshot(db: Db, scope: ExportScope): Promise<Ex
         });
         const text = `COPY (${parts.join(' UNION ALL ')}) TO STDOUT (FORMAT binary)`;
         const shiftDays = scope.shiftDays?.get(participant.id) ?? 0;
+        const displayOf = new Map(
+          ofMetrics.flatMap((m) => {
+            const d = DISPLAY_UNITS[m.key];
+            return d ? [[m.key, d] as const] : [];
+          }),
+        );
         const constants: RowConstants = {
           shiftDays,
           code: csvField(participant.code),
           unitOf: new Map(ofMetrics.map((m) => [m.key, csvField(m.unit)])),
+          displayOf: new Map([...displayOf].map(([k, d]) => [k, { ...d, unit: csvField(d.unit) }])),
           // A reading of another participant's link cannot occur (the link's participant is the
           // reading's); a link without a catalog device has no name.
           deviceOf: new Map(
@@ -278,6 +292,7 @@ export async function openExportSnapshot(db: Db, scope: ExportScope): Promise<Ex
           shiftDays,
           code: participant.code,
           unitOf: new Map(ofMetrics.map((m) => [m.key, m.unit ?? ''])),
+          displayOf,
           deviceOf: new Map(links.map((d) => [d.id, { name: d.device_name ?? '', provider: d.provider }])),
         };
         const stream = leanCopyTo(text, { highWaterMark: 256 * 1024 });

@@ -24,7 +24,9 @@
  *   issue's; `value` is the stored number in the provider's unit (shortest
  *   text that reads back the same double); `value_json` is the provider's
  *   structured detail as compact JSON text (sleep stages, the Dexcom trend
- *   arrow, the sleep period's times), empty when none;
+ *   arrow, the sleep period's times), empty when none; `display_value` and
+ *   `display_unit`, last, the figure the pages show where they show another
+ *   unit (miles, Lbs: decision 044), empty for every other metric;
  * - local_date/local_time are the participant's wall clock, utc_offset the
  *   offset in force then (±HH:MM), measured_at_utc the instant in ISO 8601
  *   with Z (fractional seconds only when stored);
@@ -397,6 +399,8 @@ export async function writeExportArchive(
         measured_at_utc: 'ISO 8601 instant in UTC (Z); fractional seconds only when stored',
         value: "the stored number in the provider's unit (see unit and data_dictionary.csv)",
         value_json: "the provider's structured detail of the reading as JSON text; empty when none",
+        display_value:
+          "the value as the pages show it where they show another unit than the provider's (distance in mi, weight in Lbs, rounded as the pages round them; data_dictionary.csv, display_units); empty for every other metric",
         rows:
           format === 'parquet'
             ? "row counts are the Parquet files' rows; sha256 is of the file as extracted"

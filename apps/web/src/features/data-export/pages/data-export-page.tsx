@@ -47,6 +47,10 @@ export default function DataExportPage() {
           runs in the background and you get an email when it is ready; files are kept{' '}
           {EXPORT_LIMITS.filesKeptDays} days.
         </Text>
+        <Text c="dimmed" size="sm" data-testid="export-units">
+          In CSV and Parquet, values are in the provider's units (distance in km, weight in kg); the columns
+          display_value and display_unit give distance and weight as these pages show them (mi, Lbs).
+        </Text>
       </div>
       <ExportForm today={today} onSubmit={submit} />
       <JobsPanel trials={trials.data ?? []} devices={devices.data ?? []} />
