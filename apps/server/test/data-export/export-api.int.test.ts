@@ -48,7 +48,7 @@ describe('batch data export calls: lists and refusals', () => {
     const { fitbit: fitbitDevice, omron: omronDevice } = await w.storesFitbit(own);
     const { trialId, trialNumber, ids } = await w.newTrial(own, fitbitDevice);
     const trials = (await own.as.User.get('/api/dataExport/trials')).json();
-    expect(trials).toEqual([{ trialId, trialName: 'Export API', trialNumber }]);
+    expect(trials).toEqual([{ trialId, trialName: 'Export API', trialNumber, allowIdentifiedExports: true }]);
     const devices = (await own.as.Admin.get('/api/dataExport/devices')).json() as Array<
       Record<string, unknown>
     >;
