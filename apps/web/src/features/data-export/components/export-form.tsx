@@ -247,7 +247,8 @@ export function ExportForm({
                 onChange={(v) => field.onChange(v as ExportFormat)}
                 error={e.format?.message}
               >
-                <Group mt="xs" gap="xl">
+                {/* Four formats: two by two (a row of four wraps unevenly). */}
+                <SimpleGrid mt="xs" cols={{ base: 1, sm: 2 }} spacing="md" verticalSpacing="sm">
                   {EXPORT_FORMATS.map((format) => (
                     <Radio
                       key={format}
@@ -256,7 +257,7 @@ export function ExportForm({
                       description={FORMAT_DESCRIPTIONS[format]}
                     />
                   ))}
-                </Group>
+                </SimpleGrid>
               </Radio.Group>
             )}
           />
