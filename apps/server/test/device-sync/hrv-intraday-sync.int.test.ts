@@ -7,13 +7,18 @@
  * included) and Fitbit's coverage, hf and lf; a second sync changes
  * nothing. The same samples through the Google Health API: parity.int.test.ts.
  */
-import { fitbitDay, fitbitHrvIntraday, fitbitUserId, fitbitUserTimezone } from '@trialwear/simulators';
+import { fitbitDay, fitbitHrvIntraday } from '@trialwear/simulators';
 import { addDays, instantOfLocal, localDate, offsetMinutesAt, wallClock } from '@trialwear/zone';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storedReadings } from '../../src/features/readings/repo.js';
 import { syncDevice } from '../../src/jobs/device-sync/sync-device.js';
 import { type TeamFixture, teamWithRoles } from '../support/fixtures.js';
-import { linkParticipant, simControl, trialWithParticipants } from '../support/linked-participant.js';
+import {
+  linkParticipant,
+  participantInZone,
+  simControl,
+  trialWithParticipants,
+} from '../support/linked-participant.js';
 import { storeMetrics } from '../support/stored-metrics.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { testClock } from '../support/test-clock.js';
@@ -37,15 +42,7 @@ describe('HRV intraday through the sync', () => {
   afterAll(() => t?.close());
 
   it("stores each night's 5-minute samples as the simulator has them, across the clocks going back", async () => {
-    const clientId = t.ctx.providers.links.fitbit.settings.clientId;
-    let pid = 0;
-    for (let i = 0; i < 80 && !pid; i++) {
-      const id = (
-        await a.as.Admin.post('/api/trialParticipants', { trialId, email: `hrv${i}@x.example` })
-      ).json().participantId as number;
-      if (fitbitUserTimezone(fitbitUserId(`${clientId}:${id}`)).tz === TZ) pid = id;
-    }
-    expect(pid).toBeGreaterThan(0);
+    const pid = await participantInZone(t, a, trialId, TZ, 'hrv');
     const user = await linkParticipant(t, a, pid, 'fitbit');
     const { id: deviceId } = await t.ctx.db
       .selectFrom('participant_devices')

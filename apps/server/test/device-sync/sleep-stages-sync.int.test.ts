@@ -7,13 +7,18 @@
  * to its end, the night the clocks went back (4 April) included. The same
  * intervals through the Google Health API: parity.int.test.ts.
  */
-import { fitbitDay, fitbitSleepStages, fitbitUserId, fitbitUserTimezone } from '@trialwear/simulators';
+import { fitbitDay, fitbitSleepStages } from '@trialwear/simulators';
 import { instantOfLocal, wallClockMs } from '@trialwear/zone';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storedReadings } from '../../src/features/readings/repo.js';
 import { syncDevice } from '../../src/jobs/device-sync/sync-device.js';
 import { type TeamFixture, teamWithRoles } from '../support/fixtures.js';
-import { linkParticipant, simControl, trialWithParticipants } from '../support/linked-participant.js';
+import {
+  linkParticipant,
+  participantInZone,
+  simControl,
+  trialWithParticipants,
+} from '../support/linked-participant.js';
 import { storeMetrics } from '../support/stored-metrics.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { testClock } from '../support/test-clock.js';
@@ -46,15 +51,7 @@ describe('sleep stage intervals through the sync', () => {
   afterAll(() => t?.close());
 
   it("each night keeps the simulator's stage intervals, which add up to its stage minutes and cover it", async () => {
-    const clientId = t.ctx.providers.links.fitbit.settings.clientId;
-    let pid = 0;
-    for (let i = 0; i < 80 && !pid; i++) {
-      const id = (
-        await a.as.Admin.post('/api/trialParticipants', { trialId, email: `night${i}@x.example` })
-      ).json().participantId as number;
-      if (fitbitUserTimezone(fitbitUserId(`${clientId}:${id}`)).tz === 'Australia/Sydney') pid = id;
-    }
-    expect(pid).toBeGreaterThan(0);
+    const pid = await participantInZone(t, a, trialId, 'Australia/Sydney', 'night');
     const user = await linkParticipant(t, a, pid, 'fitbit');
     const { id: deviceId } = await t.ctx.db
       .selectFrom('participant_devices')

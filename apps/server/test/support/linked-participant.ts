@@ -4,7 +4,7 @@
  * simulator's control API, for the device-data tests.
  */
 import type { Provider } from '@trialwear/contract';
-import { accountFromSeed } from '@trialwear/simulators';
+import { accountFromSeed, fitbitUserId, fitbitUserTimezone } from '@trialwear/simulators';
 import { authorizeUrl, completeConsent } from '../../src/features/device-links/consent-flow.js';
 import { throughAuthorizePage } from './consent.js';
 import type { TeamFixture } from './fixtures.js';
@@ -124,4 +124,26 @@ export async function trialWithParticipants(
   for (const email of emails)
     ids.push((await team.as.Admin.post('/api/trialParticipants', { trialId, email })).json().participantId);
   return { trialId, ids };
+}
+
+/**
+ * A new participant of the trial whose simulated Fitbit user lives in `tz` (the simulator derives
+ * the user, and so the zone, from the consent's client and participant id): for tests of a zone's
+ * clock changes. At most 80 participants are made looking for one.
+ */
+export async function participantInZone(
+  t: TestApp,
+  team: TeamFixture,
+  trialId: number,
+  tz: string,
+  emailPrefix: string,
+): Promise<number> {
+  const clientId = t.ctx.providers.links.fitbit.settings.clientId;
+  for (let i = 0; i < 80; i++) {
+    const id = (
+      await team.as.Admin.post('/api/trialParticipants', { trialId, email: `${emailPrefix}${i}@x.example` })
+    ).json().participantId as number;
+    if (fitbitUserTimezone(fitbitUserId(`${clientId}:${id}`)).tz === tz) return id;
+  }
+  throw new Error(`no participant in ${tz} among 80`);
 }

@@ -260,6 +260,23 @@ export async function writeExportArchive(
 
     const format = req.format ?? 'csv';
     const files: ArchiveFile[] = [];
+    const onRows = (n: number) => {
+      if (n === 0) return;
+      rowsWritten += n;
+      report();
+    };
+    /** One streamed data file: into the ZIP, its outcome awaited (or the first failure), listed. */
+    const streamed = async (
+      name: string,
+      entry: { stream: Readable; result: Promise<EntryResult> },
+      options = entryOptions,
+    ) => {
+      current = entry.stream;
+      entry.stream.once('error', fail);
+      zip.addReadStream(entry.stream, name, options);
+      const r = await Promise.race([entry.result, failed]);
+      files.push({ name, kind: 'data', ...r });
+    };
     if (format === 'fhir') {
       for (const [name, file] of [
         [FHIR_FILES.patients, patientsFile(snapshot)],
@@ -268,15 +285,7 @@ export async function writeExportArchive(
         zip.addBuffer(file.buffer, name, entryOptions);
         files.push({ name, kind: 'data', rows: file.rows, sha256: file.sha256, bytes: file.buffer.length });
       }
-      const entry = observationsEntry(snapshot, (n) => {
-        rowsWritten += n;
-        if (n > 0) report();
-      });
-      current = entry.stream;
-      entry.stream.once('error', fail);
-      zip.addReadStream(entry.stream, FHIR_FILES.observations, entryOptions);
-      const r = await Promise.race([entry.result, failed]);
-      files.push({ name: FHIR_FILES.observations, kind: 'data', ...r });
+      await streamed(FHIR_FILES.observations, observationsEntry(snapshot, onRows));
     }
     const omitted: OmhOmitted = { noValue: 0, bloodPressureHalf: 0 };
     const omh = omhFiles(snapshot);
@@ -286,38 +295,17 @@ export async function writeExportArchive(
         const header = (p as { header?: { id?: unknown } }).header;
         if (typeof header?.id !== 'string') throw new Error('Open mHealth: a data point without an id');
       };
-      for (const file of omh.files) {
-        const entry = omhEntry(snapshot, file, now.toISOString(), omitted, check, (n) => {
-          rowsWritten += n;
-          if (n > 0) report();
-        });
-        current = entry.stream;
-        entry.stream.once('error', fail);
-        zip.addReadStream(entry.stream, file.name, entryOptions);
-        const r = await Promise.race([entry.result, failed]);
-        files.push({ name: file.name, kind: 'data', ...r });
-      }
+      for (const file of omh.files)
+        await streamed(file.name, omhEntry(snapshot, file, now.toISOString(), omitted, check, onRows));
     }
-    for (const file of dataFiles(snapshot, req.mode, format)) {
-      const onRows = (n: number) => {
-        if (n === 0) return;
-        rowsWritten += n;
-        report();
-      };
-      const entry =
+    for (const file of dataFiles(snapshot, req.mode, format))
+      await streamed(
+        file.name,
         format === 'parquet'
           ? parquetEntry(snapshot, file.parts, onRows, opts.parquetGroupRows)
-          : csvEntry(snapshot, file.parts, onRows);
-      current = entry.stream;
-      entry.stream.once('error', fail);
-      zip.addReadStream(
-        entry.stream,
-        file.name,
+          : csvEntry(snapshot, file.parts, onRows),
         format === 'parquet' ? { ...entryOptions, compressionLevel: 0 } : entryOptions,
       );
-      const r = await Promise.race([entry.result, failed]);
-      files.push({ name: file.name, kind: 'data', ...r });
-    }
     current = null;
     await Promise.race([snapshot.close(), failed]);
 
