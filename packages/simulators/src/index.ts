@@ -50,7 +50,7 @@ export const SIMULATED_PROVIDERS = ['fitbit', 'omron', 'dexcom', 'google-health'
 export { REDCAP_DEMO_PROJECT, REDCAP_DEMO_TOKEN } from './redcap/redcap-demo.js';
 export type { RedcapField, RedcapProjectSeed, RedcapRow } from './redcap/redcap-project.js';
 export {
-  REDCAP_MESSAGES,
+  REDCAP_API_ERRORS,
   REDCAP_SIM_PREFIX,
   REDCAP_VERSION,
   type RedcapSimulatorOptions,

@@ -7,7 +7,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REDCAP_DEMO_PROJECT, REDCAP_DEMO_TOKEN } from './redcap-demo.js';
-import { REDCAP_MESSAGES, redcapSimulator } from './redcap-simulator.js';
+import { REDCAP_API_ERRORS, redcapSimulator } from './redcap-simulator.js';
 
 const LONG_TOKEN = 'ABCDEF0123456789ABCDEF0123456789';
 const READ_ONLY = '0123456789ABCDEF0123456789ABCDEF';
@@ -55,11 +55,11 @@ describe('the fake REDCap API', () => {
       returnFormat: 'json',
     });
     expect(wrong.statusCode).toBe(403);
-    expect(wrong.json()).toEqual({ error: REDCAP_MESSAGES.noPermission });
+    expect(wrong.json()).toEqual({ error: REDCAP_API_ERRORS.noPermission });
     const xml = await call({ token: 'nonsense', content: 'project', format: 'json' });
     expect(xml.statusCode).toBe(403);
     expect(xml.headers['content-type']).toContain('text/xml');
-    expect(xml.body).toContain(`<error>${REDCAP_MESSAGES.noPermission}</error>`);
+    expect(xml.body).toContain(`<error>${REDCAP_API_ERRORS.noPermission}</error>`);
   });
 
   it('answers the project, its metadata and its repeating instruments', async () => {
@@ -202,6 +202,6 @@ describe('the fake REDCap API', () => {
     expect(ok.json()).toEqual({ count: 1 });
     const readOnly = await call({ ...params, token: READ_ONLY, data: JSON.stringify([row]) });
     expect(readOnly.statusCode).toBe(403);
-    expect(readOnly.json()).toEqual({ error: REDCAP_MESSAGES.noImportRights });
+    expect(readOnly.json()).toEqual({ error: REDCAP_API_ERRORS.noImportRights });
   });
 });

@@ -33,7 +33,7 @@ export interface RedcapSimulatorOptions {
 
 export const REDCAP_SIM_PREFIX = '/sim/redcap';
 export const REDCAP_VERSION = '14.5.0';
-export const REDCAP_MESSAGES = {
+export const REDCAP_API_ERRORS = {
   noPermission: 'You do not have permissions to use the API',
   noImportRights: 'You do not have API Import/Update privileges',
   noExportRights: 'You do not have API Export privileges',
@@ -91,7 +91,7 @@ export async function redcapSimulator(app: FastifyInstance, opts: RedcapSimulato
     }
     const token = one(body, 'token') ?? '';
     const access = TOKEN_RE.test(token) ? tokens.get(token) : undefined;
-    if (!access) return fail(403, REDCAP_MESSAGES.noPermission);
+    if (!access) return fail(403, REDCAP_API_ERRORS.noPermission);
     const { project } = access;
     const content = one(body, 'content') ?? '';
     const format = one(body, 'format') ?? 'xml';
@@ -135,7 +135,7 @@ export async function redcapSimulator(app: FastifyInstance, opts: RedcapSimulato
     const type = one(body, 'type') ?? 'flat';
     if (type !== 'flat') return fail(400, 'This fake REDCap answers type=flat only');
     if (action === 'export') {
-      if (!access.export) return fail(403, REDCAP_MESSAGES.noExportRights);
+      if (!access.export) return fail(403, REDCAP_API_ERRORS.noExportRights);
       const fields = arrayParam(body, 'fields');
       const names = project.fieldNames();
       const bad = fields.filter((f) => !names.has(f));
@@ -158,7 +158,7 @@ export async function redcapSimulator(app: FastifyInstance, opts: RedcapSimulato
       return project.exportRows({ records: arrayParam(body, 'records'), fields, forms, events });
     }
     if (action !== 'import') return fail(400, 'The value of the parameter "action" is not valid');
-    if (!access.import) return fail(403, REDCAP_MESSAGES.noImportRights);
+    if (!access.import) return fail(403, REDCAP_API_ERRORS.noImportRights);
     const overwrite = one(body, 'overwriteBehavior') ?? 'normal';
     if (overwrite !== 'normal' && overwrite !== 'overwrite')
       return fail(400, 'The value of the parameter "overwriteBehavior" is not valid');
