@@ -63,6 +63,8 @@ export const REDCAP_MESSAGES = {
   pushed: (records: number, rows: number) =>
     `Sent ${rows} daily summar${rows === 1 ? 'y' : 'ies'} of ${records} participant${records === 1 ? '' : 's'} to REDCap.`,
   noRecordId: 'This REDCap record has no record id.',
+  emailTwice: (recordId: string) => `The same email address is in REDCap record ${recordId}.`,
+  codeTwice: (recordId: string) => `The same participant code comes from REDCap record ${recordId}.`,
   enrolChanged: (refused: number) =>
     `Nothing was changed: the REDCap records, the team's participants or its limit changed since the preview, and ${refused} record${refused === 1 ? ' is' : 's are'} now refused. Please check the new preview.`,
   enrolled: (created: number, updated: number) =>

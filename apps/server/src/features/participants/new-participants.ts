@@ -59,6 +59,11 @@ export async function checkNewParticipants(
   scopes: { team: TeamScope; trial: TrialScope; trialCode: string },
   team: LockedTeam,
   inputs: readonly (NewParticipantInput & { earlier?: Refusal[] })[],
+  /** How a duplicate of an earlier row is told (the file's row numbers by default). */
+  twice: { email: (row: number) => string; code: (row: number) => string } = {
+    email: IMPORT_MESSAGES.emailTwice,
+    code: IMPORT_MESSAGES.codeTwice,
+  },
 ): Promise<CheckedParticipant[]> {
   const hidden = effectiveHiddenFields(team.hidden_participant_fields);
   const checked = inputs.map((input) => {
@@ -117,12 +122,12 @@ export async function checkNewParticipants(
     if (code && codes.has(code))
       refusals.push(taken('CodeTaken', 'codeSuffix', PARTICIPANT_MESSAGES.codeTaken));
     else if (code && codeRow.has(code))
-      refusals.push(taken('CodeTaken', 'codeSuffix', IMPORT_MESSAGES.codeTwice(codeRow.get(code)!)));
+      refusals.push(taken('CodeTaken', 'codeSuffix', twice.code(codeRow.get(code)!)));
     const email = values.email.toLowerCase();
     if (emailChecked && emails.has(email))
       refusals.push(taken('EmailTaken', 'email', PARTICIPANT_MESSAGES.emailTaken));
     else if (emailChecked && emailRow.has(email))
-      refusals.push(taken('EmailTaken', 'email', IMPORT_MESSAGES.emailTwice(emailRow.get(email)!)));
+      refusals.push(taken('EmailTaken', 'email', twice.email(emailRow.get(email)!)));
     if (code && !codeRow.has(code)) codeRow.set(code, row);
     if (emailChecked && !emailRow.has(email)) emailRow.set(email, row);
     if (refusals.length === 0) places -= 1;

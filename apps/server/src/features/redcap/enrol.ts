@@ -115,6 +115,10 @@ async function evaluate(tx: Ctx, actor: Actor, trialId: number, records: RedcapR
     { team: teamScope(actor), trial: scope, trialCode: trial.trial_code },
     team,
     inputs,
+    {
+      email: (row) => REDCAP_MESSAGES.emailTwice(fresh[row - 1]!.recordId),
+      code: (row) => REDCAP_MESSAGES.codeTwice(fresh[row - 1]!.recordId),
+    },
   );
   const checkedOf = new Map(fresh.map((r, i) => [r, checked[i]!]));
   const rows: RedcapEnrolRow[] = records.map((r) => {
