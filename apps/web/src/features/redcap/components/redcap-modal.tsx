@@ -39,6 +39,10 @@ import {
 
 const FAILED = 'The request failed. Please try again.';
 
+/** A success notification whose close button has a name (axe: button-name). */
+const done = (message: string) =>
+  notifications.show({ color: 'teal', message, closeButtonProps: { 'aria-label': 'Close notification' } });
+
 /** The field errors of a refused save, by path ('fieldMap.steps', 'token' …). */
 function fieldErrors(err: unknown): Record<string, string> {
   if (!(err instanceof ApiRequestError)) return {};
@@ -152,7 +156,7 @@ function ConnectionPanel({ trialId }: { trialId: number }) {
       const fieldMap = Object.fromEntries(Object.entries(form.fieldMap).filter(([, v]) => v?.trim()));
       await save.mutateAsync({ ...form, fieldMap, token: form.token || null });
       set({ token: '' });
-      notifications.show({ color: 'teal', message: 'REDCap settings saved.' });
+      done('REDCap settings saved.');
     } catch (err) {
       setErrors(fieldErrors(err));
       setError(displayableMessage(err, FAILED));
@@ -295,7 +299,7 @@ function PushPanel({ trialId }: { trialId: number }) {
     setError(null);
     try {
       const r = await push.mutateAsync({ from, to });
-      notifications.show({ color: 'teal', message: r.message });
+      done(r.message);
     } catch (err) {
       setError(displayableMessage(err, FAILED));
     }
@@ -408,8 +412,8 @@ function EnrolPanel({ trialId }: { trialId: number }) {
     if (!result) return;
     setError(null);
     try {
-      const done = await apply.mutateAsync(result.previewDigest);
-      notifications.show({ color: 'teal', message: done.message });
+      const applied = await apply.mutateAsync(result.previewDigest);
+      done(applied.message);
       setResult(null);
     } catch (err) {
       setError(displayableMessage(err, FAILED));
