@@ -69,8 +69,13 @@ export function fakeRedcap(t: TestApp) {
     apiUrl: `${base}/api/`,
     /** Makes the project; answers its id and its (first) token. */
     async project(seed: RedcapProjectSeed) {
-      const { project_id } = await json('/_control/projects', { method: 'POST', body: JSON.stringify(seed) });
-      return { projectId: project_id as number, token: seed.tokens[0]!.token };
+      const { project_id } = (await json('/_control/projects', {
+        method: 'POST',
+        body: JSON.stringify(seed),
+      })) as {
+        project_id: number;
+      };
+      return { projectId: project_id, token: seed.tokens[0]!.token };
     },
     records: (projectId: number) => json(`/_control/projects/${projectId}/records`) as Promise<RedcapRow[]>,
     failNext: (count: number, status = 500) =>
