@@ -5,50 +5,17 @@
  * read back the same way.
  */
 import { randomBytes } from 'node:crypto';
-import type { RedcapField, RedcapProjectSeed, RedcapRow } from '@trialwear/simulators';
+import { REDCAP_DEMO_PROJECT, type RedcapProjectSeed, type RedcapRow } from '@trialwear/simulators';
 import type { TestApp } from './test-app.js';
 
 export const newRedcapToken = () => randomBytes(16).toString('hex').toUpperCase();
 
 /** A classic project: enrolment form (record_id, email), the repeating `wearable_daily` instrument. */
 export function dailyProject(overrides: Partial<RedcapProjectSeed> = {}): RedcapProjectSeed {
-  const integer = (field_name: string): RedcapField => ({
-    field_name,
-    form_name: 'wearable_daily',
-    field_type: 'text',
-    field_label: field_name,
-    text_validation_type_or_show_slider_number: 'integer',
-  });
   return {
     project_title: 'Wearables study',
-    metadata: [
-      { field_name: 'record_id', form_name: 'enrolment', field_type: 'text', field_label: 'Record ID' },
-      {
-        field_name: 'email',
-        form_name: 'enrolment',
-        field_type: 'text',
-        field_label: 'Email',
-        text_validation_type_or_show_slider_number: 'email',
-      },
-      {
-        field_name: 'summary_date',
-        form_name: 'wearable_daily',
-        field_type: 'text',
-        field_label: 'Date',
-        text_validation_type_or_show_slider_number: 'date_ymd',
-      },
-      integer('steps'),
-      integer('resting_hr'),
-      integer('sleep_min'),
-      integer('wear_min'),
-      {
-        field_name: 'glucose_mean',
-        form_name: 'wearable_daily',
-        field_type: 'text',
-        field_label: 'Mean glucose',
-        text_validation_type_or_show_slider_number: 'number',
-      },
-    ],
+    // The demo project's dictionary: record_id, email; wearable_daily with summary_date and the metrics.
+    metadata: REDCAP_DEMO_PROJECT.metadata,
     repeating: [{ form_name: 'wearable_daily' }],
     tokens: [{ token: newRedcapToken() }],
     ...overrides,

@@ -101,13 +101,8 @@ export async function redcapSimulator(app: FastifyInstance, opts: RedcapSimulato
     if (content === 'project') return project.projectInfo();
     if (content === 'metadata') {
       const fields = arrayParam(body, 'fields');
-      const names = project.fieldNames();
-      const bad = fields.filter((f) => !names.has(f));
-      if (bad.length)
-        return fail(
-          400,
-          `The following values in the parameter "fields" are not valid: '${bad.join("', '")}'`,
-        );
+      const bad = notValid('fields', fields, project.fieldNames());
+      if (bad) return fail(400, bad);
       return project.metadataRows(fields, arrayParam(body, 'forms'));
     }
     if (content === 'repeatingFormsEvents') {
@@ -137,21 +132,11 @@ export async function redcapSimulator(app: FastifyInstance, opts: RedcapSimulato
     if (action === 'export') {
       if (!access.export) return fail(403, REDCAP_API_ERRORS.noExportRights);
       const fields = arrayParam(body, 'fields');
-      const names = project.fieldNames();
-      const bad = fields.filter((f) => !names.has(f));
-      if (bad.length)
-        return fail(
-          400,
-          `The following values in the parameter "fields" are not valid: '${bad.join("', '")}'`,
-        );
       const forms = arrayParam(body, 'forms');
-      const formNames = new Set(project.metadata.map((f) => f.form_name));
-      const badForms = forms.filter((f) => !formNames.has(f));
-      if (badForms.length)
-        return fail(
-          400,
-          `The following values in the parameter "forms" are not valid: '${badForms.join("', '")}'`,
-        );
+      const bad =
+        notValid('fields', fields, project.fieldNames()) ??
+        notValid('forms', forms, new Set(project.metadata.map((f) => f.form_name)));
+      if (bad) return fail(400, bad);
       const events = arrayParam(body, 'events');
       if (events.length && !project.longitudinal)
         return fail(400, 'You cannot export events for classic projects');
@@ -204,6 +189,14 @@ export async function redcapSimulator(app: FastifyInstance, opts: RedcapSimulato
     return { ok: true };
   });
   app.get('/_control/calls', async () => ({ calls }));
+}
+
+/** REDCap's refusal of names a parameter lists that the project does not have, or null. */
+function notValid(param: string, names: string[], known: { has(name: string): boolean }) {
+  const bad = names.filter((n) => !known.has(n));
+  return bad.length
+    ? `The following values in the parameter "${param}" are not valid: '${bad.join("', '")}'`
+    : null;
 }
 
 /** REDCap's error body: `{"error": …}` with returnFormat=json, else its XML hash. */

@@ -3,9 +3,10 @@
  * lease, the push log, the daily values a push sends, and the trial's
  * participants by code for enrolment.
  */
-import { sql } from 'kysely';
+import { type Insertable, sql } from 'kysely';
 import type { TrialScope } from '../../access/index.js';
 import type { Db } from '../../db/database.js';
+import type { RedcapSettingsTable } from '../../db/schema/redcap.js';
 
 export type SettingsRow = NonNullable<Awaited<ReturnType<typeof findSettings>>>;
 
@@ -23,17 +24,11 @@ export async function lockSettings(db: Db, { trialId }: TrialScope) {
     .executeTakeFirst();
 }
 
-export interface SettingsValues {
-  api_url: string;
-  token_enc: string;
-  record_id_field: string;
-  email_field: string | null;
-  instrument: string;
-  event_name: string | null;
-  date_field: string;
-  field_map: Record<string, string>;
-  push_enabled: boolean;
-}
+/** What a save writes: the table's columns but the key, the lease and the bookkeeping; the field map as an object. */
+export type SettingsValues = Omit<
+  Insertable<RedcapSettingsTable>,
+  'trial_id' | 'field_map' | 'push_lease_until' | 'updated_at' | 'updated_by'
+> & { field_map: Record<string, string>; push_enabled: boolean };
 
 export async function saveSettings(
   db: Db,
