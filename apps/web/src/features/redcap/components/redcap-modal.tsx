@@ -3,7 +3,6 @@ import {
   Badge,
   Button,
   Group,
-  List,
   Modal,
   PasswordInput,
   ScrollArea,
@@ -26,6 +25,7 @@ import {
 } from '@trialwear/contract';
 import { addDays } from '@trialwear/zone';
 import { useEffect, useState } from 'react';
+import { ErrorList } from '../../../components/error-list';
 import { PhiBanner } from '../../../components/phi-banner';
 import { ApiRequestError, displayableMessage } from '../../../lib/api-client';
 import {
@@ -138,6 +138,19 @@ function ConnectionPanel({ trialId }: { trialId: number }) {
     if (stored) setForm(formOf(stored));
   }, [stored]);
   const set = (patch: Partial<Form>) => setForm((f) => ({ ...f, ...patch }));
+  const text = (
+    key: 'apiUrl' | 'recordIdField' | 'emailField' | 'instrument' | 'dateField' | 'eventName',
+    label: string,
+    more: { description?: string; placeholder?: string; required?: boolean } = {},
+  ) => (
+    <TextInput
+      label={label}
+      {...more}
+      value={form[key]}
+      onChange={(e) => set({ [key]: e.currentTarget.value })}
+      error={errors[key]}
+    />
+  );
   const setMetric = (metric: RedcapMetric, field: string) =>
     setForm((f) => ({ ...f, fieldMap: { ...f.fieldMap, [metric]: field } }));
 
@@ -171,14 +184,7 @@ function ConnectionPanel({ trialId }: { trialId: number }) {
         import rights. The fields are checked against the project's data dictionary before they are saved.
       </Text>
       <Group grow align="flex-start">
-        <TextInput
-          label="API URL"
-          placeholder="https://redcap.example.org/api/"
-          value={form.apiUrl}
-          onChange={(e) => set({ apiUrl: e.currentTarget.value })}
-          error={errors.apiUrl}
-          required
-        />
+        {text('apiUrl', 'API URL', { placeholder: 'https://redcap.example.org/api/', required: true })}
         <PasswordInput
           label="API token"
           description={stored ? 'Stored (never shown). Leave empty to keep it.' : undefined}
@@ -190,44 +196,21 @@ function ConnectionPanel({ trialId }: { trialId: number }) {
         />
       </Group>
       <Group grow align="flex-start">
-        <TextInput
-          label="Record id field"
-          value={form.recordIdField}
-          onChange={(e) => set({ recordIdField: e.currentTarget.value })}
-          error={errors.recordIdField}
-          required
-        />
-        <TextInput
-          label="Email field (optional)"
-          value={form.emailField}
-          onChange={(e) => set({ emailField: e.currentTarget.value })}
-          error={errors.emailField}
-        />
+        {text('recordIdField', 'Record id field', { required: true })}
+        {text('emailField', 'Email field (optional)')}
       </Group>
       <Group grow align="flex-start">
-        <TextInput
-          label="Repeating instrument"
-          description="The form that receives one instance per participant and day"
-          value={form.instrument}
-          onChange={(e) => set({ instrument: e.currentTarget.value })}
-          error={errors.instrument}
-          required
-        />
-        <TextInput
-          label="Date field"
-          description="The instrument's field for the participant-local date"
-          value={form.dateField}
-          onChange={(e) => set({ dateField: e.currentTarget.value })}
-          error={errors.dateField}
-          required
-        />
-        <TextInput
-          label="Event (longitudinal projects)"
-          description="Unique event name, e.g. daily_arm_1"
-          value={form.eventName}
-          onChange={(e) => set({ eventName: e.currentTarget.value })}
-          error={errors.eventName}
-        />
+        {text('instrument', 'Repeating instrument', {
+          description: 'The form that receives one instance per participant and day',
+          required: true,
+        })}
+        {text('dateField', 'Date field', {
+          description: "The instrument's field for the participant-local date",
+          required: true,
+        })}
+        {text('eventName', 'Event (longitudinal projects)', {
+          description: 'Unique event name, e.g. daily_arm_1',
+        })}
       </Group>
       <Text fw={500} size="sm">
         Field mapping: the REDCap field of each daily value (empty: not sent)
@@ -477,11 +460,7 @@ function EnrolPanel({ trialId }: { trialId: number }) {
                     </Table.Td>
                     <Table.Td>
                       {r.verdict === 'refused' ? (
-                        <List size="sm" c="red">
-                          {r.errors.map((e) => (
-                            <List.Item key={`${e.path}:${e.message}`}>{e.message}</List.Item>
-                          ))}
-                        </List>
+                        <ErrorList errors={r.errors} />
                       ) : (
                         <Badge color={VERDICT_COLOR[r.verdict]} variant="light">
                           {r.verdict}
