@@ -143,6 +143,12 @@ export async function saveSettings(
 
   return inTransaction(ctx, async (tx) => {
     const before = await repo.lockSettings(tx.db, scope);
+    // The settings were removed meanwhile: there is no stored token to keep.
+    if (!before && !body.token)
+      throw new AppError(400, REDCAP_MESSAGES.tokenRequired, 'ValidationError', {
+        displayToUser: true,
+        errors: [{ path: 'token', message: REDCAP_MESSAGES.tokenRequired }],
+      });
     await repo.saveSettings(
       tx.db,
       scope,
