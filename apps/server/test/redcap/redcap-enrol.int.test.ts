@@ -63,6 +63,7 @@ describe('enrolling participants from REDCap', () => {
       { record_id: '105', email: 'r101@enrol.example' },
       { record_id: '106', email: 'R106@enrol.example' },
       { record_id: '107', email: 'old@enrol.example' },
+      { record_id: '108', email: 'OLD@enrol.example' },
     ]);
     // 106 exists with the same email (any case), 107 with another: unchanged and update.
     for (const [codeSuffix, email] of [
@@ -94,11 +95,13 @@ describe('enrolling participants from REDCap', () => {
       ['105', 'refused', `${w.code}-105`, [{ path: 'email', message: REDCAP_MESSAGES.emailTwice('101') }]],
       ['106', 'unchanged', `${w.code}-106`, []],
       ['107', 'update', `${w.code}-107`, []],
+      // 107's new email is not also a new participant's.
+      ['108', 'refused', `${w.code}-108`, [{ path: 'email', message: REDCAP_MESSAGES.emailTwice('107') }]],
     ]);
     expect(p.rows.find((r: { recordId: string }) => r.recordId === '107').currentEmail).toBe(
       'older@enrol.example',
     );
-    expect(p.counts).toEqual({ create: 1, update: 1, unchanged: 1, refused: 4 });
+    expect(p.counts).toEqual({ create: 1, update: 1, unchanged: 1, refused: 5 });
     expect(p.teamParticipants).toBe(2);
 
     const applied = await w.a.as.User.post(w.url('apply'), { previewDigest: p.previewDigest });
@@ -124,7 +127,8 @@ describe('enrolling participants from REDCap', () => {
     );
     // Applied again: everything is in, nothing to do.
     const again = (await w.a.as.User.post(w.url('preview'))).json();
-    expect(again.counts).toEqual({ create: 0, update: 0, unchanged: 3, refused: 4 });
+    // 108's email is now 107's: refused as taken.
+    expect(again.counts).toEqual({ create: 0, update: 0, unchanged: 3, refused: 5 });
   });
 
   it("counts the team's limit in record order, and an apply after a change creates nothing (409)", async () => {

@@ -89,6 +89,8 @@ async function evaluate(tx: Ctx, actor: Actor, trialId: number, records: RedcapR
     updates.map((r) => r.email!),
   );
   const fresh = records.filter((r) => !enrolled.has(code(r.recordId)));
+  // An email an enrolled participant takes from REDCap is not also a new participant's.
+  const updatedTo = new Map(updates.map((r) => [r.email!.toLowerCase(), r.recordId]));
   const inputs = fresh.map((r, i): NewParticipantInput & { earlier: Refusal[] } => {
     const earlier: Refusal[] = [];
     if (!r.recordId)
@@ -97,6 +99,14 @@ async function evaluate(tx: Ctx, actor: Actor, trialId: number, records: RedcapR
         reason: 'ValidationError',
         path: 'recordId',
         message: REDCAP_MESSAGES.noRecordId,
+      });
+    const taker = r.email ? updatedTo.get(r.email.toLowerCase()) : undefined;
+    if (taker)
+      earlier.push({
+        status: 409,
+        reason: 'EmailTaken',
+        path: 'email',
+        message: REDCAP_MESSAGES.emailTwice(taker),
       });
     const parsed = addParticipantSchema.safeParse({ trialId, codeSuffix: r.recordId, email: r.email ?? '' });
     if (!parsed.success)
