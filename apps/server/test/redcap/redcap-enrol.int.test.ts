@@ -22,7 +22,10 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 /** A team of its own (limits differ per test), a trial connected to a project holding `records`. */
-async function world(records: Record<string, string>[], team: { maxParticipants?: number } = {}) {
+async function world(
+  records: Record<string, string>[],
+  team: { maxParticipants?: number; hiddenFields?: ('email' | 'notes')[] } = {},
+) {
   const a = await teamWithRoles(t, `Redcap enrol ${Math.random().toString(36).slice(2, 8)}`, {
     hiddenFields: [],
     ...team,
@@ -153,6 +156,27 @@ describe('enrolling participants from REDCap', () => {
     expect(
       (await auditRows(t.ctx.db, 'redcap.enrol.refused', ['entity_id'])).map((r) => r.entity_id),
     ).toContain(String(w.trialId));
+  });
+
+  it("a team that keeps no emails enrols records without one (the add call's placeholder), REDCap's emails unread", async () => {
+    const w = await world(
+      [
+        { record_id: '401', email: '' },
+        { record_id: '402', email: 'r402@enrol.example' },
+      ],
+      { hiddenFields: ['email', 'notes'] },
+    );
+    const p = (await w.a.as.Admin.post(w.url('preview'))).json();
+    expect(p.rows.map((r: { verdict: string; email: string | null }) => [r.verdict, r.email])).toEqual([
+      ['create', null],
+      ['create', null],
+    ]);
+    expect((await w.a.as.Admin.post(w.url('apply'), { previewDigest: p.previewDigest })).statusCode).toBe(
+      200,
+    );
+    const stored = await participants(w.trialId);
+    expect(stored.map((r) => r.participant_code)).toEqual([`${w.code}-401`, `${w.code}-402`]);
+    for (const r of stored) expect(r.email).toMatch(/@hidden\.invalid$/);
   });
 
   it('needs a connected trial; a Viewer gets 403, another team and a User not on the trial the same 404', async () => {

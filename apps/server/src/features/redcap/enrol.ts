@@ -65,10 +65,12 @@ async function exportRecords(ctx: Ctx, actor: Actor, trialId: number): Promise<R
 }
 
 /** Every record's verdict, under the team's lock, in the caller's transaction. */
-async function evaluate(tx: Ctx, actor: Actor, trialId: number, records: RedcapRecord[]) {
+async function evaluate(tx: Ctx, actor: Actor, trialId: number, exported: RedcapRecord[]) {
   const team = await lockTeamForLimits(tx, teamScope(actor));
   const { scope, row: trial } = await requireVisibleTrial(tx, actor, trialId);
   const hidden = effectiveHiddenFields(team.hidden_participant_fields);
+  // A team that keeps no participant emails neither stores nor shows REDCap's.
+  const records = hidden.includes('email') ? exported.map((r) => ({ ...r, email: null })) : exported;
   const code = (id: string) => `${trial.trial_code}-${id}`;
   const enrolled = new Map(
     (
@@ -161,7 +163,7 @@ async function evaluate(tx: Ctx, actor: Actor, trialId: number, records: RedcapR
       errors: c.refusals.map(({ path, message }) => ({ path, message })),
     };
   });
-  return { scope, team, rows, checkedOf, enrolled, code };
+  return { scope, team, rows, records, checkedOf, enrolled, code };
 }
 
 function digestOf(trialId: number, rows: RedcapEnrolRow[]) {
@@ -204,9 +206,10 @@ export async function applyEnrol(
   trialId: number,
   previewDigest: string,
 ): Promise<RedcapEnrolApplyResult> {
-  const records = await exportRecords(ctx, actor, trialId);
+  const exported = await exportRecords(ctx, actor, trialId);
   const outcome = await inTransaction(ctx, async (tx) => {
-    const { scope, rows, checkedOf, enrolled, code } = await evaluate(tx, actor, trialId, records);
+    const evaluated = await evaluate(tx, actor, trialId, exported);
+    const { scope, rows, records, checkedOf, enrolled, code } = evaluated;
     if (digestOf(trialId, rows) !== previewDigest)
       return { changed: rows.filter((r) => r.verdict === 'refused') };
     const creating = records.flatMap((r, i) =>
