@@ -78,6 +78,16 @@ describe('the fake REDCap API', () => {
     expect(metadata.map((f: { field_name: string }) => f.field_name)).toContain('steps');
     const forms = (await demo({ content: 'metadata', 'forms[0]': 'enrolment' })).json();
     expect(forms.map((f: { field_name: string }) => f.field_name)).toEqual(['record_id', 'email']);
+    expect((await demo({ content: 'instrument' })).json()).toEqual([
+      { instrument_name: 'enrolment', instrument_label: 'enrolment' },
+      { instrument_name: 'wearable_daily', instrument_label: 'wearable daily' },
+    ]);
+    const names = (await demo({ content: 'exportFieldNames' })).json();
+    expect(names).toContainEqual({
+      original_field_name: 'wearable_daily_complete',
+      choice_value: '',
+      export_field_name: 'wearable_daily_complete',
+    });
     expect((await demo({ content: 'repeatingFormsEvents' })).json()).toEqual([
       { form_name: 'wearable_daily', custom_form_label: '' },
     ]);

@@ -3,7 +3,8 @@
  * portal's REDCap tests run against this, written from REDCap's API
  * documentation, never against a real server. One endpoint, `POST /api/`,
  * form-encoded, with `token`, `content`, `format`, `returnFormat`:
- * content=project, metadata, repeatingFormsEvents, event, version, and
+ * content=project, metadata, instrument, exportFieldNames, repeatingFormsEvents,
+ * event, version, and
  * record (action=export with records[]/fields[]/forms[]/events[]; action=
  * import with data, overwriteBehavior, returnContent). As REDCap does,
  * errors are XML unless returnFormat=json, a token the server does not know
@@ -104,6 +105,19 @@ export async function redcapSimulator(app: FastifyInstance, opts: RedcapSimulato
       const bad = notValid('fields', fields, project.fieldNames());
       if (bad) return fail(400, bad);
       return project.metadataRows(fields, arrayParam(body, 'forms'));
+    }
+    if (content === 'instrument') {
+      const forms = [...new Set(project.metadata.map((f) => f.form_name))];
+      return forms.map((form) => ({ instrument_name: form, instrument_label: form.replace(/_/g, ' ') }));
+    }
+    if (content === 'exportFieldNames') {
+      const field = one(body, 'field');
+      const names = [...project.fieldNames().keys()];
+      if (field && !names.includes(field))
+        return fail(400, `The field "${field}" does not exist in the project`);
+      return names
+        .filter((n) => !field || n === field)
+        .map((n) => ({ original_field_name: n, choice_value: '', export_field_name: n }));
     }
     if (content === 'repeatingFormsEvents') {
       if (project.repeating.length === 0)
