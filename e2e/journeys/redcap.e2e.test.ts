@@ -135,10 +135,33 @@ describe('REDCap settings and enrolment', () => {
     await page.keyboard.press('Escape');
     await shows(page.getByRole('table', { name: 'Participants' }).getByText('r102@redcap.example'));
 
+    // RDC-101's steps of the two days before today (UTC), as a sync stores them.
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    const before = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
+    await withDatabase((db) =>
+      db.query(
+        `INSERT INTO device_readings (participant_id, team_id, metric_key, measured_at, local_date, value)
+         SELECT p.id, p.team_id, 'steps', d::timestamptz + interval '12 hours', d, v
+         FROM participants p, (VALUES ($2::date, 4321), ($3::date, 8765)) AS x(d, v)
+         WHERE p.trial_id = $1 AND p.participant_code = 'RDC-101'`,
+        [trialId, before, yesterday],
+      ),
+    );
     await page.getByRole('button', { name: 'REDCap', exact: true }).click();
     await dialog(page).getByRole('tab', { name: 'Push daily summaries' }).click();
     await dialog(page).getByRole('button', { name: 'Push now' }).click();
-    await shows(page.getByText(REDCAP_MESSAGES.pushed(0, 0)));
+    await shows(page.getByText(REDCAP_MESSAGES.pushed(1, 2)));
+    const records = (await (
+      await fetch(`${baseUrl()}/sim/redcap/_control/projects/${projectId}/records`)
+    ).json()) as Record<string, string>[];
+    expect(
+      records
+        .filter((r) => r.redcap_repeat_instrument === 'wearable_daily')
+        .map((r) => [r.record_id, r.redcap_repeat_instance, r.summary_date, r.steps]),
+    ).toEqual([
+      ['101', '1', before, '4321'],
+      ['101', '2', yesterday, '8765'],
+    ]);
     await shows(dialog(page).getByRole('table', { name: 'REDCap push log' }).getByText('done'));
     await screenshot(page, 'redcap-push-log');
     await context.close();

@@ -361,7 +361,9 @@ function PushPanel({ trialId }: { trialId: number }) {
                     </Text>
                   )}
                 </Table.Td>
-                <Table.Td>{e.rows === null ? '' : `${e.rows} days, ${e.records} records`}</Table.Td>
+                <Table.Td>
+                  {e.rows === null ? '' : `${plural(e.rows, 'day')}, ${plural(e.records ?? 0, 'record')}`}
+                </Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>
@@ -375,6 +377,8 @@ function PushPanel({ trialId }: { trialId: number }) {
     </Stack>
   );
 }
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 const VERDICT_COLOR = { create: 'teal', update: 'blue', unchanged: 'gray', refused: 'red' } as const;
 
