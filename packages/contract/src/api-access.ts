@@ -87,6 +87,15 @@ export const API_ACCESS = {
   'POST /api/trials/:trialId/participants/import/preview': WRITERS,
   'POST /api/trials/:trialId/participants/import/apply': WRITERS,
   'GET /api/trials/:trialId/participants/import/template': WRITERS,
+  // REDCap (issue #25 item 3, decision 048): the connection and pushes are the Admin's; enrolling
+  // from it is adding participants (whoever may add them, on a trial they see)
+  'GET /api/trials/:trialId/redcap': ADMINS,
+  'PUT /api/trials/:trialId/redcap': ADMINS,
+  'POST /api/trials/:trialId/redcap/test': ADMINS,
+  'POST /api/trials/:trialId/redcap/push': ADMINS,
+  'GET /api/trials/:trialId/redcap/log': ADMINS,
+  'POST /api/trials/:trialId/redcap/enrol/preview': WRITERS,
+  'POST /api/trials/:trialId/redcap/enrol/apply': WRITERS,
   'GET /api/teamUsers/:trialId': ADMINS,
   'GET /api/trialUsers/:trialId': ADMINS,
   'POST /api/trialUsers': ADMINS,

@@ -49,5 +49,7 @@ export const ERROR_REASONS = [
   'MailError',
   'InternalError',
   'ServiceUnavailable',
+  /** A service the portal calls for the user (REDCap) refused or failed: its own message is shown. */
+  'UpstreamError',
 ] as const;
 export type ErrorReason = (typeof ERROR_REASONS)[number];

@@ -21,6 +21,7 @@ export * from './participant-import.js';
 export * from './participant-portal.js';
 export * from './participants.js';
 export * from './platform.js';
+export * from './redcap.js';
 export * from './roles.js';
 export * from './routes.js';
 export * from './series.js';

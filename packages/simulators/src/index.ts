@@ -47,3 +47,12 @@ export { omronDay, omronUserZone } from './omron/omron-data.js';
 export { type OmronSimulatorOptions, omronSimulator } from './omron/omron-simulator.js';
 
 export const SIMULATED_PROVIDERS = ['fitbit', 'omron', 'dexcom', 'google-health'] as const;
+export { REDCAP_DEMO_PROJECT, REDCAP_DEMO_TOKEN } from './redcap/redcap-demo.js';
+export type { RedcapField, RedcapProjectSeed, RedcapRow } from './redcap/redcap-project.js';
+export {
+  REDCAP_API_ERRORS,
+  REDCAP_SIM_PREFIX,
+  REDCAP_VERSION,
+  type RedcapSimulatorOptions,
+  redcapSimulator,
+} from './redcap/redcap-simulator.js';

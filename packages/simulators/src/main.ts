@@ -1,6 +1,7 @@
 /*
  * Standalone simulators: `npm run sim -w @trialwear/simulators`. Serves the
- * Fitbit, Google Health, Omron and Dexcom simulators under /sim/<provider> on SIM_PORT
+ * Fitbit, Google Health, Omron and Dexcom simulators under /sim/<provider>, and the
+ * fake REDCap (its demo project) under /sim/redcap, on SIM_PORT
  * (default 4010), each with one client whose id, secret and redirect URIs
  * come from the environment. The control API (/_control/...) is on unless
  * SIMULATOR_CONTROL=false: this standalone server is a development tool.
@@ -13,6 +14,8 @@ import {
   googleHealthSimulator,
 } from './google-health/google-health-simulator.js';
 import { omronSimulator } from './omron/omron-simulator.js';
+import { REDCAP_DEMO_PROJECT } from './redcap/redcap-demo.js';
+import { redcapSimulator } from './redcap/redcap-simulator.js';
 
 const port = Number(process.env.SIM_PORT ?? 4010);
 const app = Fastify({ logger: { level: process.env.LOG_LEVEL ?? 'info' } });
@@ -65,6 +68,7 @@ await app.register(dexcomSimulator, {
     },
   ],
 });
+await app.register(redcapSimulator, { prefix: '/sim/redcap', control, projects: [REDCAP_DEMO_PROJECT] });
 const stop = async () => {
   await app.close();
   process.exit(0);

@@ -32,6 +32,7 @@ import { resolveParticipantAuth } from '../features/participant-portal/session.j
 import { registerParticipantImportRoutes } from '../features/participants/import-routes.js';
 import { registerParticipantRoutes } from '../features/participants/routes.js';
 import { registerPasswordRoutes } from '../features/passwords/routes.js';
+import { registerRedcapRoutes } from '../features/redcap/routes.js';
 import { registerSfaRoutes } from '../features/sfa/routes.js';
 import { registerSignupRoutes } from '../features/signup/routes.js';
 import { registerStudyHealthRoutes } from '../features/study-health/routes.js';
@@ -217,6 +218,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   });
   registerDbInfoRoutes(app, ctx);
   registerStudyHealthRoutes(app, ctx);
+  registerRedcapRoutes(app, ctx);
   await registerGoogleHealthWebhookRoutes(app, ctx);
   await mountSimulators(app, ctx);
 

@@ -3,7 +3,9 @@
  * server (/sim/fitbit, /sim/omron, /sim/dexcom, and /sim/google-health
  * beside the simulated Fitbit: the same people through the Google Health
  * API), reached over real HTTP like the real services, so the whole product
- * works offline.
+ * works offline. The fake REDCap (/sim/redcap/api/, issue #25 item 3) has no
+ * real-service switch — a trial names its REDCap's URL — so it is mounted only
+ * where the control API is (development and tests), with its demo project.
  */
 import {
   dexcomSimulator,
@@ -11,6 +13,9 @@ import {
   GOOGLE_HEALTH_SIM_PREFIX,
   googleHealthSimulator,
   omronSimulator,
+  REDCAP_DEMO_PROJECT,
+  REDCAP_SIM_PREFIX,
+  redcapSimulator,
 } from '@trialwear/simulators';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context.js';
@@ -57,5 +62,11 @@ export async function mountSimulators(app: FastifyInstance, ctx: AppContext) {
       clients: client(dexcom.settings),
       control,
       onGrant: (grant) => registerSimulatorGrant(ctx.providers, 'dexcom', grant),
+    });
+  if (control)
+    await app.register(redcapSimulator, {
+      prefix: REDCAP_SIM_PREFIX,
+      control,
+      projects: [REDCAP_DEMO_PROJECT],
     });
 }

@@ -6,6 +6,7 @@ import { deviceSync, deviceSyncSchedule } from './device-sync/job.js';
 import { expiredTokensCleanup } from './expired-tokens/job.js';
 import { intradayPartitions } from './intraday-partitions/job.js';
 import type { JobDefinition } from './job-definition.js';
+import { redcapPush, redcapPushSchedule } from './redcap-push/job.js';
 import { retentionPurge } from './retention-purge/job.js';
 import { studyHealthDigest, studyHealthEvaluate } from './study-health/job.js';
 
@@ -23,4 +24,6 @@ export const JOBS: readonly JobDefinition[] = [
   dataExport,
   dataExportSweep,
   dataExportExpiry,
+  redcapPushSchedule,
+  redcapPush,
 ];

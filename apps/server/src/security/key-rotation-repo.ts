@@ -26,6 +26,7 @@ export const SEALED_TABLES: readonly SealedTable[] = [
   },
   { table: 'users', key: 'id', columns: ['sfa_secret_enc'] },
   { table: 'trials', key: 'id', columns: ['date_shift_key_enc'] },
+  { table: 'redcap_settings', key: 'trial_id', columns: ['token_enc'] },
 ];
 
 export interface SealedRow {

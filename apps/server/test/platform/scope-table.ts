@@ -332,4 +332,28 @@ export const SCOPE_ROWS: readonly ScopeRow[] = [
   }),
   // The compliance report: Sys_Admin, Admin, User (a Viewer is refused by role, 403: decision 034).
   ...both('GET /api/studyHealth/trials/:trialId/report', ':trialId', 'trial', { query: '?format=csv' }),
+  // REDCap (issue #25 item 3): settings, test, push and log are the Admin's (every trial of their team, so
+  // only another team's is out of reach); enrolment is whoever may add participants, on a trial they see.
+  // Valid bodies, so that a refusal is the scope's, not the body's 400; REDCap is never called.
+  row('GET /api/trials/:trialId/redcap', ':trialId', 'otherTeam.trial'),
+  row('PUT /api/trials/:trialId/redcap', ':trialId', 'otherTeam.trial', {
+    body: () => ({
+      apiUrl: 'http://127.0.0.1:9/api/',
+      token: 'ABCDEF0123456789ABCDEF0123456789',
+      recordIdField: 'record_id',
+      instrument: 'daily',
+      dateField: 'day',
+      fieldMap: { steps: 'steps' },
+      pushEnabled: true,
+    }),
+  }),
+  row('POST /api/trials/:trialId/redcap/test', ':trialId', 'otherTeam.trial', { body: () => ({}) }),
+  row('POST /api/trials/:trialId/redcap/push', ':trialId', 'otherTeam.trial', {
+    body: () => ({ from: '2027-01-01', to: '2027-01-07' }),
+  }),
+  row('GET /api/trials/:trialId/redcap/log', ':trialId', 'otherTeam.trial'),
+  ...both('POST /api/trials/:trialId/redcap/enrol/preview', ':trialId', 'trial'),
+  ...both('POST /api/trials/:trialId/redcap/enrol/apply', ':trialId', 'trial', {
+    body: () => ({ previewDigest: 'a'.repeat(64) }),
+  }),
 ];

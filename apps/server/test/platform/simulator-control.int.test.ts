@@ -2,7 +2,7 @@
  * The simulators' control API can break every participant's link (exhaust
  * the rate limit, revoke tokens), so a default start (NODE_ENV=production)
  * does not mount it; development and test configurations, or
- * SIMULATOR_CONTROL=true, do.
+ * SIMULATOR_CONTROL=true, do. The fake REDCap is mounted only with it.
  */
 import { describe, expect, it } from 'vitest';
 import { createTestApp } from '../support/test-app.js';
@@ -15,6 +15,7 @@ const CONTROL_CALLS = [
   '/sim/omron/_control/clock',
   '/sim/google-health/_control/exhaust-rate-limit',
   '/sim/google-health/_control/time-zone',
+  '/sim/redcap/_control/projects',
 ];
 
 describe('simulator control API', () => {
@@ -31,6 +32,9 @@ describe('simulator control API', () => {
       const google = await t.app.inject({ method: 'GET', url: '/sim/google-health/o/oauth2/v2/auth' });
       expect(google.statusCode).toBe(200);
       expect(google.body).toContain('Missing required parameter: client_id');
+      // The fake REDCap (decision 048) is a test and development tool only: not even its API is served.
+      const redcap = await t.app.inject({ method: 'POST', url: '/sim/redcap/api/', payload: {} });
+      expect(redcap.statusCode).toBe(404);
     } finally {
       await t.close();
     }

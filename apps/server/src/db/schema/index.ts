@@ -49,6 +49,7 @@ import type {
   ParticipantSummariesTable,
   SyncAppBudgetTable,
 } from './readings.js';
+import type { RedcapPushLogTable, RedcapSettingsTable } from './redcap.js';
 import type {
   DeviceHealthDaysTable,
   HealthAlertMailsTable,
@@ -104,4 +105,6 @@ export interface Database {
   health_digest_subscriptions: HealthDigestSubscriptionsTable;
   health_digests_sent: HealthDigestsSentTable;
   health_alert_mails: HealthAlertMailsTable;
+  redcap_settings: RedcapSettingsTable;
+  redcap_push_log: RedcapPushLogTable;
 }

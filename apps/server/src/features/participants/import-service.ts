@@ -32,9 +32,13 @@ import { inTransaction } from '../../db/transaction.js';
 import { lockTeamForLimits } from '../teams/service.js';
 import { requireVisibleTrial } from '../trials/service.js';
 import { ImportFileError, type ParticipantFile, readParticipantFile } from './import-file.js';
-import { checkNewParticipants, type NewParticipantInput, type Refusal } from './new-participants.js';
+import {
+  checkNewParticipants,
+  insertNewParticipants,
+  type NewParticipantInput,
+  type Refusal,
+} from './new-participants.js';
 import * as repo from './repo.js';
-import { mapUniqueViolation } from './service.js';
 
 /** The upload, read only once the trial is known to be the caller's (a stranger's upload is never parsed). */
 export type ReadUpload = () => Promise<{ file: Buffer | null; fields: Record<string, string> }>;
@@ -171,34 +175,11 @@ export async function applyImport(
     const valid = checked.flatMap((c, i) =>
       c.refusals.length ? [] : [{ ...c.values, row: verdicts[i]!.row }],
     );
-    const inserted = await repo
-      .insertParticipants(tx.db, scope, valid)
-      .catch((err) => mapUniqueViolation(err, null));
-    const idByEmail = new Map(inserted.map((p) => [p.email.toLowerCase(), p.id]));
-    const created = valid.map((p) => ({
-      row: p.row,
-      participantId: idByEmail.get(p.email.toLowerCase())!,
-      participant_code: p.code,
+    const created = await insertNewParticipants(tx.db, actor, scope, trialId, valid, () => ({
+      import: true,
     }));
     const who = { userId: actor.userId, teamId: actor.teamId, requestId: actor.requestId, ip: actor.ip };
     await recordAudits(tx.db, [
-      ...created.map((c, i) => ({
-        ...who,
-        action: 'participant.create',
-        entityType: 'participant',
-        entityId: c.participantId,
-        after: {
-          id: c.participantId,
-          trialId,
-          email: valid[i]!.email,
-          gender: valid[i]!.gender,
-          age: valid[i]!.age,
-          notes: valid[i]!.notes ?? '',
-          participant_code: valid[i]!.code,
-          participant_code_suffix: valid[i]!.suffix,
-          import: true,
-        },
-      })),
       {
         ...who,
         action: 'participant.import',

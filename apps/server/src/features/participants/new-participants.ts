@@ -13,9 +13,11 @@ import {
   PARTICIPANT_MESSAGES,
   participantEmailSchema,
 } from '@trialwear/contract';
-import type { TeamScope, TrialScope } from '../../access/index.js';
+import type { Actor, TeamScope, TrialScope } from '../../access/index.js';
+import { recordAudits } from '../../audit/audit-log.js';
 import type { Db } from '../../db/database.js';
 import * as repo from './repo.js';
+import { mapUniqueViolation } from './service.js';
 
 export interface NewParticipantInput {
   gender: repo.NewParticipant['gender'];
@@ -57,6 +59,11 @@ export async function checkNewParticipants(
   scopes: { team: TeamScope; trial: TrialScope; trialCode: string },
   team: LockedTeam,
   inputs: readonly (NewParticipantInput & { earlier?: Refusal[] })[],
+  /** How a duplicate of an earlier row is told (the file's row numbers by default). */
+  twice: { email: (row: number) => string; code: (row: number) => string } = {
+    email: IMPORT_MESSAGES.emailTwice,
+    code: IMPORT_MESSAGES.codeTwice,
+  },
 ): Promise<CheckedParticipant[]> {
   const hidden = effectiveHiddenFields(team.hidden_participant_fields);
   const checked = inputs.map((input) => {
@@ -115,17 +122,65 @@ export async function checkNewParticipants(
     if (code && codes.has(code))
       refusals.push(taken('CodeTaken', 'codeSuffix', PARTICIPANT_MESSAGES.codeTaken));
     else if (code && codeRow.has(code))
-      refusals.push(taken('CodeTaken', 'codeSuffix', IMPORT_MESSAGES.codeTwice(codeRow.get(code)!)));
+      refusals.push(taken('CodeTaken', 'codeSuffix', twice.code(codeRow.get(code)!)));
     const email = values.email.toLowerCase();
     if (emailChecked && emails.has(email))
       refusals.push(taken('EmailTaken', 'email', PARTICIPANT_MESSAGES.emailTaken));
     else if (emailChecked && emailRow.has(email))
-      refusals.push(taken('EmailTaken', 'email', IMPORT_MESSAGES.emailTwice(emailRow.get(email)!)));
+      refusals.push(taken('EmailTaken', 'email', twice.email(emailRow.get(email)!)));
     if (code && !codeRow.has(code)) codeRow.set(code, row);
     if (emailChecked && !emailRow.has(email)) emailRow.set(email, row);
     if (refusals.length === 0) places -= 1;
     return { values, refusals };
   });
+}
+
+/**
+ * Inserts checked participants (those without refusals) in one statement,
+ * with the `participant.create` audit row the add call writes for each
+ * (`extra(i)` adds where the i-th came from). In the caller's transaction.
+ */
+export async function insertNewParticipants(
+  db: Db,
+  actor: Pick<Actor, 'userId' | 'teamId' | 'requestId' | 'ip'>,
+  scope: TrialScope,
+  trialId: number,
+  valid: readonly (repo.NewParticipant & { row: number })[],
+  extra: (i: number) => Record<string, unknown>,
+) {
+  const inserted = await repo
+    .insertParticipants(db, scope, [...valid])
+    .catch((err) => mapUniqueViolation(err, null));
+  const idByEmail = new Map(inserted.map((p) => [p.email.toLowerCase(), p.id]));
+  const created = valid.map((p) => ({
+    row: p.row,
+    participantId: idByEmail.get(p.email.toLowerCase())!,
+    participant_code: p.code,
+  }));
+  await recordAudits(
+    db,
+    created.map((c, i) => ({
+      userId: actor.userId,
+      teamId: actor.teamId,
+      requestId: actor.requestId,
+      ip: actor.ip,
+      action: 'participant.create',
+      entityType: 'participant',
+      entityId: c.participantId,
+      after: {
+        id: c.participantId,
+        trialId,
+        email: valid[i]!.email,
+        gender: valid[i]!.gender,
+        age: valid[i]!.age,
+        notes: valid[i]!.notes ?? '',
+        participant_code: valid[i]!.code,
+        participant_code_suffix: valid[i]!.suffix,
+        ...extra(i),
+      },
+    })),
+  );
+  return created;
 }
 
 const validation = (path: string, message: string): Refusal => ({

@@ -5,7 +5,6 @@ import {
   Button,
   FileInput,
   Group,
-  List,
   Modal,
   ScrollArea,
   SegmentedControl,
@@ -22,6 +21,7 @@ import {
   PARTICIPANT_MESSAGES,
 } from '@trialwear/contract';
 import { useState } from 'react';
+import { ErrorList } from '../../../components/error-list';
 import { PhiBanner } from '../../../components/phi-banner';
 import { ApiRequestError, displayableMessage } from '../../../lib/api-client';
 import { importTemplateUrl, useParticipantImport } from '../api/participants-api';
@@ -175,11 +175,7 @@ export function ImportParticipantsModal({
                             Valid
                           </Badge>
                         ) : (
-                          <List size="sm" c="red">
-                            {r.errors.map((e) => (
-                              <List.Item key={`${e.path}:${e.message}`}>{e.message}</List.Item>
-                            ))}
-                          </List>
+                          <ErrorList errors={r.errors} />
                         )}
                       </Table.Td>
                     </Table.Tr>

@@ -19,6 +19,7 @@ import { useCurrentTrial } from '../../../lib/current-trial';
 import { canManageParticipants, canManageTrialUsers } from '../../../lib/permissions';
 import { useSession } from '../../../lib/session/session-context';
 import { useDeviceStatusRefresh } from '../../device-links';
+import { RedcapModal } from '../../redcap';
 import { fetchTrialParticipants, useTrialCode, useTrialParticipantsWindow } from '../api/participants-api';
 import { EditParticipantModal } from '../components/edit-participant-modal';
 import { ImportParticipantsModal } from '../components/import-participants-modal';
@@ -66,6 +67,7 @@ function TrialParticipants({ trial }: { trial: Trial }) {
   const [selected, setSelected] = useState<ListedParticipant[]>([]);
   const [editing, setEditing] = useState<ListedParticipant | null>(null);
   const [importing, setImporting] = useState(false);
+  const [redcap, setRedcap] = useState(false);
   const writer = canManageParticipants(role);
   const deviceStatus = useDeviceStatusRefresh(list.data?.participants ?? NO_ROWS);
 
@@ -154,6 +156,11 @@ function TrialParticipants({ trial }: { trial: Trial }) {
             </Anchor>
           )}
           {writer && (
+            <Button variant="light" onClick={() => setRedcap(true)}>
+              REDCap
+            </Button>
+          )}
+          {writer && (
             <Button variant="light" onClick={() => setImporting(true)}>
               Import participants
             </Button>
@@ -197,6 +204,13 @@ function TrialParticipants({ trial }: { trial: Trial }) {
           trialId={trial.trialId}
           hidden={hidden}
           onClose={() => setImporting(false)}
+        />
+      )}
+      {redcap && (
+        <RedcapModal
+          trialId={trial.trialId}
+          admin={canManageTrialUsers(role)}
+          onClose={() => setRedcap(false)}
         />
       )}
       {editing && (
