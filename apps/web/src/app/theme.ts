@@ -12,6 +12,7 @@ import {
   defaultVariantColorsResolver,
   InputWrapper,
   Modal,
+  Notification,
   parseThemeColor,
   Select,
   type VariantColorsResolver,
@@ -63,6 +64,10 @@ export const theme = createTheme({
     InputWrapper: InputWrapper.extend({ defaultProps: { errorProps: { role: 'alert' } } }),
     // The modal's × is an icon: name it (axe button-name).
     Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
+    // …and a notification's × too, wherever it is shown from.
+    Notification: Notification.extend({
+      defaultProps: { closeButtonProps: { 'aria-label': 'Close notification' } },
+    }),
     // Picking the option a dropdown already shows keeps it (Mantine's default clears it, which left
     // a required field empty and the form blocked); a field that may be emptied has a clear button.
     Select: Select.extend({ defaultProps: { allowDeselect: false } }),
