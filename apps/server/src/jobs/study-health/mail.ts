@@ -69,6 +69,9 @@ export function ruleInWords(ruleKey: HealthRuleKey, detail: unknown): string {
       return `CGM active time below ${d.percent ?? '?'} % on ${days ?? '?'} consecutive days`;
     case 'noBpReading':
       return `no blood-pressure reading for ${days ?? '?'} days`;
+    case 'redcapPush':
+      // Not REDCap's error text (it may name records and values): the log on the trial's REDCap section has it.
+      return `the trial's REDCap push${typeof d.pushId === 'number' ? ` #${d.pushId}` : ''} failed; ${d.willRetry ? 'it will be retried' : 'it needs an Admin (see the push log)'}`;
   }
 }
 
