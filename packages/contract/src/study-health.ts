@@ -12,7 +12,11 @@ import { isIsoDate } from './data-export.js';
 import { LINK_PROVIDERS } from './devices.js';
 import { idSchema } from './ids.js';
 
-/** The rules an alert can come from (linkError is always on). */
+/**
+ * The rules an alert can come from. linkError and redcapPush are always on (not in the rules'
+ * settings): redcapPush holds for each coded participant of a trial whose newest finished REDCap
+ * push failed (decision 048).
+ */
 export const HEALTH_RULE_KEYS = [
   'lowWear',
   'noSync',
@@ -20,6 +24,7 @@ export const HEALTH_RULE_KEYS = [
   'linkError',
   'lowCgmActive',
   'noBpReading',
+  'redcapPush',
 ] as const;
 export const healthRuleKeySchema = z.enum(HEALTH_RULE_KEYS);
 export type HealthRuleKey = z.infer<typeof healthRuleKeySchema>;
@@ -117,6 +122,18 @@ export type HealthAlertStatus = z.infer<typeof healthAlertStatusSchema>;
 
 /** GET /api/studyHealth/trials/{trialId}/alerts?status=… (no status: all, open first, newest first). */
 export const healthAlertListQuerySchema = z.object({ status: healthAlertStatusSchema.optional() });
+
+/**
+ * A redcapPush alert's detail: the trial's newest finished push that failed (its log row, GET
+ * …/redcap/log), when it failed, REDCap's error (or the portal's), and whether the nightly job
+ * tries it again (false: it needs the Admin).
+ */
+export interface RedcapPushAlertDetail {
+  pushId: number;
+  failedAt: string;
+  error: string | null;
+  willRetry: boolean;
+}
 
 export const healthAlertSchema = z.object({
   id: z.number(),

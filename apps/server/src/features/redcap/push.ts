@@ -10,13 +10,16 @@
  * records), and instances typed in REDCap by hand are never overwritten by
  * another day. Records are never created by a push. One push per trial at a
  * time (a lease on the settings row); each push is a log row the Admin sees
- * and an audit row.
+ * and an audit row. When a push has finished (done or failed), its trial's
+ * study-health alerts are evaluated at once, so the redcapPush alert opens
+ * or closes with it, not at the next hourly evaluation.
  */
 import { REDCAP_MESSAGES, type RedcapMetric, type RedcapPushResult } from '@trialwear/contract';
 import { AppError } from '../../access/errors.js';
 import { type Actor, requireTrial, type TrialScope } from '../../access/index.js';
 import type { AppContext } from '../../app-context.js';
 import { recordAudit } from '../../audit/audit-log.js';
+import { evaluateTrialAlerts } from '../../jobs/study-health/evaluate-alerts.js';
 import { type RedcapResult, redcap } from './client.js';
 import * as repo from './repo.js';
 import { connectionOf, upstreamError } from './service.js';
@@ -54,7 +57,7 @@ const formatValue = (v: number | null) => (v === null ? '' : String(v));
  * AppErrors; REDCap's failure is a PushFailed after its log row is written.
  */
 export async function pushDailySummaries(
-  ctx: Ctx,
+  ctx: AppContext,
   scope: TrialScope,
   req: PushRequest,
 ): Promise<RedcapPushResult> {
@@ -109,6 +112,21 @@ export async function pushDailySummaries(
     throw err;
   } finally {
     await repo.releasePushLease(ctx.db, scope).catch(() => {});
+    await alertsAfterPush(ctx, scope);
+  }
+}
+
+/**
+ * The trial's study-health alerts evaluated now that its push finished (the redcapPush rule). Its
+ * own failure does not change the push's answer: the hourly evaluation does it again.
+ */
+async function alertsAfterPush(ctx: AppContext, scope: TrialScope) {
+  try {
+    await evaluateTrialAlerts(ctx, scope);
+  } catch (err) {
+    console.error(
+      `[trialwear] study health: alerts of trial ${scope.trialId} not evaluated after its REDCap push: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
 }
 
@@ -200,7 +218,7 @@ async function send(
 
 /** The manual push (POST …/redcap/push): REDCap's failure is the Admin's clear 502, already in the log. */
 export async function manualPush(
-  ctx: Ctx,
+  ctx: AppContext,
   actor: Actor,
   trialId: number,
   dates: { from: string; to: string },

@@ -136,6 +136,22 @@ export function listLog(db: Db, { trialId }: TrialScope) {
     .execute();
 }
 
+/**
+ * The trial's newest finished push (done or failed; a running one is not finished), while the trial
+ * has REDCap settings: study health's redcapPush rule holds while it is a failure.
+ */
+export function newestFinishedPush(db: Db, { trialId }: TrialScope) {
+  return db
+    .selectFrom('redcap_push_log as l')
+    .innerJoin('redcap_settings as s', 's.trial_id', 'l.trial_id')
+    .select(['l.id', 'l.status', 'l.error', 'l.will_retry', 'l.finished_at'])
+    .where('l.trial_id', '=', trialId)
+    .where('l.status', 'in', ['done', 'failed'])
+    .orderBy('l.id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
 /** The trials whose nightly push is on, with their team (the job makes their system scopes). */
 export function pushEnabledTrials(db: Db) {
   return db

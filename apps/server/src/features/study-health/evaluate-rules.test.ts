@@ -5,9 +5,10 @@ import {
 } from '@trialwear/contract';
 import { addDays } from '@trialwear/zone';
 import { describe, expect, it } from 'vitest';
-import { holdingRules } from './evaluate-rules.js';
+import { holdingRules, type TrialHealthState } from './evaluate-rules.js';
 
 const NOW = new Date('2026-11-26T15:00:00Z');
+const NO_TRIAL_STATE: TrialHealthState = { redcapPushFailed: null };
 const tracker = (over: Partial<HealthDevice> = {}): HealthDevice => ({
   participantDeviceId: 1,
   provider: 'fitbit',
@@ -27,12 +28,19 @@ const days = (values: Array<Partial<HealthDay>>): HealthDay[] =>
     ...v,
   }));
 const keys = (devices: HealthDevice[], d: HealthDay[], rules = RULES) =>
-  holdingRules(rules, { devices, days: d }, NOW).map((r) => r.ruleKey);
+  holdingRules(rules, { participantCode: 'P-1', devices, days: d }, NOW, NO_TRIAL_STATE).map(
+    (r) => r.ruleKey,
+  );
 
 describe('which rules hold for a participant', () => {
   it('low wear: the last 2 complete days under 10 h each (today does not count)', () => {
     const low = days([{ wearMinutes: 900 }, { wearMinutes: 500 }, { wearMinutes: 599 }, { wearMinutes: 0 }]);
-    const r = holdingRules(RULES, { devices: [tracker()], days: low }, NOW);
+    const r = holdingRules(
+      RULES,
+      { participantCode: 'P-1', devices: [tracker()], days: low },
+      NOW,
+      NO_TRIAL_STATE,
+    );
     expect(r).toEqual([
       {
         ruleKey: 'lowWear',
@@ -101,5 +109,41 @@ describe('which rules hold for a participant', () => {
     ).toEqual(['noBpReading']);
     expect(keys([omron], days([{ bpReadings: 0 }, { bpReadings: 1 }, { bpReadings: 0 }]))).toEqual([]);
     expect(keys([omron], days([{ bpReadings: 0 }, { bpReadings: 0 }]))).toEqual([]);
+  });
+
+  it('redcapPush: always on, for a coded participant of a trial whose last finished push failed, whatever else holds', () => {
+    const failed: TrialHealthState = {
+      redcapPushFailed: {
+        pushId: 7,
+        failedAt: '2026-11-26T05:21:00Z',
+        error: 'REDCap refused (HTTP 403): You do not have permissions to use the API',
+        willRetry: false,
+      },
+    };
+    const allOff = Object.fromEntries(
+      Object.entries(RULES).map(([k, v]) => [k, { ...v, enabled: false }]),
+    ) as unknown as typeof RULES;
+    // No device, no day, every switchable rule off: it still holds, with the push's state as its detail.
+    expect(holdingRules(allOff, { participantCode: 'P-101', devices: [], days: [] }, NOW, failed)).toEqual([
+      { ruleKey: 'redcapPush', detail: failed.redcapPushFailed },
+    ]);
+    // Beside another rule, after it; the detail says whether the push will be retried.
+    const retried: TrialHealthState = { redcapPushFailed: { ...failed.redcapPushFailed!, willRetry: true } };
+    const both = holdingRules(
+      RULES,
+      { participantCode: 'P-101', devices: [tracker({ linkStatus: 'revoked' })], days: [] },
+      NOW,
+      retried,
+    );
+    expect(both.map((r) => r.ruleKey)).toEqual(['linkError', 'redcapPush']);
+    expect(both[1]!.detail).toMatchObject({ pushId: 7, willRetry: true });
+    // A participant without a code is no REDCap record: the push does not send it, no alert.
+    expect(holdingRules(RULES, { participantCode: null, devices: [], days: [] }, NOW, failed)).toEqual([]);
+    // The last finished push done (or no REDCap): nothing.
+    expect(
+      holdingRules(RULES, { participantCode: 'P-101', devices: [], days: [] }, NOW, {
+        redcapPushFailed: null,
+      }),
+    ).toEqual([]);
   });
 });

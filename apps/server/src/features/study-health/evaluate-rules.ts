@@ -16,12 +16,19 @@ import type {
   HealthDevice,
   HealthRuleKey,
   HealthRuleSettings,
+  RedcapPushAlertDetail,
   StudyHealthParticipant,
 } from '@trialwear/contract';
 import { addDays } from '@trialwear/zone';
 
 /** What the evaluation reads of a participant: the page's own row (the same devices and days). */
-export type ParticipantHealth = Pick<StudyHealthParticipant, 'devices' | 'days'>;
+export type ParticipantHealth = Pick<StudyHealthParticipant, 'participantCode' | 'devices' | 'days'>;
+
+/** What the evaluation reads of the trial, once per trial. */
+export interface TrialHealthState {
+  /** The trial's newest finished REDCap push when it failed; null without REDCap or when it was done. */
+  redcapPushFailed: RedcapPushAlertDetail | null;
+}
 
 export interface HoldingRule {
   ruleKey: HealthRuleKey;
@@ -41,7 +48,12 @@ function lastCompleteDays(days: readonly HealthDay[], n: number): HealthDay[] | 
   return run;
 }
 
-export function holdingRules(rules: HealthRuleSettings, p: ParticipantHealth, now: Date): HoldingRule[] {
+export function holdingRules(
+  rules: HealthRuleSettings,
+  p: ParticipantHealth,
+  now: Date,
+  trial: TrialHealthState,
+): HoldingRule[] {
   const out: HoldingRule[] = [];
   const linked = p.devices.filter((d) => d.linkStatus === 'active');
 
@@ -52,6 +64,10 @@ export function holdingRules(rules: HealthRuleSettings, p: ParticipantHealth, no
       ruleKey: 'linkError',
       detail: { devices: broken.map((d) => ({ provider: d.provider, linkStatus: d.linkStatus })) },
     });
+
+  // Always on: the trial's last REDCap push failed, for each participant it sends (a coded one).
+  if (trial.redcapPushFailed && p.participantCode !== null)
+    out.push({ ruleKey: 'redcapPush', detail: { ...trial.redcapPushFailed } });
 
   if (rules.noSync.enabled) {
     const stale = linked.filter(

@@ -9,7 +9,10 @@
  * participant). A linkError alert's opening queues,
  * in that transaction, its immediate e-mail to the trial's subscribed staff
  * (one row per recipient: sent once per opened alert), delivered right after
- * the commit (mail.ts; the digest job retries what failed).
+ * the commit (mail.ts; the digest job retries what failed). What holds for
+ * the whole trial (its newest finished REDCap push, when it failed: the
+ * redcapPush rule, decision 048) is read once per trial; a push runs this
+ * evaluation for its trial as soon as it finishes (features/redcap/push.ts).
  */
 import { HEALTH_RULE_LIMITS } from '@trialwear/contract';
 import { addDays, localDate } from '@trialwear/zone';
@@ -18,7 +21,8 @@ import { systemScope } from '../../access/system.js';
 import type { AppContext } from '../../app-context.js';
 import { type AuditEntry, recordAudits } from '../../audit/audit-log.js';
 import { inTransaction } from '../../db/transaction.js';
-import { holdingRules } from '../../features/study-health/evaluate-rules.js';
+import { newestFinishedPush } from '../../features/redcap/repo.js';
+import { holdingRules, type TrialHealthState } from '../../features/study-health/evaluate-rules.js';
 import { trialHealthTable, trialRules } from '../../features/study-health/service.js';
 import { checkDeviceHealth } from '../device-health/check-device.js';
 import { sendDueDigests } from './digest.js';
@@ -40,11 +44,12 @@ export async function evaluateTrialAlerts(ctx: AppContext, scope: TrialScope) {
   const to = addDays(localDate(rules.timezone, now), 1);
   const from = addDays(to, -Math.min(longest + 2, HEALTH_RULE_LIMITS.maxRangeDays - 1));
   const table = await trialHealthTable(ctx, scope, { from, to });
+  const trial = await trialHealthState(ctx, scope);
   // What holds, for every participant (pure); then one statement opens the new alerts and one
   // closes those that cleared, with their audit rows in one insert: a round trip per participant
   // and rule had made the 1,000-participant trial's evaluation take seconds (bench/study-health.ts).
   const holding: repo.HoldingAlert[] = table.participants.flatMap((p) =>
-    holdingRules(table.rules, p, now).map((h) => ({
+    holdingRules(table.rules, p, now, trial).map((h) => ({
       participantId: p.participantId,
       ruleKey: h.ruleKey,
       detail: h.detail,
@@ -97,7 +102,23 @@ export async function evaluateTrialAlerts(ctx: AppContext, scope: TrialScope) {
   return { opened, closed };
 }
 
-/** Every trial with linked devices (or one), one after the other. */
+/** What the rules read of the whole trial: its newest finished REDCap push when that failed. */
+async function trialHealthState(ctx: AppContext, scope: TrialScope): Promise<TrialHealthState> {
+  const push = await newestFinishedPush(ctx.db, scope);
+  return {
+    redcapPushFailed:
+      push?.status === 'failed'
+        ? {
+            pushId: push.id,
+            failedAt: (push.finished_at ?? ctx.now()).toISOString(),
+            error: push.error,
+            willRetry: push.will_retry,
+          }
+        : null,
+  };
+}
+
+/** Every trial with linked devices or REDCap (or one), one after the other. */
 export async function evaluateAlerts(
   ctx: AppContext,
   trialId?: number,

@@ -69,6 +69,9 @@ export function ruleInWords(ruleKey: HealthRuleKey, detail: unknown): string {
       return `CGM active time below ${d.percent ?? '?'} % on ${days ?? '?'} consecutive days`;
     case 'noBpReading':
       return `no blood-pressure reading for ${days ?? '?'} days`;
+    case 'redcapPush':
+      // Not REDCap's error text (it may name records and values): the log on the trial's REDCap section has it.
+      return `the trial's REDCap push${typeof d.pushId === 'number' ? ` #${d.pushId}` : ''} failed; ${d.willRetry ? 'it will be retried' : 'it needs an Admin (see the push log)'}`;
   }
 }
 
@@ -78,14 +81,42 @@ const studyHealthLink = (ctx: AppContext, trialId: number) =>
   `${ctx.config.publicUrl}/StudyHealth?trialId=${trialId}`;
 const code = (a: AlertRow) => a.participant_code ?? `participant #${a.participant_id}`;
 
-function alertLines(ctx: AppContext, alerts: readonly AlertRow[], zone: string): string[] {
-  return alerts.flatMap((a) => [
-    `- ${code(a)}: ${ruleInWords(a.rule_key, a.detail)}, since ${wallClock(zone, a.opened_at).replace('T', ' ').slice(0, 16)}${a.acknowledged_at ? ' (acknowledged)' : ''}`,
-    `  ${participantLink(ctx, a)}`,
-  ]);
-}
-
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+
+const since = (zone: string, a: AlertRow) => wallClock(zone, a.opened_at).replace('T', ' ').slice(0, 16);
+/** Participant codes listed for one failed REDCap push before "…". */
+const PUSH_CODES = 10;
+
+/**
+ * One line per alert with its participant's link; the redcapPush alerts (one per coded participant
+ * of the trial, for one failed push) one line per push naming its participants, not hundreds.
+ */
+function alertLines(ctx: AppContext, alerts: readonly AlertRow[], zone: string): string[] {
+  const byPush = new Map<string, AlertRow[]>();
+  const lines: string[] = [];
+  for (const a of alerts) {
+    if (a.rule_key === 'redcapPush') {
+      const key = String((a.detail as { pushId?: unknown } | null)?.pushId);
+      byPush.set(key, [...(byPush.get(key) ?? []), a]);
+      continue;
+    }
+    lines.push(
+      `- ${code(a)}: ${ruleInWords(a.rule_key, a.detail)}, since ${since(zone, a)}${a.acknowledged_at ? ' (acknowledged)' : ''}`,
+      `  ${participantLink(ctx, a)}`,
+    );
+  }
+  for (const group of byPush.values()) {
+    const first = group[0]!;
+    const codes = group.slice(0, PUSH_CODES).map(code).join(', ');
+    const more = group.length > PUSH_CODES ? ', …' : '';
+    const acknowledged = group.filter((a) => a.acknowledged_at).length;
+    lines.push(
+      `- ${ruleInWords(first.rule_key, first.detail)}: ${plural(group.length, 'participant')} (${codes}${more}), since ${since(zone, first)}${acknowledged ? ` (${acknowledged} acknowledged)` : ''}`,
+      `  ${studyHealthLink(ctx, first.trial_id)}`,
+    );
+  }
+  return lines;
+}
 
 /** The digest's text: the new alerts first, then the ones still open since an earlier digest. */
 export function digestMail(

@@ -8,19 +8,27 @@ import { sql } from 'kysely';
 import { type TrialScope, trialStaffIdIn } from '../../access/index.js';
 import type { Db } from '../../db/database.js';
 
-/** Trials with at least one linked device (nothing to evaluate elsewhere), or the one asked for. */
+/**
+ * Trials with at least one linked device or with REDCap settings (the redcapPush rule; nothing to
+ * evaluate elsewhere), or the one asked for.
+ */
 export function trialsToEvaluate(db: Db, trialId?: number) {
   return db
     .selectFrom('trials as t')
     .select(['t.id', 't.team_id'])
     .where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('participants as p')
-          .innerJoin('participant_devices as d', 'd.participant_id', 'p.id')
-          .select(sql`1`.as('x'))
-          .whereRef('p.trial_id', '=', 't.id'),
-      ),
+      eb.or([
+        eb.exists(
+          eb
+            .selectFrom('participants as p')
+            .innerJoin('participant_devices as d', 'd.participant_id', 'p.id')
+            .select(sql`1`.as('x'))
+            .whereRef('p.trial_id', '=', 't.id'),
+        ),
+        eb.exists(
+          eb.selectFrom('redcap_settings as r').select(sql`1`.as('x')).whereRef('r.trial_id', '=', 't.id'),
+        ),
+      ]),
     )
     .$if(trialId !== undefined, (q) => q.where('t.id', '=', trialId!))
     .orderBy('t.id')

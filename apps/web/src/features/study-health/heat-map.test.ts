@@ -1,6 +1,15 @@
 import type { StudyHealthParticipant } from '@trialwear/contract';
 import { describe, expect, it } from 'vitest';
-import { cellOf, datesOf, dayPageOf, healthRange, heatRows, participantPageLink } from './heat-map';
+import {
+  alertDetailText,
+  cellOf,
+  datesOf,
+  dayPageOf,
+  healthRange,
+  heatRows,
+  participantPageLink,
+  RULE_LABELS,
+} from './heat-map';
 
 const participant = (over: Partial<StudyHealthParticipant>): StudyHealthParticipant => ({
   participantId: 1,
@@ -80,5 +89,24 @@ describe('study health heat map', () => {
     expect(participantPageLink('/ParticipantOverview', 3, 41)).toBe(
       '/ParticipantOverview?trialId=3&participantId=41',
     );
+  });
+});
+
+describe("a failed REDCap push's alert", () => {
+  it('is labelled, and its line says the push, whether it is retried and the error', () => {
+    expect(RULE_LABELS.redcapPush).toBe('REDCap push failed');
+    const detail = {
+      pushId: 12,
+      failedAt: '2027-03-20T05:21:00Z',
+      error: 'REDCap refused',
+      willRetry: false,
+    };
+    expect(alertDetailText({ ruleKey: 'redcapPush', detail })).toBe(
+      'Push #12, not retried: needs an Admin — REDCap refused',
+    );
+    expect(
+      alertDetailText({ ruleKey: 'redcapPush', detail: { ...detail, willRetry: true, error: null } }),
+    ).toBe('Push #12, will be retried');
+    expect(alertDetailText({ ruleKey: 'lowBattery', detail: { percent: 15 } })).toBeNull();
   });
 });

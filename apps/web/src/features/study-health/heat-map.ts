@@ -5,7 +5,14 @@
  * out of the components so 1,000 × 90 cells are computed once per answer
  * and the table renders plain cells.
  */
-import type { HealthDay, HealthLinkStatus, HealthRuleKey, StudyHealthParticipant } from '@trialwear/contract';
+import type {
+  HealthAlert,
+  HealthDay,
+  HealthLinkStatus,
+  HealthRuleKey,
+  RedcapPushAlertDetail,
+  StudyHealthParticipant,
+} from '@trialwear/contract';
 import { addDays, localDate } from '@trialwear/zone';
 
 export const DAY_CHOICES = [7, 14, 30, 90] as const;
@@ -31,7 +38,16 @@ export const RULE_LABELS: Record<HealthRuleKey, string> = {
   linkError: 'Link error',
   lowCgmActive: 'Low CGM active time',
   noBpReading: 'No blood-pressure reading',
+  redcapPush: 'REDCap push failed',
 };
+
+/** What an alert saw, in words, where the rule's label alone does not say it (a failed REDCap push). */
+export function alertDetailText(a: Pick<HealthAlert, 'ruleKey' | 'detail'>): string | null {
+  if (a.ruleKey !== 'redcapPush') return null;
+  const d = a.detail as Partial<RedcapPushAlertDetail>;
+  const retry = d.willRetry ? 'will be retried' : 'not retried: needs an Admin';
+  return `Push #${d.pushId ?? '?'}, ${retry}${d.error ? ` — ${d.error}` : ''}`;
+}
 
 export const LINK_LABELS: Record<HealthLinkStatus, string> = {
   active: 'Active',

@@ -8,7 +8,7 @@ import type { HealthAlert } from '@trialwear/contract';
 import { useId, useState } from 'react';
 import { ApiRequestError, displayableMessage } from '../../../lib/api-client';
 import { useAcknowledgeAlert, useHealthAlerts } from '../api/study-health-api';
-import { RULE_LABELS } from '../heat-map';
+import { alertDetailText, RULE_LABELS } from '../heat-map';
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const when = (iso: string) => dateTime.format(new Date(iso));
@@ -61,10 +61,18 @@ export function AlertsList({ trialId, canAcknowledge }: { trialId: number; canAc
               {list.map((a) => {
                 const status = statusOf(a);
                 const code = a.participantCode ?? `#${a.participantId}`;
+                const detail = alertDetailText(a);
                 return (
                   <Table.Tr key={a.id}>
                     <Table.Th scope="row">{code}</Table.Th>
-                    <Table.Td>{RULE_LABELS[a.ruleKey]}</Table.Td>
+                    <Table.Td>
+                      {RULE_LABELS[a.ruleKey]}
+                      {detail && (
+                        <Text size="xs" c="dimmed">
+                          {detail}
+                        </Text>
+                      )}
+                    </Table.Td>
                     <Table.Td>{when(a.openedAt)}</Table.Td>
                     <Table.Td>
                       <Badge color={status.color} variant="light">

@@ -193,6 +193,11 @@ export function RulesForm({
               {number('Days without a reading', 'noBpReading', 'days')}
             </Stack>
             <Stack gap={6}>
+              <Text size="sm">
+                REDCap push failed (trials connected to REDCap): <strong>always on</strong>
+              </Text>
+            </Stack>
+            <Stack gap={6}>
               {sw('Daily digest e-mail', 'digest')}
               <TextInput
                 label="Digest time (HH:MM, trial time zone)"
