@@ -5,7 +5,8 @@
  * field the project lacks is refused with that field named, the settings
  * are saved; the enrolment preview shows each record's verdict with the
  * portal's messages and applying it enrols the participants; a push is in
- * the log.
+ * the log; a push REDCap refuses raises a Study health alert for the trial's
+ * REDCap participants.
  */
 import { PARTICIPANT_MESSAGES, REDCAP_MESSAGES } from '@trialwear/contract';
 import type { Browser, Page } from 'playwright-core';
@@ -164,6 +165,23 @@ describe('REDCap settings and enrolment', () => {
     ]);
     await shows(dialog(page).getByRole('table', { name: 'REDCap push log' }).getByText('done'));
     await screenshot(page, 'redcap-push-log');
+
+    // REDCap refuses the next calls (as with a revoked token): the push fails, and Study health
+    // raises an alert for the trial's REDCap participants, until a push goes through again.
+    await fetch(`${baseUrl()}/sim/redcap/_control/fail-next`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ count: 20, status: 403 }),
+    });
+    await dialog(page).getByRole('button', { name: 'Push now' }).click();
+    await shows(dialog(page).getByRole('table', { name: 'REDCap push log' }).getByText('failed'));
+    await page.keyboard.press('Escape');
+    await page.goto(`/StudyHealth?trialId=${trialId}`);
+    const alerts = page.getByRole('table', { name: 'Alerts' });
+    await shows(alerts.getByRole('row', { name: /RDC-101.*REDCap push failed.*Open/ }));
+    await shows(alerts.getByRole('row', { name: /RDC-102.*REDCap push failed.*Open/ }));
+    await accessible(page, 'Study health with REDCap push alerts');
+    await screenshot(page, 'redcap-push-alert');
     await context.close();
   });
 });

@@ -75,7 +75,8 @@ export function AlertsList({ trialId, canAcknowledge }: { trialId: number; canAc
                     </Table.Td>
                     <Table.Td>{when(a.openedAt)}</Table.Td>
                     <Table.Td>
-                      <Badge color={status.color} variant="light">
+                      {/* Its own width: beside a long rule detail the column shrank it to "OP…". */}
+                      <Badge color={status.color} variant="light" style={{ minWidth: 'max-content' }}>
                         {status.label}
                       </Badge>
                     </Table.Td>
