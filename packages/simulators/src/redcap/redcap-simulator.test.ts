@@ -97,7 +97,11 @@ describe('the fake REDCap API', () => {
   });
 
   it('exports the chosen fields of records, the record id always, and refuses unknown fields with 400', async () => {
-    const rows = (await demo({ content: 'record', action: 'export', 'fields[0]': 'email' })).json();
+    const all = (await demo({ content: 'record', action: 'export', 'fields[0]': 'email' })).json() as Array<{
+      record_id: string;
+    }>;
+    // The demo project's seeded records (the import test adds its own 9xx records to the same project).
+    const rows = all.filter((r) => !r.record_id.startsWith('9'));
     expect(rows).toEqual([
       {
         record_id: '101',
