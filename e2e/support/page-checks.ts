@@ -33,8 +33,28 @@ export async function runAxe(
   );
 }
 
+/**
+ * The page's finite animations and transitions run to their end (at most 2 s): axe computes
+ * colours as drawn, and a modal still fading in (its text at part opacity over the overlay) failed
+ * color-contrast once (data-export journey, seed 170185). Endless ones (a loader) are not waited for.
+ */
+async function settled(page: Page) {
+  await page.evaluate(() =>
+    Promise.race([
+      Promise.all(
+        document
+          .getAnimations()
+          .filter((a) => Number.isFinite(a.effect?.getComputedTiming().iterations ?? 1))
+          .map((a) => a.finished.catch(() => undefined)),
+      ),
+      new Promise((resolve) => setTimeout(resolve, 2000)),
+    ]),
+  );
+}
+
 /** axe (WCAG 2.1 A/AA) over the page in this state: no serious or critical violation. */
 export async function accessible(page: Page, where: string) {
+  await settled(page);
   const result = await runAxe(page);
   const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(
