@@ -11,6 +11,7 @@ import {
   darken,
   defaultVariantColorsResolver,
   InputWrapper,
+  Loader,
   Modal,
   Notification,
   parseThemeColor,
@@ -62,6 +63,9 @@ export const theme = createTheme({
     // A field's error is announced when it appears (role alert: assertive, read at once), and Mantine
     // ties it to its input with aria-describedby and aria-invalid.
     InputWrapper: InputWrapper.extend({ defaultProps: { errorProps: { role: 'alert' } } }),
+    // A loader is a live status: its aria-label is then allowed (axe aria-prohibited-attr on a bare
+    // span) and read when it appears.
+    Loader: Loader.extend({ defaultProps: { role: 'status' } }),
     // The modal's × is an icon: name it (axe button-name).
     Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
     // …and a notification's × too, wherever it is shown from.
