@@ -20,6 +20,14 @@ describe('redactUrl', () => {
     expect(redactUrl('/api/trialParticipants/12')).toBe('/api/trialParticipants/12');
     expect(redactUrl('/api/x?limit=10&tab=2')).toBe('/api/x?limit=10&tab=2');
     expect(redactUrl('/api/x?token')).toBe('/api/x?token');
+    expect(redactUrl('/api/x?tokens=1&xcode=2&t2=3')).toBe('/api/x?tokens=1&xcode=2&t2=3');
+  });
+
+  it('finds a secret anywhere in the query, in any case', () => {
+    expect(redactUrl('/api/x?page=1&pageSize=50&Refresh_Token=r')).toBe(
+      `/api/x?page=1&pageSize=50&Refresh_Token=${REDACTED}`,
+    );
+    expect(redactUrl('/x?a=1&t=2#frag')).toBe(`/x?a=1&t=${REDACTED}#frag`);
   });
 
   it('recognises encoded parameter names', () => {

@@ -28,9 +28,15 @@ const SECRET_PARAMS = new Set([
 
 export const REDACTED = '[REDACTED]';
 
+/**
+ * A query that may name a secret parameter: one of the names, or an escape (`%74oken`). Every other
+ * query (`?page=1&pageSize=50`: most of them) is logged as it is without being taken apart.
+ */
+const MAY_NAME_A_SECRET = new RegExp(`(?:^|[?&;])(?:${[...SECRET_PARAMS].join('|')})(?:[=&#]|$)|%`, 'i');
+
 export function redactUrl(url: string): string {
   const q = url.indexOf('?');
-  if (q < 0) return url;
+  if (q < 0 || !MAY_NAME_A_SECRET.test(url.slice(q))) return url;
   const hash = url.indexOf('#', q);
   const query = url.slice(q + 1, hash < 0 ? undefined : hash);
   const redacted = query
