@@ -2,83 +2,26 @@
  * Bulk enrolment (issue #25 item 4, decision 045) on the real app and
  * database: a file's rows previewed with the add-participant call's exact
  * messages, applied in one transaction (all valid rows or none), the limit
- * exact, the apply refusing a preview that no longer holds, CSV and XLSX and
- * the template's round trip, the file-level errors, and the trial's scope.
+ * exact, the apply refusing a preview that no longer holds, the row rules,
+ * and the trial's scope. The file formats and file-level errors:
+ * participant-import-files.int.test.ts.
  */
-import {
-  IMPORT_MESSAGES,
-  INPUT_MESSAGES,
-  PARTICIPANT_IMPORT_COLUMNS,
-  PARTICIPANT_IMPORT_LIMITS,
-  PARTICIPANT_MESSAGES,
-} from '@trialwear/contract';
-import ExcelJS from 'exceljs';
+import { IMPORT_MESSAGES, INPUT_MESSAGES, PARTICIPANT_MESSAGES } from '@trialwear/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import yazl from 'yazl';
 import { auditRows } from '../support/audit.js';
 import { failAuditOf } from '../support/failing-audit.js';
-import { type TeamFixture, teamWithRoles } from '../support/fixtures.js';
-import { type FormPart, multipartBody } from '../support/multipart.js';
-import { createTestApp, type TestApp, type TestClient } from '../support/test-app.js';
-
-const HEADER = PARTICIPANT_IMPORT_COLUMNS.join(',');
-type Row = [codeSuffix: string, email: string, gender: string, age: string, notes: string];
-const csv = (rows: Row[], header = HEADER) =>
-  `${[header, ...rows.map((r) => r.map((c) => (/[",\n]/.test(c) ? `"${c.replaceAll('"', '""')}"` : c)).join(','))].join('\r\n')}\r\n`;
-
-async function xlsx(rows: unknown[][]): Promise<Buffer> {
-  const wb = new ExcelJS.Workbook();
-  const sheet = wb.addWorksheet('Participants');
-  for (const r of rows) sheet.addRow(r);
-  return Buffer.from(await wb.xlsx.writeBuffer());
-}
+import type { TeamFixture } from '../support/fixtures.js';
+import { multipartBody } from '../support/multipart.js';
+import { csv, file, HEADER, importWorld, type Row } from '../support/participant-import.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
 
 describe('bulk enrolment from a CSV or XLSX file', () => {
   let t: TestApp;
-  let teams = 0;
   beforeAll(async () => {
     t = await createTestApp();
   });
   afterAll(() => t.close());
-
-  type TeamWithTrial = TeamFixture & { trialId: number; code: string };
-  /** A team that shows email and notes, with a trial the User is not on (Admin's). */
-  const teamWithTrial = async (team: Parameters<typeof teamWithRoles>[2] = {}): Promise<TeamWithTrial> => {
-    const f = await teamWithRoles(t, `Import ${++teams}`, { hiddenFields: [], ...team });
-    const trialId = (
-      await f.as.Admin.post('/api/userTrials', { trialNumber: `${teams}`, trialName: 'Bulk' })
-    ).json().trialId as number;
-    const code = (await f.as.Admin.get(`/api/trialParticipants/${trialId}/trialCode`)).json().data
-      .trial_code as string;
-    return { ...f, trialId, code };
-  };
-
-  const upload = (client: TestClient, trialId: number, step: 'preview' | 'apply', parts: FormPart[]) => {
-    const { payload, headers } = multipartBody(parts);
-    return client.request('POST', `/api/trials/${trialId}/participants/import/${step}`, payload, { headers });
-  };
-  const file = (content: Buffer | string, filename = 'participants.csv'): FormPart => ({
-    name: 'file',
-    filename,
-    content,
-  });
-  /** Preview, then apply the same file with the preview's digest. */
-  const previewAndApply = async (client: TestClient, trialId: number, content: Buffer | string) => {
-    const preview = await upload(client, trialId, 'preview', [file(content)]);
-    expect(preview.statusCode, preview.body).toBe(200);
-    const apply = await upload(client, trialId, 'apply', [
-      { name: 'previewDigest', value: preview.json().previewDigest },
-      file(content),
-    ]);
-    return { preview: preview.json(), apply };
-  };
-  const participantsOf = (trialId: number) =>
-    t.ctx.db
-      .selectFrom('participants')
-      .select(['id', 'email', 'participant_code', 'gender', 'age', 'notes'])
-      .where('trial_id', '=', trialId)
-      .orderBy('id')
-      .execute();
+  const { teamWithTrial, upload, previewAndApply, participantsOf } = importWorld(() => t);
 
   it('500 rows with 10 bad ones: the preview refuses those 10 with the spec’s messages, the apply creates 490', async () => {
     const f = await teamWithTrial();
@@ -286,144 +229,6 @@ describe('bulk enrolment from a CSV or XLSX file', () => {
     expect(again.statusCode, again.body).toBe(200);
     expect(await participantsOf(f.trialId)).toHaveLength(20);
   });
-
-  it('reads XLSX as CSV: the shown text of each cell (a linked email, a number), the first worksheet', async () => {
-    const f = await teamWithTrial();
-    const content = await xlsx([
-      [...PARTICIPANT_IMPORT_COLUMNS],
-      ['007', { text: 'x1@xlsx.example', hyperlink: 'mailto:x1@xlsx.example' }, 'Female', 42, 'first'],
-      [],
-      ['8', 'x2@xlsx.example', 'male', '', ''],
-      ['9', 'x3@xlsx.example', 'nobody', 5, ''],
-    ]);
-    const { preview, apply } = await previewAndApply(f.as.Admin, f.trialId, content);
-    expect(preview).toMatchObject({ format: 'xlsx', validCount: 2, refusedCount: 1 });
-    expect(preview.rows.map((r: { row: number }) => r.row)).toEqual([2, 4, 5]);
-    expect(preview.rows[0].values).toEqual({
-      codeSuffix: '007',
-      email: 'x1@xlsx.example',
-      gender: 'Female',
-      age: '42',
-      notes: 'first',
-    });
-    expect(preview.rows[2].errors).toEqual([{ path: 'gender', message: PARTICIPANT_MESSAGES.genderInvalid }]);
-    expect(apply.statusCode, apply.body).toBe(200);
-    expect(
-      (await participantsOf(f.trialId)).map((p) => [p.email, p.participant_code, p.gender, p.age]),
-    ).toEqual([
-      ['x1@xlsx.example', `${f.code}-007`, 'female', 42],
-      ['x2@xlsx.example', `${f.code}-8`, 'male', null],
-    ]);
-  });
-
-  it('the template round-trips: CSV and XLSX, filled in, preview valid and apply', async () => {
-    const f = await teamWithTrial();
-    const csvTemplate = await f.as.User.get(`/api/trials/${f.trialId}/participants/import/template`);
-    expect(csvTemplate.statusCode).toBe(404); // the User is not on this trial
-    const csvRes = await f.as.Admin.get(`/api/trials/${f.trialId}/participants/import/template`);
-    expect(csvRes.statusCode).toBe(200);
-    expect(csvRes.headers['content-type']).toMatch(/^text\/csv/);
-    expect(csvRes.headers['content-disposition']).toBe('attachment; filename="participants-template.csv"');
-    expect(csvRes.body).toBe(`${HEADER}\r\n`);
-    const filledCsv = `${csvRes.body}1,t1@tpl.example,female,33,from the csv template\r\n`;
-    expect((await previewAndApply(f.as.Admin, f.trialId, filledCsv)).apply.statusCode).toBe(200);
-
-    const xlsxRes = await f.as.Admin.get(`/api/trials/${f.trialId}/participants/import/template?format=xlsx`);
-    expect(xlsxRes.statusCode).toBe(200);
-    expect(xlsxRes.headers['content-disposition']).toBe('attachment; filename="participants-template.xlsx"');
-    const wb = new ExcelJS.Workbook();
-    await wb.xlsx.load(xlsxRes.rawPayload as unknown as ArrayBuffer);
-    const sheet = wb.worksheets[0]!;
-    expect(sheet.getRow(1).values).toEqual([undefined, ...PARTICIPANT_IMPORT_COLUMNS]);
-    sheet.addRow(['2', 't2@tpl.example', 'male', '51', 'from the xlsx template']);
-    const filledXlsx = Buffer.from(await wb.xlsx.writeBuffer());
-    const { preview, apply } = await previewAndApply(f.as.Admin, f.trialId, filledXlsx);
-    expect(preview).toMatchObject({ format: 'xlsx', validCount: 1, refusedCount: 0 });
-    expect(apply.statusCode).toBe(200);
-    expect((await participantsOf(f.trialId)).map((p) => p.email)).toEqual([
-      't1@tpl.example',
-      't2@tpl.example',
-    ]);
-    expect(
-      (await f.as.Admin.get(`/api/trials/${f.trialId}/participants/import/template?format=pdf`)).statusCode,
-    ).toBe(400);
-  });
-
-  it('a file that cannot be taken is one clear error, and changes nothing', async () => {
-    const f = await teamWithTrial();
-    const bigRows = Array.from(
-      { length: PARTICIPANT_IMPORT_LIMITS.maxRows + 1 },
-      (_, i): Row => [String(i), `m${i}@x.example`, '', '', ''],
-    );
-    // A ZIP (so read as XLSX) whose one entry unpacks to 20 MB of zeros.
-    const bomb = await new Promise<Buffer>((resolve) => {
-      const zip = new yazl.ZipFile();
-      zip.addBuffer(Buffer.alloc(20 * 1024 * 1024), 'xl/worksheets/sheet1.xml');
-      zip.end();
-      const chunks: Buffer[] = [];
-      zip.outputStream.on('data', (c: Buffer) => chunks.push(c));
-      zip.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
-    });
-    expect(bomb.length).toBeLessThan(PARTICIPANT_IMPORT_LIMITS.maxBytes);
-    const cases: Array<[string, FormPart[], number, string]> = [
-      [
-        'wrong header',
-        [file(csv([['1', 'a@x.example', '', '', '']], 'code,email,gender,age'))],
-        400,
-        IMPORT_MESSAGES.wrongHeader,
-      ],
-      [
-        'unknown column',
-        [file(csv([['1', 'a@x.example', '', '', '']], 'codeSuffix,email,gender,age,remarks'))],
-        400,
-        IMPORT_MESSAGES.wrongHeader,
-      ],
-      ['header only', [file(`${HEADER}\r\n,,,,\r\n`)], 400, IMPORT_MESSAGES.empty],
-      ['empty file', [file('')], 400, IMPORT_MESSAGES.empty],
-      ['too many rows', [file(csv(bigRows))], 400, IMPORT_MESSAGES.tooManyRows],
-      [
-        'too big',
-        [file(Buffer.alloc(PARTICIPANT_IMPORT_LIMITS.maxBytes + 1, 'a'))],
-        413,
-        IMPORT_MESSAGES.tooBig,
-      ],
-      ['not UTF-8', [file(Buffer.from([0x63, 0xff, 0xfe, 0x0a]))], 400, IMPORT_MESSAGES.unreadable],
-      ['unclosed quote', [file(`${HEADER}\r\n1,"a@x.example,,,\r\n`)], 400, IMPORT_MESSAGES.unreadable],
-      [
-        'broken XLSX',
-        [file(Buffer.concat([Buffer.from('PK\x03\x04'), Buffer.alloc(100, 1)]), 'p.xlsx')],
-        400,
-        IMPORT_MESSAGES.unreadable,
-      ],
-      ['XLSX that unpacks too far', [file(bomb, 'bomb.xlsx')], 400, IMPORT_MESSAGES.unzippedTooBig],
-      ['no file', [{ name: 'previewDigest', value: 'x' }], 400, IMPORT_MESSAGES.noFile],
-    ];
-    for (const [name, parts, status, message] of cases) {
-      for (const step of ['preview', 'apply'] as const) {
-        const res = await upload(f.as.Admin, f.trialId, step, [
-          { name: 'previewDigest', value: 'x' },
-          ...parts,
-        ]);
-        expect(res.statusCode, `${name} ${step}: ${res.body}`).toBe(status);
-        expect(res.json(), `${name} ${step}`).toMatchObject({ message, displayToUser: true });
-      }
-    }
-    // More parts than an upload has (a second file, many fields): refused by the parser's limits, never a 5xx.
-    const content = csv([['1', 'a@x.example', '', '', '']]);
-    for (const parts of [
-      [file(content), file(content, 'second.csv')],
-      Array.from({ length: 8 }, (_, i): FormPart => ({ name: `f${i}`, value: 'x' })).concat(file(content)),
-    ]) {
-      const res = await upload(f.as.Admin, f.trialId, 'preview', parts);
-      expect(res.statusCode, res.body).toBeGreaterThanOrEqual(400);
-      expect(res.statusCode, res.body).toBeLessThan(500);
-    }
-    // Not multipart at all (a JSON body): the same "choose a file".
-    const json = await f.as.Admin.post(`/api/trials/${f.trialId}/participants/import/preview`, { file: 'x' });
-    expect(json.statusCode).toBe(400);
-    expect(json.json().message).toBe(IMPORT_MESSAGES.noFile);
-    expect(await participantsOf(f.trialId)).toEqual([]);
-  }, 60_000);
 
   it('row rules beyond the add call’s fields: extra cells, control characters, case-insensitive duplicates in the file', async () => {
     const f = await teamWithTrial();
