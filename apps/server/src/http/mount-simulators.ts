@@ -4,8 +4,10 @@
  * beside the simulated Fitbit: the same people through the Google Health
  * API), reached over real HTTP like the real services, so the whole product
  * works offline. The fake REDCap (/sim/redcap/api/, issue #25 item 3) has no
- * real-service switch — a trial names its REDCap's URL — so it is mounted only
- * where the control API is (development and tests), with its demo project.
+ * real-service switch — a trial names its REDCap's URL — so it comes with the
+ * demo: on a server that seeds it (SEED_DEMO, `npm start`'s default, so that
+ * a newcomer can try the REDCap section) and where the control API is
+ * (development and tests), with its demo project (decision 048).
  */
 import {
   dexcomSimulator,
@@ -63,7 +65,7 @@ export async function mountSimulators(app: FastifyInstance, ctx: AppContext) {
       control,
       onGrant: (grant) => registerSimulatorGrant(ctx.providers, 'dexcom', grant),
     });
-  if (control)
+  if (control || ctx.config.SEED_DEMO)
     await app.register(redcapSimulator, {
       prefix: REDCAP_SIM_PREFIX,
       control,

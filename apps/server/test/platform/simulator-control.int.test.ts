@@ -2,10 +2,22 @@
  * The simulators' control API can break every participant's link (exhaust
  * the rate limit, revoke tokens), so a default start (NODE_ENV=production)
  * does not mount it; development and test configurations, or
- * SIMULATOR_CONTROL=true, do. The fake REDCap is mounted only with it.
+ * SIMULATOR_CONTROL=true, do. The fake REDCap comes with the demo
+ * (SEED_DEMO, on by default) or the control API, never on a server that
+ * seeds no demo and has no control API (decision 048).
  */
+import { REDCAP_DEMO_TOKEN } from '@trialwear/simulators';
 import { describe, expect, it } from 'vitest';
-import { createTestApp } from '../support/test-app.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+
+/** The fake REDCap's answer to "export project information" with the demo project's token. */
+const redcapProject = (t: TestApp) =>
+  t.app.inject({
+    method: 'POST',
+    url: '/sim/redcap/api/',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({ token: REDCAP_DEMO_TOKEN, content: 'project', format: 'json' }).toString(),
+  });
 
 const CONTROL_CALLS = [
   '/sim/dexcom/_control/exhaust-rate-limit',
@@ -32,9 +44,22 @@ describe('simulator control API', () => {
       const google = await t.app.inject({ method: 'GET', url: '/sim/google-health/o/oauth2/v2/auth' });
       expect(google.statusCode).toBe(200);
       expect(google.body).toContain('Missing required parameter: client_id');
-      // The fake REDCap (decision 048) is a test and development tool only: not even its API is served.
-      const redcap = await t.app.inject({ method: 'POST', url: '/sim/redcap/api/', payload: {} });
-      expect(redcap.statusCode).toBe(404);
+      // The demo's fake REDCap (decision 048): its API with the demo project, a newcomer's to try.
+      const redcap = await redcapProject(t);
+      expect(redcap.statusCode, redcap.body).toBe(200);
+      expect(redcap.json()).toMatchObject({ project_title: 'TrialWear demo study' });
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('a server without the demo and without the control API serves no fake REDCap', async () => {
+    const t = await createTestApp({ env: { NODE_ENV: 'production', SEED_DEMO: 'false' } });
+    try {
+      expect((await redcapProject(t)).statusCode).toBe(404);
+      expect(
+        (await t.app.inject({ method: 'POST', url: CONTROL_CALLS.at(-1)!, payload: {} })).statusCode,
+      ).toBe(404);
     } finally {
       await t.close();
     }
