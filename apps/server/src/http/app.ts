@@ -76,8 +76,8 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   // Stdout in batches, at most FLUSH_MS late (log-stream.ts).
   const logStream = opts.logStream ?? stdout;
   // The line every request leaves holds only what the onResponse hook below puts in it (method,
-  // URL without secrets, address, status, time): it needs no redaction pass, which was about a
-  // tenth of the server's CPU spent per request outside the database on the trial page's list.
+  // URL without secrets, address, status, time): it needs no redaction pass (22 of the line's 30 µs,
+  // measured; decision 050). pino's `redact` stays on every other line.
   const requestLog = logStream && pino({ level: ctx.config.LOG_LEVEL }, logStream);
   const app = Fastify({
     logger: logStream

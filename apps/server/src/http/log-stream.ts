@@ -1,8 +1,10 @@
 /*
  * Where the server's log lines go unless a caller names a stream: stdout,
  * written in batches. Written one line at a time, every request cost a write
- * of its own (a trip through libuv's thread pool and a syscall): ~8 % of the
- * server's CPU on the trial page's list under load (bench/load, decision 050).
+ * of its own (a trip through libuv's thread pool, a syscall, a wake-up of
+ * whatever reads the pipe): the largest item in a profile of the server's own
+ * work per request on the trial page's list under load (bench/load, decision
+ * 050).
  * Lines now wait in pino's buffer until it holds BATCH_BYTES or FLUSH_MS has
  * passed, whichever comes first, so a quiet server still shows each line
  * within FLUSH_MS. What is buffered when the process exits (a signal's clean

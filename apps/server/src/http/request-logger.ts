@@ -1,9 +1,9 @@
 /*
  * `request.log` made only when a request logs something. Fastify gives every
  * request a pino child logger (bound to its request id); making one, with
- * the redaction paths applied to its bindings, was ~1.5 % of the server's CPU
- * per request outside the database on the trial page's list (bench/load,
- * decision 050), and most requests never log through it: the line every
+ * the redaction paths applied to its bindings, was ~1.5 % of a profile of
+ * the server under load on the trial page's list (bench/load, decision 050),
+ * and most requests never log through it: the line every
  * request leaves is written by the onResponse hook (app.ts). A request that
  * does log (an error, a refusal) gets the same child, made on first use.
  */
