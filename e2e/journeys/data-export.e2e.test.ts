@@ -8,11 +8,8 @@
  * completed; downloads the ZIP (the link opens a new tab; the test fetches
  * its address with the page's cookies) and unzips it: the CSV header and
  * every stored reading of the range are there. A second export is cancelled
- * while processing; both are deleted after the confirmation. A Parquet
- * export (issue #24) is chosen in the form, shown as such in the panel, and
- * its ZIP holds one Parquet file per metric whose rows the manifest counts
- * as the store holds them (the values are compared with the CSV's in
- * apps/server/test/data-export/archive-parquet.int.test.ts).
+ * while processing; both are deleted after the confirmation. The Parquet
+ * export: data-export-parquet.e2e.test.ts.
  *
  * The processing state is made observable honestly: the journey holds an
  * ACCESS EXCLUSIVE lock on export_fetch_coverage (only export jobs read it),
@@ -23,7 +20,6 @@
  * indeterminate bar ('Preparing the data'); the percent bar is covered by
  * the unit tests and the screenshots with fixtures.
  */
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -31,11 +27,11 @@ import { EXPORT_MESSAGES } from '@trialwear/contract';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newPage, screenshot, screenshotPath, signIn } from '../support/browser.js';
-import { consentFromEmail } from '../support/consent.js';
-import { storeFitbitMetrics, withDatabase } from '../support/database.js';
-import { csvLines, DATA_CSV_HEADER, metricCsv, zipBytes, zipNames, zipText } from '../support/export-zip.js';
+import { withDatabase } from '../support/database.js';
+import { exportJourneyWorld, isoDay } from '../support/export-journey.js';
+import { csvLines, DATA_CSV_HEADER, metricCsv, zipNames, zipText } from '../support/export-zip.js';
 import { waitForMail } from '../support/inbox.js';
-import { accessible, apiWrite } from '../support/page-checks.js';
+import { accessible } from '../support/page-checks.js';
 import { gone, shows } from '../support/wait.js';
 
 const TRIAL_NUMBER = 'EXP-E2E';
@@ -44,7 +40,6 @@ const EMAILS = ['exp-e2e-1@participants.trialwear.local', 'exp-e2e-2@participant
 const METRICS = ['steps', 'calories'] as const;
 const FILE = 'export-journey';
 const CANCEL_FILE = 'export-journey-cancelled';
-const PARQUET_FILE = 'export-journey-parquet';
 async function shot(page: Page, name: string) {
   await screenshot(page, `data-export-${name}`);
 }
@@ -58,8 +53,6 @@ const describedBy = (field: Locator) =>
       .join(' | '),
   );
 
-const isoDay = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
-
 describe('batch data export', () => {
   let browser: Browser;
   let restoreMetrics: (() => Promise<unknown>) | undefined;
@@ -72,46 +65,17 @@ describe('batch data export', () => {
 
   beforeAll(async () => {
     browser = await launchBrowser();
-    const admin = await newPage(browser);
-    await signIn(admin.page, 'admin');
     // The journey's own trial, the coordinator on it, two participants who link a Fitbit.
-    const { trialId } = await apiWrite<{ trialId: number }>(admin.page, 'POST', '/api/userTrials', {
-      trialNumber: TRIAL_NUMBER,
-      trialName: TRIAL_NAME,
-      trialNotes: 'Created by the data export journey',
+    const world = await exportJourneyWorld(browser, {
+      number: TRIAL_NUMBER,
+      name: TRIAL_NAME,
+      emails: EMAILS,
+      metrics: METRICS,
     });
-    await apiWrite(admin.page, 'POST', '/api/trialUsers', {
-      trialId,
-      userEmail: 'coordinator@demo.trialwear.local',
-    });
-    for (const [i, email] of EMAILS.entries()) {
-      const p = await apiWrite<{ participantId: number; participant_code: string }>(
-        admin.page,
-        'POST',
-        '/api/trialParticipants',
-        { trialId, email, gender: 'None', age: '40', notes: '', codeSuffix: `00${i + 1}` },
-      );
-      participantIds.push(p.participantId);
-      codes.push(p.participant_code);
-      await apiWrite(
-        admin.page,
-        'POST',
-        `/api/participantDevices/${p.participantId}/fitbit/consentRequest`,
-        {},
-      );
-      const participant = await consentFromEmail(browser, email, 'Allow');
-      await shows(
-        participant.page.getByText('Your Fitbit is now connected to your study. You may close this page.'),
-      );
-      await participant.context.close();
-    }
-    await admin.context.close();
-
-    // The demo team stores steps and calories of its Fitbit tracker (what the metrics manager and
-    // the retention page set); what it had before is put back afterwards.
-    const stored = await storeFitbitMetrics(METRICS);
-    deviceName = stored.deviceName;
-    restoreMetrics = stored.restore;
+    participantIds.push(...world.participantIds);
+    codes.push(...world.codes);
+    deviceName = world.deviceName;
+    restoreMetrics = world.restore;
   }, 180_000);
 
   afterAll(async () => {
@@ -401,92 +365,4 @@ describe('batch data export', () => {
     }
     await context.close();
   }, 420_000);
-  it('a Parquet export: chosen in the form, named in the panel, one Parquet file per metric in the ZIP', async () => {
-    const { page, context } = await newPage(browser);
-    await signIn(page, 'coordinator');
-    await page.goto('/DataExport');
-    await shows(page.getByRole('heading', { name: 'Batch Data Export' }));
-    await page.getByRole('textbox', { name: 'Trial', exact: true }).click();
-    await page.getByRole('option', { name: `#${TRIAL_NUMBER} - ${TRIAL_NAME}` }).click();
-    await page.getByRole('textbox', { name: 'Device', exact: true }).click();
-    await page.getByRole('option', { name: deviceName, exact: true }).click();
-    await page.getByRole('button', { name: 'Select all participants' }).click();
-    const metrics = page.getByRole('group', { name: 'Metrics' });
-    await metrics.getByRole('checkbox', { name: 'Steps', exact: true }).check();
-    await metrics.getByRole('checkbox', { name: 'Calories burned (kcal)' }).check();
-    const from = isoDay(6);
-    const to = isoDay(2);
-    await page.getByLabel(/^Start date/).fill(from);
-    await page.getByLabel(/^End date/).fill(to);
-    await page.getByRole('textbox', { name: 'File name', exact: true }).fill(PARQUET_FILE);
-    // CSV is the default; Parquet makes the export mode moot (one file per metric) and says so.
-    const formats = page.getByRole('radiogroup', { name: 'File format' });
-    expect(await formats.getByRole('radio', { name: /^CSV/ }).isChecked()).toBe(true);
-    await formats.getByRole('radio', { name: /^Parquet/ }).check();
-    await shows(page.getByText('Parquet exports are one file per metric.'));
-    expect(await page.getByRole('radio', { name: /Single tab/ }).isDisabled()).toBe(true);
-    await page.getByRole('radiogroup', { name: 'File format' }).scrollIntoViewIfNeeded();
-    await shot(page, 'parquet-form');
-    await accessible(page, 'the form with Parquet chosen');
-
-    await page.getByRole('button', { name: 'Export', exact: true }).click();
-    const success = page.getByRole('dialog', { name: EXPORT_MESSAGES.successTitle });
-    await success.getByRole('button', { name: 'OK' }).click();
-    const row = page.getByRole('table', { name: 'Export jobs' }).locator('tbody tr', {
-      hasText: `${PARQUET_FILE}.zip`,
-    });
-    await shows(row);
-    await shows(row.getByText('2 metrics: Steps, Calories burned (Parquet, one file per metric)'));
-    await expect
-      .poll(() => row.locator('[data-job-status]').getAttribute('data-job-status'), {
-        timeout: 90_000,
-        interval: 500,
-      })
-      .toBe('completed');
-    await page
-      .getByRole('region', { name: 'Export jobs' })
-      .screenshot({ path: screenshotPath('data-export-parquet-panel') });
-
-    const href = (await row
-      .getByRole('link', { name: `Download ${PARQUET_FILE}.zip` })
-      .getAttribute('href'))!;
-    const res = await page.request.get(href);
-    expect(res.status()).toBe(200);
-    const zipPath = path.join(tmp, `${PARQUET_FILE}.zip`);
-    fs.writeFileSync(zipPath, await res.body());
-    expect(zipNames(zipPath)).toEqual(
-      [...METRICS]
-        .sort()
-        .map((m) => `${m}.parquet`)
-        .concat(['data_dictionary.csv', 'manifest.json']),
-    );
-    const manifest = JSON.parse(zipText(zipPath, 'manifest.json'));
-    expect(manifest.export.format).toBe('parquet');
-    const stored = await withDatabase(async (db) => {
-      const { rows } = await db.query<{ metric_key: string; n: string }>(
-        `SELECT metric_key, count(*) AS n FROM device_readings
-         WHERE participant_id = ANY($1) AND metric_key = ANY($2) AND local_date BETWEEN $3 AND $4
-         GROUP BY 1`,
-        [participantIds, METRICS, from, to],
-      );
-      return new Map(rows.map((r) => [r.metric_key, Number(r.n)]));
-    });
-    for (const metric of METRICS) {
-      const name = `${metric}.parquet`;
-      const bytes = zipBytes(zipPath, name);
-      // A Parquet file begins and ends with its magic number; the manifest holds its rows and hash.
-      expect(bytes.subarray(0, 4).toString('latin1')).toBe('PAR1');
-      expect(bytes.subarray(-4).toString('latin1')).toBe('PAR1');
-      const entry = manifest.files.find((f: { name: string }) => f.name === name);
-      expect(entry.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
-      expect(stored.get(metric), `stored ${metric} readings`).toBeGreaterThan(0);
-      expect(entry.rows).toBe(stored.get(metric));
-    }
-
-    await row.getByRole('button', { name: `Delete ${PARQUET_FILE}.zip` }).click();
-    const confirm = page.getByRole('dialog', { name: EXPORT_MESSAGES.deleteTitle });
-    await confirm.getByRole('button', { name: 'Delete', exact: true }).click();
-    await gone(row);
-    await context.close();
-  }, 240_000);
 });

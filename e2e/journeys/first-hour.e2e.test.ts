@@ -14,12 +14,12 @@ import { kgToLb } from '@trialwear/contract';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newPage, screenshot, screenshotPath, signIn } from '../support/browser.js';
+import { isoDay } from '../support/export-journey.js';
 import { csvLines, metricCsv, zipNames } from '../support/export-zip.js';
 import { shows } from '../support/wait.js';
 
 const TRIAL = 'Cardiometabolic Home Monitoring';
 const FILE = 'first-hour-weight';
-const isoDay = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
 
 describe('the first hour: every device, and an export with data, with no configuration', () => {
   let browser: Browser;
