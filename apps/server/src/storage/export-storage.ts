@@ -8,12 +8,9 @@
  *   the key) leaves nothing under the key, and the next writer for the same
  *   key removes a crashed attempt's temporary files;
  * - S3-compatible object storage when EXPORT_S3_BUCKET is set, so several
- *   servers and workers share the files: a streamed multipart upload
- *   (@aws-sdk/lib-storage), which S3 makes visible only on completion;
- *   abort() fails the upload, which aborts the multipart upload.
+ *   servers and workers share the files (s3-export-storage.ts).
  *
- * Keys are relative names such as `exports/42.zip`: letters, digits, `._-`
- * and `/`, no `..`.
+ * Keys are relative names such as `exports/42.zip` (export-key.ts).
  *
  * A writer that dies (kill -9, a crash) leaves an unfinished write behind: a
  * temporary file, or an incomplete multipart upload that S3 keeps (and bills)
@@ -24,22 +21,14 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { type Readable, Transform } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import {
-  AbortMultipartUploadCommand,
-  DeleteObjectCommand,
-  GetObjectCommand,
-  ListMultipartUploadsCommand,
-  NoSuchKey,
-  NoSuchUpload,
-  NotFound,
-  S3Client,
-  type S3ClientConfig,
-} from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
 import type { Config } from '../config.js';
+import { checkExportKey, TEMP_SUFFIX } from './export-key.js';
 import { makeDirectory } from './make-directory.js';
+import { createS3ExportStorage } from './s3-export-storage.js';
+
+export { checkExportKey } from './export-key.js';
+export { createS3ExportStorage, type S3ExportStorageOptions } from './s3-export-storage.js';
 
 export interface ExportWriter {
   stream: NodeJS.WritableStream;
@@ -70,15 +59,6 @@ export interface ExportStorage {
   listUnfinished(): Promise<UnfinishedWrite[]>;
   /** Removes it (already gone: not an error). */
   removeUnfinished(write: UnfinishedWrite): Promise<void>;
-}
-
-const KEY = /^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/;
-const TEMP_SUFFIX = '.partial';
-
-export function checkExportKey(key: string): string {
-  if (!KEY.test(key) || key.split('/').some((s) => s === '.' || s === '..') || key.endsWith(TEMP_SUFFIX))
-    throw new Error(`invalid export storage key: ${JSON.stringify(key)}`);
-  return key;
 }
 
 export function createExportStorage(config: Config): ExportStorage {
@@ -213,128 +193,4 @@ async function filesUnder(root: string, at = ''): Promise<string[]> {
     else if (e.isFile()) files.push(rel);
   }
   return files;
-}
-
-// --- S3 --------------------------------------------------------------------
-
-export interface S3ExportStorageOptions {
-  bucket: string;
-  /** Prepended to every key, e.g. 'trialwear/'. */
-  prefix?: string;
-  client: S3ClientConfig;
-  /** Multipart part size (≥ 5 MiB) and parts in flight: the writer buffers at most their product. */
-  partSize?: number;
-  queueSize?: number;
-}
-
-export function createS3ExportStorage(opts: S3ExportStorageOptions): ExportStorage {
-  const client = new S3Client({
-    // Checksums only where S3 requires them: a streamed body then needs no
-    // aws-chunked trailer, which S3-compatible stores do not all accept.
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-    ...opts.client,
-  });
-  const objectKey = (key: string) => `${opts.prefix ?? ''}${checkExportKey(key)}`;
-  return {
-    async createWriter(key) {
-      let size = 0;
-      // What the archive writes is the upload's body; counting on the way gives the size without a HEAD.
-      const stream = new Transform({
-        highWaterMark: 1024 * 1024,
-        transform(chunk: Buffer, _enc, cb) {
-          size += chunk.length;
-          cb(null, chunk);
-        },
-      });
-      const upload = new Upload({
-        client,
-        params: { Bucket: opts.bucket, Key: objectKey(key), Body: stream, ContentType: 'application/zip' },
-        partSize: opts.partSize ?? 8 * 1024 * 1024,
-        queueSize: opts.queueSize ?? 2,
-        leavePartsOnError: false,
-      });
-      let state: 'open' | 'committed' | 'aborted' = 'open';
-      const done = upload.done();
-      // An upload failing on its own (the store unreachable) fails the writer's stream, so the archive stops.
-      done.catch((err) => {
-        if (state === 'open') stream.destroy(err);
-      });
-      return {
-        stream,
-        async commit() {
-          if (state !== 'open') throw new Error(`export writer already ${state}`);
-          if (!stream.writableEnded) stream.end();
-          await done;
-          state = 'committed';
-          return { size };
-        },
-        async abort() {
-          if (state !== 'open') return;
-          state = 'aborted';
-          // A failing body fails the upload, which then aborts the multipart upload (if one was started).
-          const reason = new Error('export aborted');
-          stream.destroy(reason);
-          await done.catch(() => {});
-        },
-      };
-    },
-    async open(key) {
-      try {
-        // GetObject answers the length with the body: one request, and no race between a HEAD and the GET.
-        const r = await client.send(new GetObjectCommand({ Bucket: opts.bucket, Key: objectKey(key) }));
-        if (!r.Body) return null;
-        return { stream: r.Body as Readable, size: Number(r.ContentLength ?? 0) };
-      } catch (err) {
-        if (err instanceof NoSuchKey || err instanceof NotFound) return null;
-        if ((err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404)
-          return null;
-        throw err;
-      }
-    },
-    async remove(key) {
-      await client.send(new DeleteObjectCommand({ Bucket: opts.bucket, Key: objectKey(key) }));
-    },
-    async listUnfinished() {
-      const prefix = opts.prefix ?? '';
-      const found: UnfinishedWrite[] = [];
-      let keyMarker: string | undefined;
-      let uploadIdMarker: string | undefined;
-      for (;;) {
-        const page = await client.send(
-          new ListMultipartUploadsCommand({
-            Bucket: opts.bucket,
-            Prefix: prefix,
-            KeyMarker: keyMarker,
-            UploadIdMarker: uploadIdMarker,
-          }),
-        );
-        for (const u of page.Uploads ?? []) {
-          if (!u.Key?.startsWith(prefix) || !u.UploadId || !u.Initiated) continue;
-          // The parts' sizes would take a ListParts per upload: counted as uploads only.
-          found.push({ key: u.Key.slice(prefix.length), ref: u.UploadId, since: u.Initiated, bytes: null });
-        }
-        if (!page.IsTruncated) break;
-        keyMarker = page.NextKeyMarker;
-        uploadIdMarker = page.NextUploadIdMarker;
-      }
-      return found;
-    },
-    async removeUnfinished(write) {
-      try {
-        await client.send(
-          new AbortMultipartUploadCommand({
-            Bucket: opts.bucket,
-            Key: objectKey(write.key),
-            UploadId: write.ref,
-          }),
-        );
-      } catch (err) {
-        // Completed or aborted meanwhile.
-        if (err instanceof NoSuchUpload) return;
-        if ((err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return;
-        throw err;
-      }
-    },
-  };
 }

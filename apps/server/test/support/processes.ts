@@ -23,10 +23,16 @@ export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)
  * hundred in the suite).
  */
 export function serverArgv(entry: 'main' | 'worker' | 'cli/main'): string[] {
+  const { flags, file } = serverModule(entry);
+  return [...flags, file];
+}
+
+/** One of the server's modules (e.g. `http/app`) as serverArgv runs it: its file and node's flags for it. */
+export function serverModule(module: string): { flags: string[]; file: string } {
   serverBuilt ??= !isStale(builds.server.output, builds.server.sources, repoRoot);
   return serverBuilt
-    ? [`apps/server/dist/${entry}.js`]
-    : ['--conditions=source', '--import', 'tsx', `apps/server/src/${entry}.ts`];
+    ? { flags: [], file: `apps/server/dist/${module}.js` }
+    : { flags: ['--conditions=source', '--import', 'tsx'], file: `apps/server/src/${module}.ts` };
 }
 // Decided once per test file: a build or an edit during a run does not switch halfway.
 let serverBuilt: boolean | undefined;

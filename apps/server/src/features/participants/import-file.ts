@@ -17,7 +17,6 @@ import {
   PARTICIPANT_IMPORT_LIMITS,
 } from '@trialwear/contract';
 import { parse } from 'csv-parse/sync';
-import ExcelJS from 'exceljs';
 import yauzl from 'yauzl';
 
 /** The file as a whole cannot be read: nothing is previewed or created. */
@@ -108,6 +107,7 @@ function csvRecords(bytes: Buffer): RawRecord[] {
 
 async function xlsxRecords(bytes: Buffer, maxUnzippedBytes: number): Promise<RawRecord[]> {
   await checkUnzippedSize(bytes, maxUnzippedBytes);
+  const { default: ExcelJS } = await import('exceljs'); // loaded on first use: a third of the server's start-up
   const workbook = new ExcelJS.Workbook();
   try {
     await workbook.xlsx.load(bytes as unknown as ArrayBuffer);

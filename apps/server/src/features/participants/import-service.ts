@@ -23,7 +23,6 @@ import {
   INPUT_MESSAGES,
   PARTICIPANT_IMPORT_COLUMNS,
 } from '@trialwear/contract';
-import ExcelJS from 'exceljs';
 import { AppError } from '../../access/errors.js';
 import { type Actor, teamScope } from '../../access/index.js';
 import type { AppContext } from '../../app-context.js';
@@ -211,6 +210,8 @@ export async function importTemplate(ctx: AppContext, actor: Actor, trialId: num
       contentType: 'text/csv; charset=utf-8',
       body: Buffer.from(`${PARTICIPANT_IMPORT_COLUMNS.join(',')}\r\n`),
     };
+  // exceljs is loaded on first use, not with the server (it was a third of the server's start-up).
+  const { default: ExcelJS } = await import('exceljs');
   const workbook = new ExcelJS.Workbook();
   const sheet = workbook.addWorksheet('Participants');
   sheet.addRow([...PARTICIPANT_IMPORT_COLUMNS]);
