@@ -2,14 +2,17 @@
  * An export in real worker processes (`npm run worker`), woken through
  * pg-boss by the request: the worker is killed (SIGKILL) in the middle of
  * the job. No file is visible then; a new worker takes the job over once its
- * lease has run out (the minute sweep wakes it) and exactly one valid ZIP
+ * lease has run out (the sweep wakes it) and exactly one valid ZIP
  * results, holding every stored reading of the range once. Real time
  * throughout (child processes cannot share a test clock).
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportStorage, storageKeyOf } from '../../src/features/data-export/service.js';
+import { dataExportSweep } from '../../src/jobs/data-export/job.js';
+import { enqueue } from '../../src/jobs/job-definition.js';
 import { type TeamFixture, teamWithRoles } from '../support/fixtures.js';
 import { linkParticipant, trialWithParticipants } from '../support/linked-participant.js';
 import { startWorker } from '../support/processes.js';
@@ -97,7 +100,22 @@ describe('an export whose worker is killed mid-job', () => {
 
       second = startWorker(t, env);
       const out = second;
-      // The lease runs out (15 s), the minute sweep wakes the job, the new worker takes it over.
+      // The lease runs out (15 s); the sweep wakes the job and the new worker takes it over. The
+      // sweep runs every minute (its cron): run once as soon as the lease has run out, the test does
+      // not wait up to a minute for the cron's turn.
+      await until(
+        async () => {
+          const { lease_expires_at: lease } = await row();
+          return lease !== null && new Date(lease).getTime() < Date.now();
+        },
+        () => `the lease to run out; job ${JSON.stringify(killed)}`,
+        60_000,
+      );
+      // …which the workers scheduled every minute.
+      const { rows: crons } = await sql<{ cron: string }>`
+        SELECT cron FROM pgboss.schedule WHERE name = ${dataExportSweep.name}`.execute(t.ctx.db);
+      expect(crons).toEqual([{ cron: '* * * * *' }]);
+      await enqueue(t.ctx.boss!, dataExportSweep, {});
       await until(
         async () => (await row()).status === 'completed',
         () => `completion; job ${JSON.stringify(killed)}\n${out.output()}`,
