@@ -221,12 +221,11 @@ const windowedList = (db: Db, shape: ListShape, q: ListParams) => {
 /**
  * Text keys sort as the table sorted them in the browser: case-insensitive,
  * runs of digits by their value (TanStack's alphanumeric sort: B2-9 before
- * B2-10), in code-point order ("C") whatever the database's collation.
+ * B2-10), in code-point order ("C") whatever the database's collation. The
+ * key is migration 028's natural_sort_key, written exactly as its indexes
+ * are, so a page sorted by Code or Email reads those indexes in order.
  */
-const naturalKey = (text: RawBuilder<unknown>) => sql`coalesce((
-  SELECT string_agg(CASE WHEN r.m[1] ~ '^[0-9]' THEN lpad(r.m[1], 30, '0') ELSE r.m[1] END, '' ORDER BY r.n)
-  FROM regexp_matches(lower(${text}), '[0-9]+|[^0-9]+', 'g') WITH ORDINALITY AS r(m, n)
-), '') COLLATE "C"`;
+const naturalKey = (text: RawBuilder<unknown>) => sql`natural_sort_key(${text}) COLLATE "C"`;
 
 /** The Authorized Devices cell's text from the `d` aggregate. */
 const brandsText = sql`coalesce(d.brands, '')`;
