@@ -7,18 +7,7 @@
  * sorting and the page size too where the server offers them; a selection
  * then holds rows of every page seen (decision 040).
  */
-import {
-  Alert,
-  Button,
-  Checkbox,
-  Group,
-  Menu,
-  Pagination,
-  Select,
-  Table,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Alert, Checkbox, Group, Pagination, Select, Table, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import {
   type ColumnDef,
@@ -34,7 +23,7 @@ import {
 } from '@tanstack/react-table';
 import { TABLE } from '@trialwear/contract';
 import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
-import { type ExportColumn, exportRows } from './export-table';
+import { ColumnsMenu, ExportMenu, type TableExport } from './table-menus';
 import { loadHiddenColumns, loadTableState, saveHiddenColumns, saveTableState } from './table-state';
 import { useOverflows } from './use-overflows';
 
@@ -59,8 +48,7 @@ export interface DataTableProps<T> {
   selection?: { max?: number; onChange: (rows: T[]) => void };
   /** Column ids the user may hide (remembered in localStorage). */
   hideableColumns?: Array<{ id: string; label: string }>;
-  /** `rows`: in server mode, every row matching the filter in the table's order (the export's rows). */
-  exportAs?: { fileBase: string; columns: ExportColumn[]; rows?: () => Promise<T[]> };
+  exportAs?: TableExport<T>;
   toolbar?: ReactNode;
   label: string;
   /**
@@ -253,57 +241,9 @@ export function DataTable<T>(props: DataTableProps<T>) {
         </Group>
         <Group gap="xs">
           {props.hideableColumns && (
-            <Menu closeOnItemClick={false} shadow="md">
-              <Menu.Target>
-                <Button variant="default" size="xs">
-                  Columns
-                </Button>
-              </Menu.Target>
-              <Menu.Dropdown>
-                {props.hideableColumns.map((c) => (
-                  <Menu.Item key={c.id}>
-                    <Checkbox
-                      label={c.label}
-                      checked={table.getColumn(c.id)?.getIsVisible() ?? true}
-                      onChange={(e) => toggleColumn(c.id, e.currentTarget.checked)}
-                    />
-                  </Menu.Item>
-                ))}
-              </Menu.Dropdown>
-            </Menu>
+            <ColumnsMenu table={table} columns={props.hideableColumns} onToggle={toggleColumn} />
           )}
-          {props.exportAs && (
-            <Menu shadow="md">
-              <Menu.Target>
-                <Button variant="default" size="xs">
-                  Export
-                </Button>
-              </Menu.Target>
-              <Menu.Dropdown>
-                {(['csv', 'xlsx'] as const).map((format) => (
-                  <Menu.Item
-                    key={format}
-                    onClick={async () => {
-                      const { fileBase, columns: exported, rows: fetchRows } = props.exportAs!;
-                      // Every matching row, not only this page: the server's in server mode.
-                      const rows =
-                        server && fetchRows
-                          ? await fetchRows()
-                          : table.getSortedRowModel().rows.map((r) => r.original);
-                      exportRows(
-                        format,
-                        fileBase,
-                        exported.filter((c) => !c.id || table.getColumn(c.id)?.getIsVisible() !== false),
-                        rows,
-                      );
-                    }}
-                  >
-                    Export as {format.toUpperCase()}
-                  </Menu.Item>
-                ))}
-              </Menu.Dropdown>
-            </Menu>
-          )}
+          {props.exportAs && <ExportMenu table={table} exportAs={props.exportAs} serverMode={!!server} />}
         </Group>
       </Group>
       {selectionNote && (
