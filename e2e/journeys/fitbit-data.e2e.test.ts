@@ -8,12 +8,13 @@
  * Ctrl+Shift+Q reaches /ParticipantRaw for a Sys_Admin only.
  */
 import { kgToLb } from '@trialwear/contract';
-import { fitbitDay, fitbitUserId } from '@trialwear/simulators';
+import { fitbitDay } from '@trialwear/simulators';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newPage, screenshot, signIn } from '../support/browser.js';
-import { consentFromEmail, openManageParticipant } from '../support/consent.js';
+import { openManageParticipant } from '../support/consent.js';
 import { enqueueSync, storeFitbitMetrics, withDatabase } from '../support/database.js';
+import { type FitbitJourneyWorld, fitbitJourneyWorld } from '../support/fitbit-journey.js';
 import { accessible } from '../support/page-checks.js';
 import { tablePairs } from '../support/tables.js';
 import { shows } from '../support/wait.js';
@@ -25,58 +26,22 @@ const tileOrder = (page: Page) =>
 
 describe('Fitbit data pages', () => {
   let browser: Browser;
-  let staff: Awaited<ReturnType<typeof newPage>>;
+  let staff: FitbitJourneyWorld['staff'];
   let pid: number;
   let user: string;
   /** The data page's navigation state (participant and trial), for the Viewer's visit. */
   let navState: unknown;
+  let openPage: FitbitJourneyWorld['openPage'];
+  let navigate: FitbitJourneyWorld['navigate'];
 
   beforeAll(async () => {
     browser = await launchBrowser();
-    staff = await newPage(browser);
-    await signIn(staff.page, 'admin');
-    await openManageParticipant(staff.page, CODE, TRIAL);
-    await staff.page.getByRole('button', { name: 'Request Authorization for Fitbit' }).click();
-    await shows(staff.page.getByText('The consent link was emailed to the participant.'));
-    const participant = await consentFromEmail(
-      browser,
-      `${CODE.toLowerCase()}@participants.trialwear.local`,
-      'Allow',
-    );
-    await shows(
-      participant.page.getByText('Your Fitbit is now connected to your study. You may close this page.'),
-    );
-    await participant.context.close();
-    await staff.page.reload();
-    await shows(staff.page.getByText(/^Fitbit · Authorized on /));
-    await screenshot(staff.page, 'fitbit-data-linked-card');
-    await shows(staff.page.getByRole('button', { name: 'Steps' }));
-    await staff.page.getByRole('button', { name: 'Steps' }).click();
-    await staff.page.waitForURL('**/FitbitParticipantDataPage**');
-    const idText = await staff.page.getByText(/^Participant ID: \d+$/).textContent();
-    pid = Number(idText!.replace(/\D/g, ''));
-    user = fitbitUserId(`TRIALWEARSIM:${pid}`);
-    navState = await staff.page.evaluate(() => (history.state as { usr: unknown }).usr);
-    await staff.page.close();
+    ({ staff, pid, user, navState, openPage, navigate } = await fitbitJourneyWorld(browser, {
+      trial: TRIAL,
+      code: CODE,
+    }));
   });
 
-  /**
-   * A new tab of the Admin's session at a page of the app reached as the data page's links do,
-   * with its navigation state (participant and trial): each test starts from its own page.
-   */
-  async function openPage(pathAndSearch = '/FitbitParticipantDataPage') {
-    const page = await staff.context.newPage();
-    await page.goto('/');
-    await shows(page.getByRole('heading', { name: 'Dashboard' }));
-    await page.evaluate(
-      ({ usr, to }) => {
-        history.pushState({ usr, key: 'test', idx: 1 }, '', to);
-        dispatchEvent(new PopStateEvent('popstate', { state: history.state }));
-      },
-      { usr: navState, to: pathAndSearch },
-    );
-    return page;
-  }
   afterAll(async () => {
     await staff?.context.close();
     await browser?.close();
@@ -233,10 +198,7 @@ describe('Fitbit data pages', () => {
     await screenshot(page, 'fitbit-overview-page');
     await accessible(page, 'the overview page');
 
-    await page.evaluate((usr) => {
-      history.pushState({ usr, key: 'form', idx: 3 }, '', '/FitbitParticipantDataForm');
-      dispatchEvent(new PopStateEvent('popstate', { state: history.state }));
-    }, navState);
+    await navigate(page, '/FitbitParticipantDataForm');
     await shows(page.getByRole('form', { name: 'Tracker data query' }));
     await page.getByRole('textbox', { name: 'Category' }).click();
     await page.getByRole('option', { name: 'Sleep' }).click();
@@ -339,14 +301,7 @@ describe('Fitbit data pages', () => {
     const viewer = await newPage(browser);
     await signIn(viewer.page, 'viewer');
     // The page's navigation state as the data page had it (a Viewer reaches it from the trial's overview).
-    await viewer.page.evaluate((usr) => {
-      history.pushState(
-        { usr, key: 'viewer', idx: 1 },
-        '',
-        '/FitbitParticipantDataPage?subject=steps&period=7d',
-      );
-      dispatchEvent(new PopStateEvent('popstate', { state: history.state }));
-    }, navState);
+    await navigate(viewer.page, '/FitbitParticipantDataPage?subject=steps&period=7d');
     const rows = await tablePairs(viewer.page, 'Steps table', 7);
     expect(rows).toHaveLength(7);
     for (const [date, text] of rows)
@@ -405,14 +360,7 @@ describe('Fitbit data pages', () => {
         dataCalls.push(decodeURIComponent(r.url()));
     };
     page.on('request', count);
-    const open = (search: string) =>
-      page.evaluate(
-        ({ state, search }) => {
-          history.pushState({ usr: state, key: search, idx: 3 }, '', `/FitbitParticipantDataPage${search}`);
-          dispatchEvent(new PopStateEvent('popstate', { state: history.state }));
-        },
-        { state: navState, search },
-      );
+    const open = (search: string) => navigate(page, `/FitbitParticipantDataPage${search}`);
     await open('?category=body&period=1y&subject=weight');
     const weights = await tablePairs(page, 'Weight table', 365);
     expect(weights.length).toBeGreaterThanOrEqual(365);
