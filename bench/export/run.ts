@@ -39,15 +39,15 @@
  *   BENCH_CASES=parquet,baseline …                           # leave the CSV writer out
  *   BENCH_PARTS=download npx tsx --conditions=source bench/export/run.ts   # the download alone
  */
-import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { addDays } from '@trialwear/zone';
-import { createDirectoryExportStorage } from '../../apps/server/src/storage/export-storage.js';
 import { cpuMs, postmasterPid } from '../support/cpu.js';
 import { root } from '../support/processes.js';
 import { readingsDatabase } from '../support/readings-db.js';
+import { downloadBench } from './download.js';
+import { fmt, median, run } from './timed-run.js';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
@@ -63,35 +63,11 @@ const OFFSET_MIN = -300;
 const FIRST_DAY = '2026-01-01';
 const FILL_DAYS = 5;
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const fmt = (n: number) => Math.round(n).toLocaleString('en');
-
-function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env) {
-  return new Promise<{ stdout: string; ms: number }>((resolve, reject) => {
-    const t0 = performance.now();
-    const child = spawn(cmd, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => {
-      stdout += c.toString();
-    });
-    child.stderr.on('data', (c: Buffer) => {
-      stderr = (stderr + c.toString()).slice(-5000);
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      const ms = performance.now() - t0;
-      if (code === 0) resolve({ stdout, ms });
-      else reject(new Error(`${cmd} exited with ${code}:\n${stderr}`));
-    });
-  });
-}
-
 async function main() {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-bench-export-'));
   try {
     if (PARTS.has('export')) await exportBench(work);
-    if (PARTS.has('download')) await downloadBench(work);
+    if (PARTS.has('download')) await downloadBench(work, { mb: DOWNLOAD_MB, rounds: DOWNLOAD_ROUNDS });
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }
@@ -346,93 +322,6 @@ async function exportBench(work: string) {
     }
   } finally {
     await bench.stop();
-  }
-}
-
-async function downloadBench(work: string) {
-  const dir = path.join(work, 'download');
-  const storage = createDirectoryExportStorage(dir);
-  const size = DOWNLOAD_MB * 1024 * 1024;
-  const writer = await storage.createWriter('exports/download.zip');
-  const block = Buffer.alloc(1024 * 1024);
-  for (let i = 0; i < DOWNLOAD_MB; i++) {
-    for (let j = 0; j < block.length; j += 4) block.writeUInt32LE((Math.random() * 2 ** 32) >>> 0, j);
-    if (!writer.stream.write(block)) await new Promise((r) => writer.stream.once('drain', r));
-  }
-  await writer.commit();
-  const file = path.join(dir, 'exports', 'download.zip');
-
-  const server = spawn(
-    process.execPath,
-    [...process.execArgv, path.join(root, 'bench/export/download-server.ts')],
-    {
-      cwd: root,
-      env: { ...process.env, BENCH_DOWNLOAD_DIR: dir },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  try {
-    const port = await new Promise<number>((resolve, reject) => {
-      let out = '';
-      server.stdout!.on('data', (c: Buffer) => {
-        out += c.toString();
-        const m = /listening (\d+)/.exec(out);
-        if (m) resolve(Number(m[1]));
-      });
-      server.on('exit', (code) => reject(new Error(`download server exited with ${code}`)));
-    });
-    // Both read by a small program, as a person downloading or copying the file would: cat from
-    // disk, curl over HTTP (Node's own HTTP client reads at a third of curl's speed here).
-    const timed = async (cmd: string, args: string[], check: (stdout: string) => boolean) => {
-      const r = await run(cmd, args);
-      if (!check(r.stdout)) throw new Error(`${cmd}: ${r.stdout}`);
-      return r.ms;
-    };
-    const fromDisk = () =>
-      timed('bash', ['-c', `cat "${file}" | wc -c`], (out) => Number(out.trim()) === size);
-    const overHttp = () =>
-      timed(
-        'curl',
-        [
-          '-s',
-          '-o',
-          '/dev/null',
-          '-w',
-          '%{http_code} %{size_download}',
-          `http://127.0.0.1:${port}/download/download.zip`,
-        ],
-        (out) => out.trim() === `200 ${size}`,
-      );
-    // Cold: the file's pages dropped from the page cache before each read
-    // (GNU dd's nocache: posix_fadvise DONTNEED on this file only), so both
-    // read it from disk, as a download of a file written days ago does.
-    // Warm: both read it from the page cache (memory speed against TCP).
-    const evict = () => {
-      const r = spawnSync('dd', [`if=${file}`, 'iflag=nocache', 'count=0', 'status=none']);
-      if (r.status !== 0) throw new Error(`dd: ${r.stderr}`);
-    };
-    const mbps = (ms: number) => size / 1048576 / (ms / 1000);
-    for (const cache of ['cold', 'warm'] as const) {
-      const disk: number[] = [];
-      const web: number[] = [];
-      if (cache === 'warm') {
-        await fromDisk();
-        await overHttp();
-      }
-      for (let i = 0; i < DOWNLOAD_ROUNDS; i++) {
-        if (cache === 'cold') evict();
-        disk.push(await fromDisk());
-        if (cache === 'cold') evict();
-        web.push(await overHttp());
-      }
-      const ratio = mbps(median(web)) / mbps(median(disk));
-      console.log(
-        `download of ${DOWNLOAD_MB} MiB, page cache ${cache}, median of ${DOWNLOAD_ROUNDS}: disk ${mbps(median(disk)).toFixed(0)} MiB/s, HTTP ${mbps(median(web)).toFixed(0)} MiB/s: ${ratio.toFixed(2)}×${cache === 'cold' ? ` (target ≥ 0.8×: ${ratio >= 0.8 ? 'met' : 'MISSED'})` : ''}`,
-      );
-    }
-  } finally {
-    server.kill('SIGTERM');
-    if (server.exitCode === null) await new Promise((r) => server.once('exit', r));
   }
 }
 
