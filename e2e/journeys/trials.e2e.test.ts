@@ -97,6 +97,11 @@ describe('trials and participants', () => {
     // Hide a column and reload: it stays hidden.
     await page.getByRole('button', { name: 'Columns' }).click();
     await page.getByLabel('Notes').uncheck();
+    // The menu as it stays (its opening transition and the checkbox's run out first).
+    await page
+      .getByRole('menu')
+      .evaluate((el) => Promise.all(el.getAnimations({ subtree: true }).map((a) => a.finished)));
+    await screenshot(page, 'trial-page-columns-menu');
     await page.keyboard.press('Escape');
     expect(await participantsTable(page).getByRole('columnheader', { name: 'Notes' }).count()).toBe(0);
     await page.reload();
