@@ -45,6 +45,8 @@ interface Figures {
 /** Requests and latencies of one target, summed over its rounds. */
 class Tally {
   latencies: number[] = [];
+  /** Each round's requests per second (answered 2xx), for the spread between rounds. */
+  roundRps: number[] = [];
   seconds = 0;
   non2xx = 0;
   errors = 0;
@@ -99,12 +101,14 @@ async function load(
     if (status >= 200 && status < 300) tally.latencies.push(ms);
     else tally.non2xx += 1;
   });
+  const answeredBefore = tally?.latencies.length ?? 0;
   const result = await instance;
   // The server still works on what the stopped connections had asked for (up to one request a
   // connection, queued for the pool): let it finish, so that the next round starts on an idle
   // server; its CPU counts for this round (the tally's requests do not include these).
   if (cpu) await settle(cpu);
   if (tally) {
+    tally.roundRps.push((tally.latencies.length - answeredBefore) / result.duration);
     tally.seconds += result.duration;
     tally.errors += result.errors + result.timeouts;
   }
@@ -264,7 +268,14 @@ async function main() {
     // Real and the anchors take turns (ROUNDS rounds of DURATION/ROUNDS seconds each), so that a
     // change in the machine's load during the run weighs on all alike. The anchors (bare-server.mjs):
     // the same SQL as the route (the session lookup, then the page), and the page query alone.
-    const rows: Array<{ label: string; page: boolean; real: Figures; sameSql: Figures; bare: Figures }> = [];
+    const rows: Array<{
+      label: string;
+      page: boolean;
+      real: Figures;
+      sameSql: Figures;
+      bare: Figures;
+      roundRatios: number[];
+    }> = [];
     for (const { n, pageSize, query } of CASES) {
       const bareBase = `http://127.0.0.1:${barePort}`;
       const targets = [
@@ -291,7 +302,17 @@ async function main() {
         for (const [i, t] of targets.entries())
           await load(t.url, t.cookies, DURATION / ROUNDS, tallies[i], { nodePid: t.pid, pgPid });
       const [real, sameSql, bareOnly] = tallies.map((t) => t.figures());
-      rows.push({ label, page: Boolean(pageSize), real: real!, sameSql: sameSql!, bare: bareOnly! });
+      // Each round's ratio (its real turn against the same round's same-SQL turn): the spread
+      // within one run, beside the run's ratio.
+      const roundRatios = tallies[0]!.roundRps.map((rps, r) => rps / tallies[1]!.roundRps[r]!);
+      rows.push({
+        label,
+        page: Boolean(pageSize),
+        real: real!,
+        sameSql: sameSql!,
+        bare: bareOnly!,
+        roundRatios,
+      });
     }
 
     const cpuFmt = (f: Figures) =>
@@ -316,7 +337,7 @@ async function main() {
       const target = r.page ? 0.9 : 0.5;
       const ratio = r.real.rps / r.sameSql.rps;
       console.log(
-        `  real / bare same SQL ${ratio.toFixed(2)}× (target ≥ ${target}×: ${ratio >= target ? 'met' : 'MISSED'}); by CPU per request ${(cpu(r.sameSql) / cpu(r.real)).toFixed(2)}×`,
+        `  real / bare same SQL ${ratio.toFixed(2)}× (target ≥ ${target}×: ${ratio >= target ? 'met' : 'MISSED'}); by CPU per request ${(cpu(r.sameSql) / cpu(r.real)).toFixed(2)}×; by round ${r.roundRatios.map((x) => `${x.toFixed(2)}×`).join(', ')}`,
       );
       // What the ratio would be on a machine running nothing else: the inverse ratio of CPU per request.
       console.log(
