@@ -16,10 +16,9 @@
  */
 import os from 'node:os';
 import Fastify from 'fastify';
-import type { CompiledQuery } from 'kysely';
-import type { Db } from '../apps/server/src/db/database.js';
 import { trialParticipantsJson } from '../apps/server/src/features/participants/repo.js';
 import { buildApp } from '../apps/server/src/http/app.js';
+import { explained, recordingDb } from '../apps/server/test/support/recorded-queries.js';
 import { benchRuntime, benchTeam, signedInCookie } from './support/bench-app.js';
 import { vacuumAnalyze } from './support/health-trial.js';
 
@@ -199,22 +198,11 @@ try {
   );
 
   // The plans (PostgreSQL's own time per page query), from the repository's compiled SQL.
-  const captured: CompiledQuery[] = [];
-  const capturing = new Proxy(db, {
-    get(target, key) {
-      const value = Reflect.get(target, key);
-      if (key === 'executeQuery')
-        return (q: CompiledQuery) => {
-          captured.push(q);
-          return target.executeQuery(q);
-        };
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  }) as Db;
+  const recorded = recordingDb(db);
   for (const c of CASES) {
     const q = Object.fromEntries(new URLSearchParams(c.query));
-    captured.length = 0;
-    await trialParticipantsJson(capturing, {
+    recorded.queries.length = 0;
+    await trialParticipantsJson(recorded.db, {
       scope: { teamId, trialUserId: null } as never,
       trialId,
       hidden: [],
@@ -223,12 +211,9 @@ try {
       sort: q.sort ? { by: q.sort as never, desc: q.order === 'desc' } : undefined,
       now: new Date().toISOString(),
     });
-    const query = captured[0]!;
-    // The same text and parameters, explained (the prepared-statement mark left out: EXPLAIN is not prepared).
-    const plan = await db.executeQuery<{ 'QUERY PLAN': string }>({
-      ...query,
-      sql: `EXPLAIN (ANALYZE, BUFFERS) ${query.sql.replace('/* prepared */', '')}`,
-    });
+    const plan = await db.executeQuery<{ 'QUERY PLAN': string }>(
+      explained(recorded.queries[0]!, 'ANALYZE, BUFFERS'),
+    );
     const lines = plan.rows.map((r) => r['QUERY PLAN']);
     console.log(`\nplan, ${c.label}: ${lines.at(-1)}`);
     if (process.env.BENCH_PLANS) console.log(lines.join('\n'));

@@ -9,12 +9,11 @@
  * planner takes an index whenever one gives the order. (That the order is the
  * table's: participants-window.int.test.ts.)
  */
-import type { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemScope } from '../../src/access/system.js';
-import type { Db } from '../../src/db/database.js';
 import { insertParticipants, trialParticipantsJson } from '../../src/features/participants/repo.js';
 import { type TeamFixture, teamWithRoles } from '../support/fixtures.js';
+import { explained, recordingDb } from '../support/recorded-queries.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 describe("a page sorted by a text column reads the column's index", () => {
@@ -44,19 +43,8 @@ describe("a page sorted by a text column reads the column's index", () => {
 
   /** The plan of the page query the repository runs for this sort. */
   async function planOf(by: 'participant_code' | 'email', desc: boolean): Promise<string> {
-    let page: CompiledQuery | undefined;
-    const capturing = new Proxy(t.ctx.db, {
-      get(target, key) {
-        const value = Reflect.get(target, key);
-        if (key === 'executeQuery')
-          return (q: CompiledQuery) => {
-            page ??= q;
-            return target.executeQuery(q);
-          };
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
-    }) as Db;
-    await trialParticipantsJson(capturing, {
+    const recorded = recordingDb(t.ctx.db);
+    await trialParticipantsJson(recorded.db, {
       scope: { teamId: team.teamId, trialUserId: null } as never,
       trialId,
       hidden: [],
@@ -69,11 +57,9 @@ describe("a page sorted by a text column reads the column's index", () => {
       await client.query('BEGIN');
       await client.query('SET LOCAL enable_seqscan = off');
       await client.query('SET LOCAL enable_sort = off');
-      // The same text and parameters, explained (the prepared-statement mark left out).
-      const plan = await client.query<{ 'QUERY PLAN': string }>(
-        `EXPLAIN ${page!.sql.replace('/* prepared */', '')}`,
-        page!.parameters as unknown[],
-      );
+      // The page query's own text and parameters, explained.
+      const page = explained(recorded.queries[0]!);
+      const plan = await client.query<{ 'QUERY PLAN': string }>(page.sql, page.parameters as unknown[]);
       return plan.rows.map((r) => r['QUERY PLAN']).join('\n');
     } finally {
       await client.query('ROLLBACK');
