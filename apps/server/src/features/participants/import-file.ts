@@ -105,9 +105,17 @@ function csvRecords(bytes: Buffer): RawRecord[] {
   }
 }
 
+/**
+ * exceljs, imported on first use (an XLSX import or template) rather than with the server: it was
+ * a third of loading the server's modules (platform/startup-modules.int.test.ts).
+ */
+export async function loadExcelJS() {
+  return (await import('exceljs')).default;
+}
+
 async function xlsxRecords(bytes: Buffer, maxUnzippedBytes: number): Promise<RawRecord[]> {
   await checkUnzippedSize(bytes, maxUnzippedBytes);
-  const { default: ExcelJS } = await import('exceljs'); // loaded on first use: a third of the server's start-up
+  const ExcelJS = await loadExcelJS();
   const workbook = new ExcelJS.Workbook();
   try {
     await workbook.xlsx.load(bytes as unknown as ArrayBuffer);

@@ -30,7 +30,7 @@ import { recordAudits } from '../../audit/audit-log.js';
 import { inTransaction } from '../../db/transaction.js';
 import { lockTeamForLimits } from '../teams/service.js';
 import { requireVisibleTrial } from '../trials/service.js';
-import { ImportFileError, type ParticipantFile, readParticipantFile } from './import-file.js';
+import { ImportFileError, loadExcelJS, type ParticipantFile, readParticipantFile } from './import-file.js';
 import {
   checkNewParticipants,
   insertNewParticipants,
@@ -210,8 +210,7 @@ export async function importTemplate(ctx: AppContext, actor: Actor, trialId: num
       contentType: 'text/csv; charset=utf-8',
       body: Buffer.from(`${PARTICIPANT_IMPORT_COLUMNS.join(',')}\r\n`),
     };
-  // exceljs is loaded on first use, not with the server (it was a third of the server's start-up).
-  const { default: ExcelJS } = await import('exceljs');
+  const ExcelJS = await loadExcelJS();
   const workbook = new ExcelJS.Workbook();
   const sheet = workbook.addWorksheet('Participants');
   sheet.addRow([...PARTICIPANT_IMPORT_COLUMNS]);
