@@ -18,19 +18,12 @@ import { linkParticipant, trialWithParticipants } from '../support/linked-partic
 import { startWorker } from '../support/processes.js';
 import { storeMetrics } from '../support/stored-metrics.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
+import { until } from '../support/until.js';
 import { parseCsv, zipEntries } from './export-zip.js';
 import { sha256 } from './support/zip.js';
 
 const DAY = 86_400_000;
 const dateAgo = (days: number) => new Date(Date.now() - days * DAY).toISOString().slice(0, 10);
-
-async function until(check: () => Promise<boolean>, what: () => string, ms: number) {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what()}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('an export whose worker is killed mid-job', () => {
   let t: TestApp;

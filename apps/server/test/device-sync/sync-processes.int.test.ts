@@ -19,17 +19,10 @@ import { linkParticipant, trialWithParticipants } from '../support/linked-partic
 import { killAndSettle, runCliAsync, startWorker } from '../support/processes.js';
 import { storeMetrics } from '../support/stored-metrics.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
+import { until } from '../support/until.js';
 
 const METRICS = ['steps', 'distance', 'floors', 'calories', 'resting_heart_rate'];
 const PARTICIPANTS = 10;
-
-async function until(check: () => Promise<boolean>, what: string, ms = 60_000) {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe('sync in a worker killed mid-sync, completed by sync-now', () => {
   let t: TestApp;
@@ -91,8 +84,12 @@ describe('sync in a worker killed mid-sync, completed by sync-now', () => {
     }
     const worker = startWorker(t, { ...env, PGAPPNAME: 'killed-sync-worker' });
     try {
-      await until(async () => worker.output().includes('is running jobs'), 'the worker to start');
-      await until(async () => (await readingCount()) > 0, `the first readings:\n${worker.output()}`);
+      await until(() => worker.output().includes('is running jobs'), 'the worker to start', 60_000);
+      await until(
+        async () => (await readingCount()) > 0,
+        () => `the first readings:\n${worker.output()}`,
+        60_000,
+      );
     } finally {
       // Counted once the dead worker's last COMMIT (already sent when killed) has landed or not.
       await killAndSettle(worker.child, t.ctx.db, 'killed-sync-worker');

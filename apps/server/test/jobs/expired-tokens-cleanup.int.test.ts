@@ -14,15 +14,7 @@ import { startQueue } from '../../src/queue/boss.js';
 import { insertParticipant, insertTrial, type TeamFixture, teamWithRoles } from '../support/fixtures.js';
 import { startWorker } from '../support/processes.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
-
-async function until(check: () => boolean | Promise<boolean>, what: string, ms = 30_000) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+import { until } from '../support/until.js';
 
 describe('expired-token clean-up in a worker process', () => {
   let t: TestApp;
@@ -40,7 +32,10 @@ describe('expired-token clean-up in a worker process', () => {
       SEED_DEMO: 'false',
     });
     workers.push(w);
-    await until(() => w.output().includes('is running jobs'), `the worker to start:\n${w.output()}`);
+    await until(
+      () => w.output().includes('is running jobs'),
+      () => `the worker to start:\n${w.output()}`,
+    );
     return w;
   }
 
@@ -184,7 +179,7 @@ describe('expired-token clean-up in a worker process', () => {
       async () =>
         (await sql<{ state: string }>`SELECT state FROM pgboss.job WHERE id = ${id}`.execute(t.ctx.db))
           .rows[0]?.state === 'completed',
-      `the clean-up to run:\n${worker.output()}`,
+      () => `the clean-up to run:\n${worker.output()}`,
     );
     const left = {
       reset: await t.ctx.db.selectFrom('password_reset_tokens').select('token_hash').execute(),
@@ -207,7 +202,7 @@ describe('expired-token clean-up in a worker process', () => {
     // The rows are gone when the job's transaction commits; its log line comes after: wait for it.
     await until(
       () => /job expired-tokens-cleanup \S+ done/.test(worker.output()),
-      `the job's log line:\n${worker.output()}`,
+      () => `the job's log line:\n${worker.output()}`,
     );
   });
 

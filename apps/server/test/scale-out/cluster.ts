@@ -27,6 +27,7 @@ import {
   startServer,
   startWorkerWithEnv,
 } from '../support/processes.js';
+import { until as waitUntil } from '../support/until.js';
 
 /** Three servers starting at once (compiling their TypeScript when the build is stale) on a 2-core machine shared with other work. */
 export const SLOW_START = { timeoutMs: 180_000 };
@@ -40,13 +41,9 @@ const withDatabase = (url: string, database: string) => {
   return u.toString();
 };
 
-export async function until(check: () => Promise<boolean> | boolean, what: string, ms = 60_000) {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** support/until.ts's wait, a minute by default: a cluster's processes start and stop slowly. */
+export const until = (check: () => Promise<boolean> | boolean, what: string | (() => string), ms = 60_000) =>
+  waitUntil(check, what, ms);
 
 /** Distinct free ports (the OS could hand the same one out twice in a row). */
 async function freePorts(n: number) {
